@@ -1,0 +1,67 @@
+export {
+  type AuthMethod,
+  type ClientId,
+  type ClientMode,
+  type ConnectChallenge,
+  type ConnectParams,
+  clientIds,
+  clientModes,
+  connectParamsSchema,
+  gatewayPolicyDefaults,
+  type HelloOk,
+  MINIMUM_PROBE_PROTOCOL,
+  PROTOCOL_VERSION,
+  type PresenceEntry,
+} from './connect.js';
+export {
+  base64Decode,
+  base64UrlEncode,
+  buildDeviceAuthPayloadV2,
+  buildDeviceAuthPayloadV3,
+  bytesToHex,
+  type DeviceAuthFields,
+} from './device-auth.js';
+export {
+  closeCodes,
+  type DetailCode,
+  type ErrorCode,
+  errorCodes,
+  GatewayError,
+  invalidRequest,
+  notFound,
+  unavailable,
+  type WireError,
+} from './errors.js';
+export { type EventAudience, type EventName, type EventPayloads, eventAudience, eventNames } from './events.js';
+export {
+  type ClientFrame,
+  type EventFrame,
+  formatIssues,
+  type ParsedClientFrame,
+  parseClientFrame,
+  parseClientFrameValue,
+  type RequestFrame,
+  type ResponseFrame,
+  type ServerFrame,
+  type StateVersion,
+  serverFrameSchema,
+} from './frames.js';
+export {
+  isMethodName,
+  type MethodName,
+  type MethodParams,
+  type MethodParsedParams,
+  type MethodResult,
+  type MethodTable,
+  methodTable,
+} from './method-table.js';
+export { type MethodSpec, method } from './methods/define.js';
+export {
+  expandScopes,
+  fullOperatorScopes,
+  hasScope,
+  isScope,
+  operatorScopes,
+  type Role,
+  type Scope,
+} from './scopes.js';

@@ -1,0 +1,44 @@
+import type { z } from 'zod';
+import { agentMethods } from './methods/agent.js';
+import { authProfilesMethods } from './methods/auth-profiles.js';
+import { canvasMethods } from './methods/canvas.js';
+import { chatMethods } from './methods/chat.js';
+import { configMethods } from './methods/config.js';
+import type { MethodSpec } from './methods/define.js';
+import { devicesMethods } from './methods/devices.js';
+import { dreamsMethods } from './methods/dreams.js';
+import { execMethods } from './methods/exec.js';
+import { gatewayMethods } from './methods/gateway.js';
+import { memoryMethods } from './methods/memory.js';
+import { modelsMethods } from './methods/models.js';
+import { sessionsMethods } from './methods/sessions.js';
+import { terminalMethods } from './methods/terminal.js';
+import { traceMethods } from './methods/trace.js';
+
+/** Every method of the wire, one table; both ends type themselves from it. */
+export const methodTable = {
+  ...gatewayMethods,
+  ...configMethods,
+  ...chatMethods,
+  ...sessionsMethods,
+  ...agentMethods,
+  ...modelsMethods,
+  ...authProfilesMethods,
+  ...execMethods,
+  ...terminalMethods,
+  ...memoryMethods,
+  ...dreamsMethods,
+  ...devicesMethods,
+  ...canvasMethods,
+  ...traceMethods,
+} satisfies Record<string, MethodSpec>;
+
+export type MethodTable = typeof methodTable;
+export type MethodName = keyof MethodTable;
+export type MethodParams<M extends MethodName> = z.input<MethodTable[M]['params']>;
+export type MethodParsedParams<M extends MethodName> = z.output<MethodTable[M]['params']>;
+export type MethodResult<M extends MethodName> = MethodTable[M] extends MethodSpec<z.ZodType, infer R> ? R : never;
+
+export function isMethodName(name: string): name is MethodName {
+  return Object.hasOwn(methodTable, name);
+}

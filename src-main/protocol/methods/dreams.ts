@@ -1,0 +1,5 @@
+import { method } from './define.js';
+
+// Methods of the `dreams` namespace. Filled in by the capability that owns them.
+void method;
+export const dreamsMethods = {};
