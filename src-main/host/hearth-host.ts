@@ -1,0 +1,20 @@
+import type { AsyncDisposable } from '../base/disposable.js';
+import type { HearthPaths } from '../config/paths.js';
+import type { InProcessGateway } from '../gateway/in-process-transport.js';
+
+/**
+ * The running core: gateway + every capability, composed once. `hearth gateway run`
+ * and the Electron main process both start exactly this (src-main/host/start-hearth.ts).
+ */
+export interface HearthHost extends AsyncDisposable {
+  readonly paths: HearthPaths;
+  /** e.g. http://127.0.0.1:18790 (https when TLS is on). */
+  readonly url: string;
+  readonly port: number;
+  /** The gateway shared token (from HEARTH_HOME/identity). */
+  readonly token: string;
+  readonly tlsFingerprint?: string;
+  readonly gateway: InProcessGateway;
+  /** Graceful stop: refuse new work, send `shutdown`, finish or cancel in flight, flush. */
+  dispose(): Promise<void>;
+}
