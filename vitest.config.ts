@@ -9,7 +9,12 @@ export default defineConfig({
         test: {
           name: 'main',
           environment: 'node',
-          include: ['src-main/**/*.test.ts', 'src-preload/**/*.test.ts', 'extensions/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: [
+            'src-main/**/*.test.ts',
+            'src-preload/**/*.test.ts',
+            'extensions/**/*.test.ts',
+            'scripts/**/*.test.ts',
+          ],
           testTimeout: 30_000,
           hookTimeout: 30_000,
           pool: 'forks',

@@ -10,8 +10,13 @@ export interface MethodSpec<Params extends z.ZodType = z.ZodType, Result = unkno
   /** The scope a caller needs; 'none' only for health-style probes. */
   scope: Scope | 'none';
   params: Params;
-  /** Side-effect methods need an idempotencyKey param and are deduplicated by it. */
-  idempotent?: boolean;
+  /**
+   * Side-effect methods need an `idempotencyKey` param. `true`: the gateway caches the
+   * first response per key and replays it (a different params body under the same key
+   * is a conflict). `'handler'`: the handler implements the dedupe itself (chat.send and
+   * agent answer `in_flight` while their run is active, as OpenClaw does).
+   */
+  idempotent?: boolean | 'handler';
   /** Control-plane writes count against the per-connection write budget. */
   controlPlaneWrite?: boolean;
   /** Phantom: never set at run time. */

@@ -1,0 +1,1 @@
+export type { ToolContext, ToolDefinition, ToolOutput } from '../../tools/tool.js';
