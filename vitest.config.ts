@@ -21,7 +21,6 @@ export default defineConfig({
         },
       },
       {
-        esbuild: { jsx: 'automatic' },
         test: {
           name: 'renderer',
           environment: 'jsdom',

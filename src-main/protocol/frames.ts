@@ -90,7 +90,8 @@ export function formatIssues(issues: readonly Issue[]): string {
   const first = issues[0];
   if (!first) return 'invalid value';
   const path = first.path.map(String);
-  if (first.code === 'invalid_type' && first.input === undefined && path.length > 0) {
+  const missing = first.code === 'invalid_type' && /received undefined$/.test(first.message);
+  if (missing && path.length > 0) {
     const property = path[path.length - 1];
     const parent = path.slice(0, -1);
     const where = parent.length > 0 ? `at /${parent.join('/')}: ` : '';

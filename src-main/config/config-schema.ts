@@ -1,0 +1,80 @@
+import { z } from 'zod';
+
+// hearth.json. Sections owned by a capability are validated by that capability's
+// schema once mounted; until then they are open records so a newer file still loads.
+const openSection = z.record(z.string(), z.unknown());
+
+export const gatewayConfigSchema = z
+  .object({
+    port: z.number().int().min(0).max(65_535).default(18_790),
+    /** loopback (127.0.0.1), lan (0.0.0.0, TLS required) or an explicit address. */
+    bind: z.string().default('loopback'),
+    auth: z
+      .object({
+        mode: z.enum(['token', 'password', 'none']).default('token'),
+        /** Name of the secret in the SecretStore holding the password; the password itself is never here. */
+        passwordSecret: z.string().optional(),
+      })
+      .strict()
+      .default({ mode: 'token' }),
+    tls: z
+      .object({
+        enabled: z.boolean().default(false),
+        /** Extra names/IPs for the certificate (LAN address, hostname.local). */
+        hostnames: z.array(z.string()).default([]),
+      })
+      .strict()
+      .default({ enabled: false, hostnames: [] }),
+    tickIntervalMs: z.number().int().min(1000).default(30_000),
+    writeBudget: z
+      .object({ capacity: z.number().int().min(1), refillPerMinute: z.number().min(1) })
+      .strict()
+      .default({ capacity: 20, refillPerMinute: 60 }),
+  })
+  .strict();
+
+export const pluginsConfigSchema = z
+  .object({
+    enabled: z.boolean().default(true),
+    allow: z.array(z.string()).default([]),
+    deny: z.array(z.string()).default([]),
+    /** Exclusive slots: a plugin id, or 'none' to turn the capability off. */
+    slots: z.record(z.string(), z.string()).default({}),
+    entries: z
+      .record(
+        z.string(),
+        z
+          .object({ enabled: z.boolean().default(true), config: z.record(z.string(), z.unknown()).default({}) })
+          .strict(),
+      )
+      .default({}),
+  })
+  .strict();
+
+export const hearthConfigSchema = z
+  .object({
+    $schema: z.string().optional(),
+    gateway: gatewayConfigSchema.default(gatewayConfigSchema.parse({})),
+    agents: openSection.default({}),
+    session: openSection.default({}),
+    providers: openSection.default({}),
+    models: openSection.default({}),
+    auth: openSection.default({}),
+    tools: openSection.default({}),
+    memory: openSection.default({}),
+    cron: openSection.default({}),
+    channels: openSection.default({}),
+    ui: openSection.default({}),
+    plugins: pluginsConfigSchema.default(pluginsConfigSchema.parse({})),
+    logging: z
+      .object({ level: z.enum(['debug', 'info', 'warn', 'error']).default('info') })
+      .strict()
+      .default({ level: 'info' }),
+  })
+  .strict();
+
+export type HearthConfig = z.infer<typeof hearthConfigSchema>;
+
+export function defaultConfig(): HearthConfig {
+  return hearthConfigSchema.parse({});
+}

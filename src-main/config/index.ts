@@ -1,0 +1,18 @@
+export { applyMergePatch, changedPaths, prefixMatches } from './config-diff.js';
+export {
+  defaultConfig,
+  gatewayConfigSchema,
+  type HearthConfig,
+  hearthConfigSchema,
+  pluginsConfigSchema,
+} from './config-schema.js';
+export {
+  type ConfigChange,
+  ConfigConflictError,
+  ConfigService,
+  type ConfigSnapshot,
+  ConfigValidationError,
+} from './config-service.js';
+export { type ConfigProblem, formatProblems, validateConfigText, validateConfigValue } from './config-validation.js';
+export { createHearthPaths, type HearthPaths, resolveHearthHome } from './paths.js';
+export { redactSecrets } from './redact.js';

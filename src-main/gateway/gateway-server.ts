@@ -1,0 +1,149 @@
+import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { isIP } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import type { Logger } from '../base/logger.js';
+import { closeCodes } from '../protocol/index.js';
+import type { PeerInfo } from './auth/handshake.js';
+import type { GatewayCore } from './gateway-core.js';
+import { createHttpHandler, type HttpRoutesOptions } from './http-routes.js';
+
+export interface GatewayServerOptions {
+  core: GatewayCore;
+  host: string;
+  port: number;
+  tls?: { cert: string; key: string };
+  routes: HttpRoutesOptions;
+  log: Logger;
+}
+
+export interface GatewayServer {
+  readonly port: number;
+  readonly host: string;
+  readonly url: string;
+  readonly wsUrl: string;
+  close(): Promise<void>;
+}
+
+export class PortInUseError extends Error {
+  constructor(
+    readonly host: string,
+    readonly port: number,
+  ) {
+    super(`port ${port} on ${host} is already in use`);
+    this.name = 'PortInUseError';
+  }
+}
+
+export class InsecureBindError extends Error {
+  constructor(readonly host: string) {
+    super(`refusing to listen on ${host} without TLS: plaintext ws:// is allowed on loopback only`);
+    this.name = 'InsecureBindError';
+  }
+}
+
+export function isLoopbackAddress(address: string): boolean {
+  const bare = address.startsWith('::ffff:') ? address.slice(7) : address;
+  if (bare === '::1' || bare === 'localhost') return true;
+  return isIP(bare) === 4 && bare.startsWith('127.');
+}
+
+function isLocalHostHeader(host: string | undefined): boolean {
+  if (!host) return true;
+  const name = host.startsWith('[') ? host.slice(1, host.indexOf(']')) : host.split(':')[0]!;
+  return name === 'localhost' || isLoopbackAddress(name);
+}
+
+/** Classifies where an upgrade came from (PROTOCOL.md §4 "Direct local"). */
+export function peerInfoFor(request: IncomingMessage): PeerInfo {
+  const remoteAddress = request.socket.remoteAddress ?? 'unknown';
+  const forwarded = ['x-forwarded-for', 'forwarded', 'x-real-ip', 'x-forwarded-host'].some(
+    (h) => request.headers[h] !== undefined,
+  );
+  const isDirectLocal = isLoopbackAddress(remoteAddress) && !forwarded && isLocalHostHeader(request.headers.host);
+  const origin = typeof request.headers.origin === 'string' ? request.headers.origin : undefined;
+  let isOwnControlUi = false;
+  if (origin && request.headers.host) {
+    try {
+      isOwnControlUi = new URL(origin).host === request.headers.host;
+    } catch {
+      isOwnControlUi = false;
+    }
+  }
+  return { remoteAddress, isDirectLocal, origin, isOwnControlUi };
+}
+
+/** The one port: HTTP (health, Control UI, canvas) and the WebSocket gateway. */
+export async function startGatewayServer(options: GatewayServerOptions): Promise<GatewayServer> {
+  const { core, host, log } = options;
+  if (!isLoopbackAddress(host) && !options.tls) throw new InsecureBindError(host);
+  const handler = createHttpHandler(options.routes);
+  const onRequest = (request: IncomingMessage, response: import('node:http').ServerResponse) => {
+    handler(request, response).catch((error) => {
+      log.error('http handler failed', { error: String(error) });
+      if (!response.headersSent) response.writeHead(500);
+      response.end();
+    });
+  };
+  const server: Server = options.tls
+    ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, onRequest)
+    : createHttpServer(onRequest);
+  const wss = new WebSocketServer({ noServer: true, maxPayload: core.policy.maxPayload, perMessageDeflate: false });
+
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      const connection = core.attach(
+        {
+          send: (frame) => ws.send(JSON.stringify(frame)),
+          close: (code, reason) => ws.close(code, reason),
+          bufferedAmount: () => ws.bufferedAmount,
+        },
+        peerInfoFor(request),
+      );
+      ws.on('message', (data, isBinary) => {
+        if (isBinary) return connection.close(closeCodes.policyViolation, 'binary frames are not supported');
+        const buffer = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+        connection.receiveText(buffer.toString('utf8'), buffer.length);
+      });
+      ws.on('close', (code, reason) => connection.transportClosed(code, reason.toString()));
+      ws.on('error', (error) => {
+        log.debug('websocket error', { error: String(error) });
+        connection.transportClosed(closeCodes.tooBig, String(error));
+      });
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      server.off('listening', onListening);
+      reject(error.code === 'EADDRINUSE' ? new PortInUseError(host, options.port) : error);
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve();
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(options.port, host);
+  });
+  server.on('error', (error) => log.error('gateway server error', { error: String(error) }));
+
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const hostForUrl = host.includes(':') ? `[${host}]` : host;
+  const scheme = options.tls ? 'https' : 'http';
+  return {
+    port,
+    host,
+    url: `${scheme}://${hostForUrl}:${port}`,
+    wsUrl: `${options.tls ? 'wss' : 'ws'}://${hostForUrl}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const client of wss.clients) client.terminate();
+        wss.close();
+        server.close(() => resolve());
+        server.closeAllConnections?.();
+      }),
+  };
+}

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { type Disposable, DisposableStore } from '../../base/disposable.js';
+import {
+  ConfigConflictError,
+  type ConfigService,
+  ConfigValidationError,
+  hearthConfigSchema,
+  redactSecrets,
+} from '../../config/index.js';
+import { GatewayError } from '../../protocol/index.js';
+import type { MethodRouter } from '../method-router.js';
+
+function toGatewayError(error: unknown): never {
+  if (error instanceof ConfigValidationError) {
+    throw new GatewayError('INVALID_REQUEST', error.message, { reason: 'invalid-config', errors: error.errors });
+  }
+  if (error instanceof ConfigConflictError)
+    throw new GatewayError('INVALID_REQUEST', error.message, { reason: 'base-hash-mismatch' });
+  throw error;
+}
+
+export function registerConfigMethods(router: MethodRouter, config: ConfigService): Disposable {
+  const store = new DisposableStore();
+  store.add(
+    router.handle('config.get', () => {
+      const snapshot = config.snapshot();
+      const parsed = redactSecrets(snapshot.parsed);
+      return {
+        path: snapshot.path,
+        exists: snapshot.exists,
+        raw: snapshot.exists ? `${JSON.stringify(parsed, null, 2)}\n` : '',
+        parsed,
+        hash: snapshot.hash,
+        valid: snapshot.valid,
+        errors: snapshot.errors,
+      };
+    }),
+  );
+  store.add(
+    router.handle('config.schema', () => ({
+      schema: z.toJSONSchema(hearthConfigSchema, { io: 'input', unrepresentable: 'any' }),
+    })),
+  );
+  store.add(
+    router.handle('config.set', async ({ raw, baseHash }) => {
+      const result = await config.setRaw(raw, baseHash).catch(toGatewayError);
+      return {
+        ok: true as const,
+        path: config.path,
+        hash: result.hash,
+        backupPath: result.backupPath,
+        changedPrefixes: result.changedPaths,
+      };
+    }),
+  );
+  store.add(
+    router.handle('config.patch', async ({ patch, baseHash }) => {
+      const result = await config.patch(patch, baseHash).catch(toGatewayError);
+      return {
+        ok: true as const,
+        path: config.path,
+        hash: result.hash,
+        backupPath: result.backupPath,
+        changedPrefixes: result.changedPaths,
+      };
+    }),
+  );
+  return store;
+}

@@ -1,0 +1,135 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Clock, systemClock } from '../base/clock.js';
+import { AsyncDisposableStore, toDisposable } from '../base/disposable.js';
+import type { Logger } from '../base/logger.js';
+import { ConfigService, createHearthPaths, type HearthPaths } from '../config/index.js';
+import { DeviceRegistry } from '../gateway/auth/device-registry.js';
+import { loadOrCreateGatewayToken } from '../gateway/auth/gateway-secret.js';
+import { loadOrCreateTlsIdentity, type TlsIdentity } from '../gateway/auth/tls-identity.js';
+import { GatewayCore } from '../gateway/gateway-core.js';
+import { isLoopbackAddress, startGatewayServer } from '../gateway/gateway-server.js';
+import { registerConfigMethods } from '../gateway/methods/config.js';
+import { registerGatewayMethods } from '../gateway/methods/gateway.js';
+import { createFileLogger } from '../logging/create-logger.js';
+import type { HearthHost } from './hearth-host.js';
+import { HEARTH_VERSION } from './version.js';
+
+export interface StartHearthOptions {
+  home: string;
+  /** 0 picks a free port. Defaults to config `gateway.port` (18790). */
+  port?: number;
+  /** 'loopback' | 'lan' | an address. Defaults to config `gateway.bind`. */
+  bind?: string;
+  /** Overrides the stored gateway token. */
+  token?: string;
+  clock?: Clock;
+  log?: Logger;
+  /** Where the built Control UI lives; defaults to dist/renderer beside the package. */
+  controlUiDir?: string;
+  tickIntervalMs?: number;
+  env?: Record<string, string | undefined>;
+}
+
+export function resolveBindAddress(bind: string): string {
+  if (bind === 'loopback') return '127.0.0.1';
+  if (bind === 'lan') return '0.0.0.0';
+  return bind;
+}
+
+const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+export function defaultControlUiDir(): string {
+  // Works from the sources (src-main/host) and the build (dist/src-main/host): both are two levels down.
+  const root =
+    packageRoot.endsWith(`dist${'/'}`) || packageRoot.includes('/dist/') ? join(packageRoot, '..') : packageRoot;
+  return join(root, 'dist', 'renderer');
+}
+
+/**
+ * Composes the whole core — config, identity, gateway, capabilities — and starts
+ * listening. `hearth gateway run` and the Electron main process both call this.
+ */
+export async function startHearth(options: StartHearthOptions): Promise<HearthHost> {
+  const clock = options.clock ?? systemClock;
+  const paths: HearthPaths = createHearthPaths(options.home);
+  await mkdir(paths.home, { recursive: true, mode: 0o700 });
+  const root = new AsyncDisposableStore();
+  try {
+    const bootLog = options.log ?? createFileLogger(paths.logsDir, 'gateway', 'info');
+    const config = root.add(await ConfigService.open({ path: paths.configFile, clock, log: bootLog }));
+    const log = options.log ?? createFileLogger(paths.logsDir, 'gateway', config.current.logging.level);
+    const gatewayConfig = config.current.gateway;
+
+    const token = options.token ?? (await loadOrCreateGatewayToken(paths.identityDir)).token;
+    const devices = await DeviceRegistry.open(paths.identityDir, clock, log);
+    const host = resolveBindAddress(options.bind ?? gatewayConfig.bind);
+    const needsTls = !isLoopbackAddress(host) || gatewayConfig.tls.enabled;
+    let tls: TlsIdentity | undefined;
+    if (needsTls) tls = await loadOrCreateTlsIdentity(paths.identityDir, gatewayConfig.tls.hostnames);
+
+    const core = new GatewayCore({
+      clock,
+      log: log.child({ part: 'gateway' }),
+      version: HEARTH_VERSION,
+      auth: { mode: gatewayConfig.auth.mode, token },
+      devices,
+      tickIntervalMs: options.tickIntervalMs ?? gatewayConfig.tickIntervalMs,
+      writeBudget: gatewayConfig.writeBudget,
+    });
+    root.add(toDisposable(() => core.dispose()));
+
+    let serverInfo = { host, port: 0 };
+    root.add(
+      registerGatewayMethods(core.registry, {
+        core,
+        clock,
+        home: paths.home,
+        bind: () => ({ ...serverInfo, tls: tls !== undefined, tlsFingerprint: tls?.fingerprint256 }),
+        agents: () => [{ id: 'main' }],
+        sessionCount: () => 0,
+        secrets: () => ({ backend: 'none' }),
+      }),
+    );
+    root.add(registerConfigMethods(core.registry, config));
+    root.add(
+      config.onDidChangeAny((change) =>
+        core.bus.publish('config.changed', { hash: change.hash, changedPrefixes: change.changedPaths }),
+      ),
+    );
+    root.add(config.onDidError((problem) => core.bus.publish('config.error', problem)));
+
+    const canvasDir = join(paths.workspaceDir('main'), 'canvas');
+    await mkdir(canvasDir, { recursive: true });
+    const server = await startGatewayServer({
+      core,
+      host,
+      port: options.port ?? gatewayConfig.port,
+      tls: tls ? { cert: tls.cert, key: tls.key } : undefined,
+      routes: {
+        controlUiDir: options.controlUiDir ?? defaultControlUiDir(),
+        canvasDir: () => canvasDir,
+        version: HEARTH_VERSION,
+      },
+      log,
+    });
+    serverInfo = { host, port: server.port };
+    // Disposal runs in reverse: the server stops taking sockets before the core goes away.
+    root.add({ dispose: () => server.close() });
+    root.add({ dispose: () => core.shutdown() });
+
+    return {
+      paths,
+      url: server.url,
+      port: server.port,
+      token,
+      tlsFingerprint: tls?.fingerprint256,
+      gateway: core,
+      dispose: () => root.dispose(),
+    };
+  } catch (error) {
+    await root.dispose().catch(() => {});
+    throw error;
+  }
+}
