@@ -1,7 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { generate } from 'selfsigned';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
 
 export interface TlsIdentity {
@@ -56,6 +55,8 @@ export async function loadOrCreateTlsIdentity(
     /^[\d.]+$/.test(name) || name.includes(':') ? { type: 7 as const, ip: name } : { type: 2 as const, value: name },
   );
   if (!altNames.some((entry) => 'ip' in entry && entry.ip === '127.0.0.1')) altNames.push({ type: 7, ip: '127.0.0.1' });
+  // Loaded only when a certificate must be made: most starts never need it.
+  const { generate } = await import('selfsigned');
   const pems = await generate([{ name: 'commonName', value: 'Hearth gateway' }], {
     keyType: 'ec',
     algorithm: 'sha256',

@@ -1,0 +1,144 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { connectRaw, type RawGatewaySocket } from '../src-main/testing/raw-gateway-socket.js';
+import { type BenchResult, percentile } from './bench-result.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const builtCli = join(root, 'dist', 'src-main', 'cli', 'main.js');
+
+function ensureBuilt(): void {
+  if (existsSync(builtCli)) return;
+  const result = spawnSync('npm', ['run', '--silent', 'build:main'], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('build:main failed');
+}
+
+interface Started {
+  child: ChildProcess;
+  port: number;
+  ms: number;
+}
+
+/** Spawns `hearth gateway run` and resolves when it prints that it is listening. */
+function startGateway(home: string, args: string[] = [builtCli]): Promise<Started> {
+  const began = process.hrtime.bigint();
+  const child = spawn(process.execPath, [...args, 'gateway', 'run', '--port', '0'], {
+    env: { ...process.env, HEARTH_HOME: home },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on https?:\/\/[^:]+:(\d+)/.exec(out);
+      if (match) resolve({ child, port: Number(match[1]), ms: Number(process.hrtime.bigint() - began) / 1e6 });
+    });
+    child.once('exit', (code) => reject(new Error(`gateway exited with ${code}: ${out}`)));
+  });
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
+  return kb / 1024;
+}
+
+export async function run(): Promise<BenchResult[]> {
+  ensureBuilt();
+  const results: BenchResult[] = [];
+  const home = await mkdtemp(join(tmpdir(), 'hearth-bench-'));
+  try {
+    // Cold start: first run creates the token; measure later runs like a user's restart.
+    await stop((await startGateway(home)).child);
+    const starts: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const started = await startGateway(home);
+      starts.push(started.ms);
+      await stop(started.child);
+    }
+    starts.sort((a, b) => a - b);
+    results.push({
+      name: 'cold start to listening (dist, p50 of 10)',
+      value: percentile(starts, 50),
+      unit: 'ms',
+      budget: '≤ 500 ms',
+    });
+    results.push({ name: 'cold start to listening (dist, max of 10)', value: starts[starts.length - 1]!, unit: 'ms' });
+
+    const viaBin = await startGateway(home, [join(root, 'bin', 'hearth.js')]);
+    results.push({ name: 'cold start via bin/hearth.js (uses dist when built)', value: viaBin.ms, unit: 'ms' });
+    await stop(viaBin.child);
+
+    const gateway = await startGateway(home);
+    const token = readFileSync(join(home, 'identity', 'gateway-token'), 'utf8').trim();
+    const url = `ws://127.0.0.1:${gateway.port}`;
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    results.push({ name: 'idle RSS after 2 s', value: rssMb(gateway.child.pid!), unit: 'MB', budget: '≤ 150 MB' });
+
+    // health round trips, sequential, one client.
+    const { socket } = await connectRaw(url, { token, scopes: ['operator.read'] });
+    for (let i = 0; i < 500; i++) await socket.request('health', {});
+    const rtts: number[] = [];
+    for (let i = 0; i < 10_000; i++) {
+      const t0 = process.hrtime.bigint();
+      await socket.request('health', {});
+      rtts.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+    socket.close();
+    rtts.sort((a, b) => a - b);
+    results.push({
+      name: 'health round trip p50 (10 000 sequential)',
+      value: percentile(rtts, 50),
+      unit: 'ms',
+      budget: '≤ 1 ms',
+    });
+    results.push({ name: 'health round trip p99', value: percentile(rtts, 99), unit: 'ms', budget: '≤ 5 ms' });
+
+    // 500 authenticated clients held; a presence broadcast must reach all of them.
+    const clients: RawGatewaySocket[] = [];
+    for (let i = 0; i < 500; i++) clients.push((await connectRaw(url, { token, scopes: ['operator.read'] })).socket);
+    const arrivals: number[] = [];
+    for (let round = 0; round < 20; round++) {
+      const marks = clients.map((c) => c.frames.length);
+      const waits = clients.map((c, index) =>
+        c
+          .next((f) => c.frames.indexOf(f) >= marks[index]! && f.type === 'event' && f.event === 'presence', 10_000)
+          .then(() => process.hrtime.bigint()),
+      );
+      const trigger = await connectRaw(url, {
+        token,
+        clientId: 'hearth-control-ui',
+        clientMode: 'ui',
+        scopes: ['operator.read'],
+      });
+      const helloAt = process.hrtime.bigint();
+      for (const at of await Promise.all(waits)) arrivals.push(Math.max(0, Number(at - helloAt) / 1e6));
+      trigger.socket.close();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    results.push({ name: 'clients held', value: clients.length, unit: 'clients', budget: '500' });
+    results.push({ name: 'RSS with 500 clients', value: rssMb(gateway.child.pid!), unit: 'MB' });
+    arrivals.sort((a, b) => a - b);
+    results.push({ name: 'broadcast to 500 clients: p50 arrival', value: percentile(arrivals, 50), unit: 'ms' });
+    results.push({
+      name: 'broadcast to 500 clients: p99 arrival',
+      value: percentile(arrivals, 99),
+      unit: 'ms',
+      budget: '≤ 50 ms',
+    });
+    for (const c of clients) c.close();
+    await stop(gateway.child);
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+  return results;
+}

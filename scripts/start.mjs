@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// `npm start`: the desktop app when Electron's binary is available (fetching it if
+// needed: users have internet), otherwise the headless gateway with the Control UI
+// in the browser — and it says which, and why.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const say = (text) => process.stdout.write(`[hearth] ${text}\n`);
+
+function run(command, args, options = {}) {
+  return spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options });
+}
+
+function electronBinary() {
+  const pathFile = join(root, 'node_modules', 'electron', 'path.txt');
+  if (!existsSync(pathFile)) return undefined;
+  const binary = join(root, 'node_modules', 'electron', 'dist', readFileSync(pathFile, 'utf8').trim());
+  return existsSync(binary) ? binary : undefined;
+}
+
+function ensureBuilt(needMain) {
+  if (!existsSync(join(root, 'dist', 'renderer', 'index.html'))) {
+    say('building the Control UI (first run)…');
+    const result = run('npm', ['run', '--silent', 'build:renderer']);
+    if (result.status !== 0) say('the Control UI did not build; the gateway will serve a placeholder page.');
+  }
+  if (needMain && !existsSync(join(root, 'dist', 'src-main', 'app', 'main.js'))) {
+    say('building the main process…');
+    run('npm', ['run', '--silent', 'build:main']);
+  }
+}
+
+let binary = electronBinary();
+let why = '';
+if (!binary && existsSync(join(root, 'node_modules', 'electron', 'install.js'))) {
+  say('Electron runtime not found; trying to download it…');
+  const fetched = run(process.execPath, [join(root, 'node_modules', 'electron', 'install.js')], {
+    stdio: 'pipe',
+    timeout: 120_000,
+  });
+  binary = electronBinary();
+  if (!binary) {
+    const lines = `${fetched.stderr ?? ''}${fetched.stdout ?? ''}`.split('\n').map((l) => l.trim());
+    const output = lines.find((l) => /error/i.test(l) && !l.startsWith('at ')) ?? lines.filter(Boolean).pop() ?? '';
+    why = `could not download it: ${fetched.error ? String(fetched.error.message) : output || `exit code ${fetched.status}`}`;
+  }
+} else if (!binary) {
+  why = 'the electron package is not installed';
+}
+
+if (binary && process.env.HEARTH_HEADLESS !== '1') {
+  ensureBuilt(true);
+  say('starting the desktop app…');
+  const child = spawn(binary, ['.'], { cwd: root, stdio: 'inherit', env: process.env });
+  child.on('exit', (code) => process.exit(code ?? 0));
+} else {
+  say(
+    process.env.HEARTH_HEADLESS === '1'
+      ? 'HEARTH_HEADLESS=1: running the headless gateway.'
+      : `Electron is unavailable (${why}); running the headless gateway instead — open the Control UI URL below in your browser.`,
+  );
+  ensureBuilt(false);
+  const child = spawn(process.execPath, [join(root, 'bin', 'hearth.js'), 'gateway', 'run', '--find-free-port'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: process.env,
+  });
+  const forward = (signal) => child.kill(signal);
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  child.on('exit', (code) => process.exit(code ?? 0));
+}

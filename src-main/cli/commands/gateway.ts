@@ -1,0 +1,144 @@
+import type { Command } from 'commander';
+import { loadOrCreateGatewayToken } from '../../gateway/auth/gateway-secret.js';
+import { InsecureBindError, PortInUseError } from '../../gateway/gateway-server.js';
+import type { HearthHost } from '../../host/hearth-host.js';
+import { startHearth } from '../../host/start-hearth.js';
+import { GatewayError } from '../../protocol/index.js';
+import { type CliContext, CliError } from '../cli-context.js';
+import { connectToGateway, localGatewayTarget } from '../gateway-connection.js';
+
+export interface RunningGateway {
+  host: HearthHost;
+  /** Resolves when the gateway has stopped (signal or dispose). */
+  stopped: Promise<void>;
+}
+
+function parsePort(text: string | undefined, env: Record<string, string | undefined>): number | undefined {
+  const value = text ?? env.HEARTH_PORT;
+  if (value === undefined) return undefined;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new CliError(`invalid port "${value}": expected a whole number from 0 to 65535`);
+  return port;
+}
+
+/** Starts the gateway; with `findFreePort`, a busy port moves to the next one (npm start), else it is reported plainly. */
+export async function runGateway(
+  context: CliContext,
+  options: { port?: string; bind?: string; token?: string; findFreePort?: boolean },
+): Promise<HearthHost> {
+  const paths = context.paths();
+  const requested = parsePort(options.port, context.env);
+  const bind = options.bind;
+  if (bind !== undefined && bind !== 'loopback' && bind !== 'lan' && !/^[\d.:a-fA-F]+$/.test(bind)) {
+    throw new CliError(`invalid --bind "${bind}": use loopback, lan or an IP address`);
+  }
+  let port = requested;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await startHearth({ home: paths.home, port, bind, token: options.token, env: context.env });
+    } catch (error) {
+      if (error instanceof PortInUseError) {
+        if (!options.findFreePort || attempt >= 20) {
+          throw new CliError(
+            `port ${error.port} is already in use. Stop the other program, or choose another port with --port or HEARTH_PORT.`,
+          );
+        }
+        context.stderr(`Port ${error.port} is in use; trying ${error.port + 1}.\n`);
+        port = error.port + 1;
+        continue;
+      }
+      if (error instanceof InsecureBindError)
+        throw new CliError(`${error.message}. Enable gateway.tls in hearth.json or bind to loopback.`);
+      throw error;
+    }
+  }
+}
+
+export function announce(context: CliContext, host: HearthHost): void {
+  const uiUrl = `${host.url}/#token=${encodeURIComponent(host.token)}`;
+  context.stdout(`Hearth gateway listening on ${host.url}\n`);
+  context.stdout(`  WebSocket:   ${host.url.replace(/^http/, 'ws')}\n`);
+  context.stdout(`  Control UI:  ${uiUrl}\n`);
+  context.stdout(`  Home:        ${host.paths.home}\n`);
+  if (host.tlsFingerprint) context.stdout(`  TLS pin:     sha256:${host.tlsFingerprint}\n`);
+  context.stdout(`  Token:       run \`hearth gateway token\` to print it\n`);
+}
+
+export function registerGatewayCommands(program: Command, context: CliContext): void {
+  const gateway = program.command('gateway').description('run and talk to the gateway');
+
+  gateway
+    .command('run')
+    .description('run the headless gateway (serves the Control UI too)')
+    .option('--port <port>', 'port to listen on (default 18790, or HEARTH_PORT)')
+    .option('--bind <bind>', 'loopback (default), lan (needs TLS) or an address')
+    .option('--token <token>', 'use this gateway token instead of the stored one')
+    .option('--find-free-port', 'if the port is busy, use the next free one')
+    .action(async (options: { port?: string; bind?: string; token?: string; findFreePort?: boolean }) => {
+      const host = await runGateway(context, options);
+      announce(context, host);
+      await waitForStopSignal(context);
+      context.stdout('Stopping…\n');
+      await host.dispose();
+    });
+
+  gateway
+    .command('call <method>')
+    .description('call a gateway method and print the result')
+    .option('--params <json>', 'method params as JSON', '{}')
+    .option('--url <url>', 'gateway URL (default: the local gateway)')
+    .option('--token <token>', 'gateway token (default: the stored one)')
+    .option('--json', 'print compact JSON')
+    .option('--timeout <ms>', 'request timeout in milliseconds', '30000')
+    .action(
+      async (
+        method: string,
+        options: { params: string; url?: string; token?: string; json?: boolean; timeout: string },
+      ) => {
+        let params: unknown;
+        try {
+          params = JSON.parse(options.params);
+        } catch (error) {
+          throw new CliError(`--params is not valid JSON: ${(error as Error).message}`);
+        }
+        const target = await localGatewayTarget(context.paths(), {
+          url: options.url,
+          token: options.token,
+          env: context.env,
+        });
+        const client = await connectToGateway(target, { timeoutMs: Number(options.timeout) });
+        try {
+          const result = await client.call(method, params);
+          context.stdout(`${options.json ? JSON.stringify(result) : JSON.stringify(result, null, 2)}\n`);
+        } catch (error) {
+          if (error instanceof GatewayError) throw new CliError(`${method} failed: ${error.code}: ${error.message}`);
+          throw error;
+        } finally {
+          client.dispose();
+        }
+      },
+    );
+
+  gateway
+    .command('token')
+    .description('print the gateway token (created on first run)')
+    .action(async () => {
+      const { token } = await loadOrCreateGatewayToken(context.paths().identityDir);
+      context.stdout(`${token}\n`);
+    });
+}
+
+/** Resolves on SIGINT/SIGTERM (graceful shutdown). */
+export function waitForStopSignal(context: CliContext): Promise<void> {
+  void context;
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
