@@ -1,0 +1,13 @@
+export {
+  type DiscoveredPlugin,
+  discoverPlugins,
+  installPlugin,
+  type LoadReport,
+  loadPlugins,
+  PluginInstallRefused,
+  resolveEntry,
+} from './plugin-loader.js';
+export { PLUGIN_MANIFEST_FILE, type PluginManifest, pluginManifestSchema } from './plugin-manifest.js';
+export { type ContributionKind, PluginRegistry } from './plugin-registry.js';
+export { checkPluginFiles, type PluginRefusal, scanPluginSource } from './plugin-safety.js';
+export type { PluginsConfig } from './plugins-config.js';
