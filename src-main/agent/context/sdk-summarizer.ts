@@ -1,0 +1,60 @@
+import { type LanguageModel, streamText } from 'ai';
+import type { AgentMessage } from '../messages.js';
+import type { Summarizer } from './compaction.js';
+
+/** Characters of one tool result shown to the summarizer: enough to know what happened, not the whole log. */
+const TOOL_RESULT_PREVIEW_CHARS = 1_500;
+
+/** The span as a plain transcript: summarizing needs the words, not the provider's message shapes. */
+export function renderTranscript(messages: readonly AgentMessage[]): string {
+  return messages.map(transcriptLine).join('\n');
+}
+
+function transcriptLine(message: AgentMessage): string {
+  switch (message.kind) {
+    case 'user':
+      return `User: ${message.text}`;
+    case 'assistant':
+      return `Assistant: ${message.text}`;
+    case 'tool_call':
+      return `Tool call ${message.toolName}: ${JSON.stringify(message.input)}`;
+    case 'tool_result':
+      return `Tool result ${message.toolName}${message.isError ? ' (error)' : ''}: ${message.output.slice(0, TOOL_RESULT_PREVIEW_CHARS)}`;
+    case 'compaction_summary':
+      return `Earlier summary:\n${message.summary}`;
+    case 'notification':
+      return `Notice: ${message.text}`;
+    case 'steering':
+      return `User (mid-turn): ${message.text}`;
+  }
+}
+
+/**
+ * A summarizer backed by a real model through the AI SDK. Failures propagate: compaction turns
+ * them into a "not compacted, retry later" outcome rather than a failed turn.
+ */
+export function createSdkSummarizer(input: { model: LanguageModel; maxOutputTokens?: number }): Summarizer {
+  return async ({ messages, requiredIdentifiers, instructions }, signal) => {
+    const required =
+      requiredIdentifiers.length > 0
+        ? `\n\nRequired identifiers (copy each verbatim):\n${requiredIdentifiers.join('\n')}`
+        : '';
+    // Streamed like every other call: some providers (and our fake) only speak SSE, and a stream
+    // lets the runner's first-token timeout apply to the summary too.
+    const result = streamText({
+      model: input.model,
+      system: instructions,
+      prompt: `${renderTranscript(messages)}${required}`,
+      maxOutputTokens: input.maxOutputTokens ?? 1_500,
+      maxRetries: 0,
+      abortSignal: signal,
+      onError: () => {},
+    });
+    let text = '';
+    for await (const part of result.fullStream) {
+      if (part.type === 'text-delta') text += part.text;
+      else if (part.type === 'error') throw part.error instanceof Error ? part.error : new Error(String(part.error));
+    }
+    return text;
+  };
+}

@@ -1,0 +1,71 @@
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import type { AgentMessage } from '../messages.js';
+
+/** Estimates run over the real o200k vocabulary, then get a margin: other providers tokenize less kindly. */
+export const TOKEN_SAFETY_MARGIN = 1.2;
+
+/** Roles, separators and tool-call framing that every provider adds per message. */
+const PER_MESSAGE_OVERHEAD_TOKENS = 4;
+
+// User text may legitimately contain "<|endoftext|>"; count it as plain text instead of throwing.
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
+/** Raw o200k token count, no margin. */
+export function countRawTokens(text: string): number {
+  if (text.length === 0) return 0;
+  return countTokens(text, PLAIN_TEXT);
+}
+
+/** Token estimate with the safety margin applied (what budgets compare against). */
+export function estimateTokens(text: string): number {
+  return Math.ceil(countRawTokens(text) * TOKEN_SAFETY_MARGIN);
+}
+
+/** The text a message contributes to a prompt, as the model would see it. */
+export function renderMessageText(message: AgentMessage): string {
+  switch (message.kind) {
+    case 'user':
+      return message.hiddenPrefix ? `${message.hiddenPrefix}\n${message.text}` : message.text;
+    case 'assistant':
+    case 'notification':
+    case 'steering':
+      return message.text;
+    case 'tool_call':
+      return `${message.toolName} ${safeJson(message.input)}`;
+    case 'tool_result':
+      return message.output;
+    case 'compaction_summary':
+      return message.summary;
+  }
+}
+
+// Tokenizing is the expensive part of budgeting; messages are immutable once written, so cache by object.
+const messageCache = new WeakMap<AgentMessage, number>();
+
+export function estimateMessageTokens(message: AgentMessage): number {
+  const cached = messageCache.get(message);
+  if (cached !== undefined) return cached;
+  let tokens = estimateTokens(renderMessageText(message)) + PER_MESSAGE_OVERHEAD_TOKENS;
+  // Attachments: images cost a provider-specific flat amount; files count by their base64 length.
+  if (message.kind === 'user' && message.attachments) {
+    for (const attachment of message.attachments) {
+      tokens += attachment.kind === 'image' ? 1_000 : Math.ceil((attachment.data.length * 0.75) / 4);
+    }
+  }
+  messageCache.set(message, tokens);
+  return tokens;
+}
+
+export function estimateMessagesTokens(messages: readonly AgentMessage[]): number {
+  let total = 0;
+  for (const message of messages) total += estimateMessageTokens(message);
+  return total;
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return String(value);
+  }
+}
