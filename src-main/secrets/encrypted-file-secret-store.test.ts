@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createEncryptedFileSecretStore, SecretFileError } from './encrypted-file-secret-store.js';
+import { keyFileKeySource, passphraseKeySource } from './key-source.js';
+
+let dir: string;
+let file: string;
+let keyFile: string;
+
+const SECRET = 'sk-live-0123456789abcdefTOPSECRET';
+const open = (key = keyFileKeySource({ path: keyFile })) =>
+  createEncryptedFileSecretStore({ path: file, keySource: key });
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'hearth-secrets-'));
+  file = join(dir, 'state', 'secrets.enc.json');
+  keyFile = join(dir, 'identity', 'secrets.key');
+});
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('encrypted file secret store', () => {
+  it('round-trips secrets across instances and announces itself', async () => {
+    const store = open();
+    expect(store.backend).toBe('encrypted-file');
+    expect(store.warning).toMatch(/^Secrets are in an encrypted file because no OS keychain is available: /);
+    expect(await store.get('openai:default')).toBeUndefined();
+    await store.set('openai:default', SECRET);
+    await store.set('anthropic:work', 'ant-key');
+    await store.set('__proto__', 'still just a name');
+
+    const again = open();
+    expect(await again.get('openai:default')).toBe(SECRET);
+    expect(await again.get('__proto__')).toBe('still just a name');
+    expect(await again.list()).toEqual(['__proto__', 'anthropic:work', 'openai:default']);
+    expect(await again.delete('anthropic:work')).toBe(true);
+    expect(await again.delete('anthropic:work')).toBe(false);
+    expect(await open().list()).toEqual(['__proto__', 'openai:default']);
+  });
+
+  it('keeps every secret when many are set at once', async () => {
+    const store = open();
+    await Promise.all(Array.from({ length: 20 }, (_, i) => store.set(`k${i}`, `v${i}`)));
+    expect(await open().list()).toHaveLength(20);
+  });
+
+  it('never writes a secret in plain text, and keeps file and key private (0600)', async () => {
+    await open().set('openai:default', SECRET);
+    const bytes = await readFile(file);
+    expect(bytes.includes(Buffer.from(SECRET))).toBe(false);
+    expect(bytes.includes(Buffer.from('TOPSECRET'))).toBe(false);
+    expect(bytes.includes(Buffer.from(Buffer.from(SECRET).toString('base64').slice(0, 12)))).toBe(false);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await stat(keyFile)).mode & 0o777).toBe(0o600);
+  });
+
+  it('detects a tampered file, says so, and leaves it untouched', async () => {
+    await open().set('openai:default', SECRET);
+    const envelope = JSON.parse(await readFile(file, 'utf8'));
+    const data = Buffer.from(envelope.data, 'base64');
+    data[0] = data[0]! ^ 0x01;
+    envelope.data = data.toString('base64');
+    const tampered = JSON.stringify(envelope);
+    await writeFile(file, tampered);
+
+    const store = open();
+    await expect(store.get('openai:default')).rejects.toThrow(SecretFileError);
+    await expect(store.get('openai:default')).rejects.toThrow(/wrong key, or the file was modified; it was left as is/);
+    await expect(store.set('new', 'value')).rejects.toThrow(/cannot decrypt/);
+    await expect(store.delete('openai:default')).rejects.toThrow(/cannot decrypt/);
+    expect(await readFile(file, 'utf8')).toBe(tampered);
+  });
+
+  it('detects an edited header (salt) through the authenticated data', async () => {
+    await open().set('a', 'b');
+    const envelope = JSON.parse(await readFile(file, 'utf8'));
+    envelope.salt = Buffer.alloc(16, 7).toString('base64');
+    await writeFile(file, JSON.stringify(envelope));
+    await expect(open().list()).rejects.toThrow(/cannot decrypt/);
+  });
+
+  it('refuses the wrong key without losing anything', async () => {
+    await open().set('openai:default', SECRET);
+    const before = await readFile(file, 'utf8');
+    await writeFile(join(dir, 'other.key'), randomBytes(32), { mode: 0o600 });
+    const otherKey = keyFileKeySource({ path: join(dir, 'other.key') });
+    await expect(open(otherKey).set('x', 'y')).rejects.toThrow(
+      /cannot decrypt secret file .* with key file .*other\.key/,
+    );
+    expect(await readFile(file, 'utf8')).toBe(before);
+    expect(await open().get('openai:default')).toBe(SECRET);
+  });
+
+  it('works with a passphrase and names the mismatch when opened with a key file', async () => {
+    const pass = passphraseKeySource({ passphrase: 'correct horse battery staple' });
+    await open(pass).set('token', SECRET);
+    expect(await open(passphraseKeySource({ passphrase: 'correct horse battery staple' })).get('token')).toBe(SECRET);
+    await expect(open(passphraseKeySource({ passphrase: 'wrong' })).get('token')).rejects.toThrow(/cannot decrypt/);
+    await expect(open().get('token')).rejects.toThrow(/encrypted with a passphrase, but this run offers key file/);
+    expect(() => passphraseKeySource({ passphrase: '' })).toThrow(/passphrase must not be empty/);
+  });
+
+  it.each([
+    ['not JSON', 'garbage{', /not valid JSON/],
+    ['another format', '{"format":"other","version":1}', /not a Hearth secret file/],
+    ['a missing field', '{"format":"hearth-secrets","version":1,"kdf":"key-file","salt":"AA=="}', /has no "iv"/],
+  ])('reports a file that is %s', async (_name, content, message) => {
+    await open().set('seed', 'x');
+    await writeFile(file, content);
+    await expect(open().get('seed')).rejects.toThrow(message);
+    expect(await readFile(file, 'utf8')).toBe(content);
+  });
+
+  it('rejects empty account names and a damaged key file', async () => {
+    await expect(open().set('', 'x')).rejects.toThrow(/account name must not be empty/);
+    await open().set('a', 'b');
+    await writeFile(keyFile, 'short');
+    await expect(open().get('a')).rejects.toThrow(/is 5 bytes long, expected 32; it is damaged/);
+  });
+
+  it('reports a lost key file instead of making a new key for an existing secret file', async () => {
+    await open().set('a', 'b');
+    const before = await readFile(file, 'utf8');
+    await rm(keyFile);
+    await expect(open().set('c', 'd')).rejects.toThrow(/secret key file .*secrets\.key is missing/);
+    await expect(stat(keyFile)).rejects.toThrow(/ENOENT/);
+    expect(await readFile(file, 'utf8')).toBe(before);
+  });
+
+  it('tightens a key file someone made readable by others', async () => {
+    await open().set('a', 'b');
+    await chmod(keyFile, 0o644);
+    expect(await open().get('a')).toBe('b');
+    expect((await stat(keyFile)).mode & 0o777).toBe(0o600);
+  });
+});

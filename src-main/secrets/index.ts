@@ -1,0 +1,10 @@
+export type { EncryptedFileSecretStoreOptions } from './encrypted-file-secret-store.js';
+export { createEncryptedFileSecretStore, SecretFileError } from './encrypted-file-secret-store.js';
+export type { KeySource } from './key-source.js';
+export { keyFileKeySource, passphraseKeySource } from './key-source.js';
+export type { KeytarLike, KeytarSecretStore, KeytarSecretStoreOptions } from './keytar-secret-store.js';
+export { createKeytarSecretStore, KeychainUnavailableError, loadKeytar } from './keytar-secret-store.js';
+export { migrateFileSecrets } from './migrate-secrets.js';
+export type { OpenedSecretStore, OpenSecretStoreOptions } from './open-secret-store.js';
+export { openSecretStore, secretFilePaths } from './open-secret-store.js';
+export type { SecretStore } from './secret-store.js';

@@ -1,0 +1,292 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { AgentMessage } from '../agent/messages.js';
+import type { Clock } from '../base/clock.js';
+import { Emitter } from '../base/emitter.js';
+import type { Logger } from '../base/logger.js';
+import type { HearthPaths } from '../config/paths.js';
+import { createKeyedSerializer } from './keyed-serializer.js';
+import { type IndexEntry, loadIndex, writeIndex } from './session-index.js';
+import { formatSessionKey, isValidAgentId, parseSessionKey } from './session-key.js';
+import {
+  type ReadResult,
+  type SessionChange,
+  type SessionRecord,
+  type SessionStore,
+  SessionStoreError,
+} from './session-store-api.js';
+import { checkAgentId, checkSessionId, notFoundAs, positiveInt } from './store-arguments.js';
+import { createTranscriptCache } from './transcript-cache.js';
+import { appendMessages, createTranscript, retireTranscript, syncTranscript } from './transcript-file.js';
+
+export interface SessionStoreDeps {
+  paths: Pick<HearthPaths, 'sessionsDir' | 'agentDir'>;
+  clock: Pick<Clock, 'now'>;
+  log: Logger;
+  newSessionId?: () => string;
+  /** Transcripts kept parsed in memory (most recently used). */
+  cacheSize?: number;
+}
+
+interface AgentState {
+  entries: Map<string, IndexEntry>;
+  keyBySessionId: Map<string, string>;
+  dirty: boolean;
+}
+
+const DEFAULT_READ_LIMIT = 200;
+const MAX_READ_LIMIT = 10_000;
+const MAX_LIST_LIMIT = 1000;
+const DEFAULT_LIST_LIMIT = 50;
+
+function titleFrom(messages: readonly AgentMessage[]): string | undefined {
+  const first = messages.find((message) => message.kind === 'user');
+  const text = first?.kind === 'user' ? first.text.replace(/\s+/g, ' ').trim() : '';
+  if (!text) return undefined;
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
+export function createSessionStore(deps: SessionStoreDeps): SessionStore {
+  const { paths, clock, log } = deps;
+  const newSessionId = deps.newSessionId ?? randomUUID;
+  const queue = createKeyedSerializer();
+  const agents = new Map<string, Promise<AgentState>>();
+  const transcripts = createTranscriptCache({ log, clock, capacity: deps.cacheSize ?? 16 });
+  const didChange = new Emitter<SessionChange>((error) => log.error('sessions.onDidChange listener threw', { error }));
+
+  const transcriptPath = (agentId: string, sessionId: string) => join(paths.sessionsDir(agentId), `${sessionId}.jsonl`);
+
+  function agentState(agentId: string): Promise<AgentState> {
+    checkAgentId(agentId);
+    let state = agents.get(agentId);
+    if (!state) {
+      state = loadIndex(paths.sessionsDir(agentId), agentId, clock.now(), log).then((entries) => ({
+        entries,
+        keyBySessionId: new Map([...entries].map(([key, entry]) => [entry.sessionId, key])),
+        dirty: false,
+      }));
+      agents.set(agentId, state);
+      // A failed load (permissions, disk) is retried on the next call rather than cached.
+      state.catch(() => agents.delete(agentId));
+    }
+    return state;
+  }
+
+  function canonicalKey(agentId: string, sessionKey: string): string {
+    checkAgentId(agentId);
+    let parsed: ReturnType<typeof parseSessionKey>;
+    try {
+      parsed = parseSessionKey(sessionKey);
+    } catch (error) {
+      throw new SessionStoreError('invalid', (error as Error).message);
+    }
+    if (parsed.agentId !== agentId) {
+      throw new SessionStoreError(
+        'invalid',
+        `session key ${JSON.stringify(sessionKey)} belongs to agent "${parsed.agentId}", not "${agentId}"`,
+      );
+    }
+    return formatSessionKey(parsed);
+  }
+
+  const toRecord = (agentId: string, key: string, entry: IndexEntry): SessionRecord => ({ key, agentId, ...entry });
+
+  async function persist(agentId: string, state: AgentState): Promise<void> {
+    state.dirty = false;
+    try {
+      await writeIndex(paths.sessionsDir(agentId), state.entries);
+    } catch (error) {
+      state.dirty = true;
+      throw error;
+    }
+  }
+
+  /** Index changes for one agent run one at a time. */
+  const withAgent = <T>(agentId: string, job: (state: AgentState) => Promise<T>) =>
+    queue.run(`index:${agentId}`, async () => job(await agentState(agentId)));
+
+  async function startSession(agentId: string, key: string, state: AgentState): Promise<SessionRecord> {
+    const sessionId = newSessionId();
+    const now = clock.now();
+    await mkdir(paths.sessionsDir(agentId), { recursive: true, mode: 0o700 });
+    await createTranscript(transcriptPath(agentId, sessionId), {
+      type: 'session',
+      version: 1,
+      sessionId,
+      key,
+      agentId,
+      createdAt: now,
+    });
+    const entry: IndexEntry = { sessionId, createdAt: now, updatedAt: now, messageCount: 0 };
+    const previous = state.entries.get(key);
+    if (previous?.model) entry.model = previous.model;
+    state.entries.set(key, entry);
+    state.keyBySessionId.set(sessionId, key);
+    await persist(agentId, state);
+    didChange.fire(
+      previous
+        ? { reason: 'reset', agentId, key, sessionId, previousSessionId: previous.sessionId }
+        : { reason: 'created', agentId, key, sessionId },
+    );
+    return toRecord(agentId, key, entry);
+  }
+
+  function sessionPath(agentId: string, sessionId: string): string {
+    return transcriptPath(checkAgentId(agentId), checkSessionId(sessionId));
+  }
+
+  async function knownAgentIds(): Promise<string[]> {
+    const ids = new Set(agents.keys());
+    try {
+      for (const name of await readdir(dirname(paths.agentDir('main')))) if (isValidAgentId(name)) ids.add(name);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    return [...ids].sort();
+  }
+
+  return {
+    onDidChange: didChange.event,
+
+    async resolve(agentId, sessionKey) {
+      const key = canonicalKey(agentId, sessionKey);
+      return withAgent(agentId, async (state) => {
+        const entry = state.entries.get(key);
+        return entry ? toRecord(agentId, key, entry) : startSession(agentId, key, state);
+      });
+    },
+
+    async get(agentId, sessionKey) {
+      const key = canonicalKey(agentId, sessionKey);
+      const entry = (await agentState(agentId)).entries.get(key);
+      return entry ? toRecord(agentId, key, entry) : undefined;
+    },
+
+    async append(agentId, sessionId, messages) {
+      const path = sessionPath(agentId, sessionId);
+      const state = await agentState(agentId);
+      await queue.run(`file:${path}`, async () => {
+        await notFoundAs(agentId, sessionId, () => transcripts.ensureRepaired(path));
+        await appendMessages(path, messages);
+        transcripts.appended(path, messages);
+      });
+      const key = state.keyBySessionId.get(sessionId);
+      const entry = key === undefined ? undefined : state.entries.get(key);
+      if (!entry || entry.sessionId !== sessionId) return;
+      entry.updatedAt = clock.now();
+      if (entry.messageCount !== undefined) entry.messageCount += messages.length;
+      entry.title ??= titleFrom(messages);
+      state.dirty = true;
+    },
+
+    async sync(agentId, sessionId) {
+      const path = sessionPath(agentId, sessionId);
+      await queue.run(`file:${path}`, () => notFoundAs(agentId, sessionId, () => syncTranscript(path)));
+      await withAgent(agentId, async (state) => {
+        if (state.dirty) await persist(agentId, state);
+        const key = state.keyBySessionId.get(sessionId);
+        if (key !== undefined && state.entries.get(key)?.sessionId === sessionId) {
+          didChange.fire({ reason: 'updated', agentId, key, sessionId });
+        }
+      });
+    },
+
+    async read(agentId, sessionId, options = {}) {
+      const path = sessionPath(agentId, sessionId);
+      const limit = positiveInt('limit', options.limit, DEFAULT_READ_LIMIT, MAX_READ_LIMIT);
+      const all = await queue.run(`file:${path}`, () =>
+        notFoundAs(agentId, sessionId, () => transcripts.messages(path)),
+      );
+      let end = all.length;
+      if (options.before !== undefined) {
+        end = /^\d+$/.test(options.before) ? Number(options.before) : Number.NaN;
+        if (!Number.isSafeInteger(end) || end > all.length) {
+          throw new SessionStoreError('invalid', `invalid cursor ${JSON.stringify(options.before)}`);
+        }
+      }
+      const start = Math.max(0, end - limit);
+      const result: ReadResult = { messages: all.slice(start, end), hasMore: start > 0 };
+      if (start > 0) result.nextCursor = String(start);
+      return result;
+    },
+
+    async list(options = {}) {
+      const limit = positiveInt('limit', options.limit, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT);
+      const offset = options.offset ?? 0;
+      if (!Number.isInteger(offset) || offset < 0) {
+        throw new SessionStoreError('invalid', `offset must be a non-negative integer (got ${offset})`);
+      }
+      const ids = options.agentId !== undefined ? [checkAgentId(options.agentId)] : await knownAgentIds();
+      const needle = options.search?.trim().toLowerCase();
+      const rows: SessionRecord[] = [];
+      for (const agentId of ids) {
+        for (const [key, entry] of (await agentState(agentId)).entries) {
+          const record = toRecord(agentId, key, entry);
+          const haystack = [key, entry.sessionId, agentId, entry.title ?? '', entry.model ?? ''].join('\n');
+          if (options.updatedAfter !== undefined && entry.updatedAt < options.updatedAfter) continue;
+          if (!needle || haystack.toLowerCase().includes(needle)) rows.push(record);
+        }
+      }
+      rows.sort((a, b) => b.updatedAt - a.updatedAt || a.key.localeCompare(b.key));
+      const sessions = rows.slice(offset, offset + limit);
+      const hasMore = offset + sessions.length < rows.length;
+      return {
+        count: sessions.length,
+        totalCount: rows.length,
+        nextOffset: hasMore ? offset + sessions.length : null,
+        hasMore,
+        sessions,
+      };
+    },
+
+    async patch(agentId, sessionKey, patch) {
+      const key = canonicalKey(agentId, sessionKey);
+      return withAgent(agentId, async (state) => {
+        const entry = state.entries.get(key);
+        if (!entry) throw new SessionStoreError('not_found', `no session ${key}`);
+        for (const field of ['title', 'model'] as const) {
+          const value = patch[field];
+          if (value === null) delete entry[field];
+          else if (value !== undefined) entry[field] = value;
+        }
+        entry.updatedAt = clock.now();
+        await persist(agentId, state);
+        didChange.fire({ reason: 'patched', agentId, key, sessionId: entry.sessionId });
+        return toRecord(agentId, key, entry);
+      });
+    },
+
+    async reset(agentId, sessionKey) {
+      const key = canonicalKey(agentId, sessionKey);
+      return withAgent(agentId, (state) => startSession(agentId, key, state));
+    },
+
+    async delete(agentId, sessionKey) {
+      const key = canonicalKey(agentId, sessionKey);
+      return withAgent(agentId, async (state) => {
+        const entry = state.entries.get(key);
+        if (!entry) return false;
+        state.entries.delete(key);
+        state.keyBySessionId.delete(entry.sessionId);
+        await persist(agentId, state);
+        const path = transcriptPath(agentId, entry.sessionId);
+        await queue.run(`file:${path}`, async () => {
+          transcripts.forget(path);
+          await retireTranscript(path, clock.now());
+        });
+        didChange.fire({ reason: 'deleted', agentId, key, previousSessionId: entry.sessionId });
+        return true;
+      });
+    },
+
+    async flush() {
+      await queue.idle();
+      for (const agentId of [...agents.keys()]) {
+        await withAgent(agentId, async (state) => {
+          if (state.dirty) await persist(agentId, state);
+        });
+      }
+    },
+  };
+}
