@@ -9,6 +9,8 @@ import { HEARTH_VERSION } from '../host/version.js';
 import { createWebSocketTransport, GatewayClient, type WebSocketConstructor } from '../protocol/client/index.js';
 import { type ConnectParams, fullOperatorScopes } from '../protocol/index.js';
 import { CliError } from './cli-context.js';
+import { assertTransportAllowed, type PinCheck, pinnedWebSocket } from './pinned-websocket.js';
+import { type ClientDevice, signedConnectParams } from './remote-identity.js';
 
 export interface GatewayTarget {
   url: string;
@@ -38,47 +40,93 @@ export async function localGatewayTarget(
   return { url, token };
 }
 
+export interface RemoteAuth {
+  device: ClientDevice;
+  /** SHA-256 pin of the gateway's certificate. */
+  pin: string;
+  auth: { deviceToken?: string; bootstrapToken?: string };
+}
+
 export interface ConnectOptions {
   scopes?: string[];
-  /** Extra ws options (TLS pinning for paired remote gateways). */
-  wsOptions?: WebSocket.ClientOptions;
   timeoutMs?: number;
+  /** A paired (or pairing) remote gateway: device proof + pinned TLS. */
+  remote?: RemoteAuth;
+}
+
+export class GatewayRefusal extends CliError {
+  constructor(
+    message: string,
+    readonly detailCode: string | undefined,
+    readonly details: unknown,
+  ) {
+    super(message);
+  }
 }
 
 /** A one-shot protocol client for CLI commands; throws CliError with the gateway's own words on refusal. */
 export async function connectToGateway(target: GatewayTarget, options: ConnectOptions = {}): Promise<GatewayClient> {
-  const wsOptions = options.wsOptions;
-  const Impl = class extends WebSocket {
-    constructor(url: string) {
-      super(url, wsOptions);
-    }
-  } as unknown as WebSocketConstructor;
+  try {
+    assertTransportAllowed(target.url);
+  } catch (error) {
+    throw new CliError((error as Error).message);
+  }
+  const pinCheck: PinCheck = {};
+  const remote = options.remote;
+  const Impl = remote ? pinnedWebSocket(remote.pin, pinCheck) : (WebSocket as unknown as WebSocketConstructor);
+  const scopes = options.scopes ?? fullOperatorScopes;
+  let lastRefusal: { message: string; detailCode?: string; details?: unknown } | undefined;
   const client = new GatewayClient({
     transport: () => createWebSocketTransport(target.url, Impl),
     reconnect: false,
     requestTimeoutMs: options.timeoutMs ?? 30_000,
-    connectParams: (): ConnectParams => ({
-      minProtocol: 4,
-      maxProtocol: 4,
-      client: { id: 'cli', version: HEARTH_VERSION, platform: process.platform, mode: 'cli', instanceId: randomUUID() },
-      caps: [],
-      role: 'operator',
-      scopes: options.scopes ?? fullOperatorScopes,
-      auth: target.token ? { token: target.token } : {},
-    }),
+    connectParams: (challenge): ConnectParams =>
+      remote
+        ? signedConnectParams(remote.device, challenge, {
+            version: HEARTH_VERSION,
+            platform: process.platform,
+            role: 'operator',
+            scopes,
+            auth: remote.auth,
+          })
+        : {
+            minProtocol: 4,
+            maxProtocol: 4,
+            client: {
+              id: 'cli',
+              version: HEARTH_VERSION,
+              platform: process.platform,
+              mode: 'cli',
+              instanceId: randomUUID(),
+            },
+            caps: [],
+            role: 'operator',
+            scopes,
+            auth: target.token ? { token: target.token } : {},
+          },
+  });
+  const stateWatch = client.onDidChangeState((state) => {
+    if (state.lastError) lastRefusal = { message: state.lastError.message, detailCode: state.lastError.detailCode };
   });
   client.start();
   try {
     await client.waitForConnected();
   } catch (error) {
     client.dispose();
-    const reason = client.state.lastError?.message ?? (error as Error).message;
-    if (/ECONNREFUSED|closed|1006/.test(reason)) {
+    if (pinCheck.failure) throw new CliError(pinCheck.failure);
+    const reason = lastRefusal?.message ?? client.state.lastError?.message ?? (error as Error).message;
+    if (/ECONNREFUSED|cannot connect|closed|1006/.test(reason) && !lastRefusal?.detailCode) {
       throw new CliError(
         `cannot reach the gateway at ${target.url}: is it running? (start it with \`hearth gateway run\`)`,
       );
     }
-    throw new CliError(`the gateway at ${target.url} refused the connection: ${reason}`);
+    throw new GatewayRefusal(
+      `the gateway at ${target.url} refused the connection: ${reason}`,
+      lastRefusal?.detailCode,
+      lastRefusal?.details,
+    );
+  } finally {
+    stateWatch.dispose();
   }
   return client;
 }

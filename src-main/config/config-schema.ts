@@ -25,6 +25,17 @@ export const gatewayConfigSchema = z
       })
       .strict()
       .default({ enabled: false, hostnames: [] }),
+    /** The remote-facing listener pairing turns on: always TLS, every peer treated as remote. */
+    lan: z
+      .object({
+        bind: z.string().default('0.0.0.0'),
+        /** 0 means the main port + 1. */
+        port: z.number().int().min(0).max(65_535).default(0),
+        /** Start it with the gateway (otherwise only when a phone is being paired). */
+        enabled: z.boolean().default(false),
+      })
+      .strict()
+      .default({ bind: '0.0.0.0', port: 0, enabled: false }),
     tickIntervalMs: z.number().int().min(1000).default(30_000),
     writeBudget: z
       .object({ capacity: z.number().int().min(1), refillPerMinute: z.number().min(1) })

@@ -48,7 +48,10 @@ export function validateConfigValue(parsed: unknown): ConfigValidation {
   if (result.success) return { ok: true, config: result.data, parsed };
   return {
     ok: false,
-    errors: result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: describeIssue(issue) })),
+    errors: result.error.issues.map((issue) => ({
+      path: issue.path.map(String).join('.'),
+      message: describeIssue(issue),
+    })),
   };
 }
 

@@ -16,6 +16,8 @@ export interface GatewayServerOptions {
   tls?: { cert: string; key: string };
   routes: HttpRoutesOptions;
   log: Logger;
+  /** The LAN listener: every peer is remote (pairing, rate limits), even over loopback. */
+  treatPeersAsRemote?: boolean;
 }
 
 export interface GatewayServer {
@@ -99,7 +101,9 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
           close: (code, reason) => ws.close(code, reason),
           bufferedAmount: () => ws.bufferedAmount,
         },
-        peerInfoFor(request),
+        options.treatPeersAsRemote
+          ? { ...peerInfoFor(request), isDirectLocal: false, isOwnControlUi: false }
+          : peerInfoFor(request),
       );
       ws.on('message', (data, isBinary) => {
         if (isBinary) return connection.close(closeCodes.policyViolation, 'binary frames are not supported');

@@ -15,6 +15,8 @@ export interface HearthHost extends AsyncDisposable {
   readonly token: string;
   readonly tlsFingerprint?: string;
   readonly gateway: InProcessGateway;
+  /** Starts (once) the remote-facing TLS listener used by paired phones; returns its URLs and pin. */
+  ensureLan(): Promise<{ urls: string[]; tlsFingerprint: string }>;
   /** Graceful stop: refuse new work, send `shutdown`, finish or cancel in flight, flush. */
   dispose(): Promise<void>;
 }

@@ -5,15 +5,18 @@ import { type Clock, systemClock } from '../base/clock.js';
 import { AsyncDisposableStore, toDisposable } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
 import { ConfigService, createHearthPaths, type HearthPaths } from '../config/index.js';
+import { BootstrapTokenStore } from '../gateway/auth/bootstrap-tokens.js';
 import { DeviceRegistry } from '../gateway/auth/device-registry.js';
 import { loadOrCreateGatewayToken } from '../gateway/auth/gateway-secret.js';
 import { loadOrCreateTlsIdentity, type TlsIdentity } from '../gateway/auth/tls-identity.js';
 import { GatewayCore } from '../gateway/gateway-core.js';
-import { isLoopbackAddress, startGatewayServer } from '../gateway/gateway-server.js';
+import { type GatewayServer, isLoopbackAddress, startGatewayServer } from '../gateway/gateway-server.js';
 import { registerConfigMethods } from '../gateway/methods/config.js';
+import { type LanEndpoint, registerDevicesMethods } from '../gateway/methods/devices.js';
 import { registerGatewayMethods } from '../gateway/methods/gateway.js';
 import { createFileLogger } from '../logging/create-logger.js';
 import type { HearthHost } from './hearth-host.js';
+import { lanUrls } from './lan-addresses.js';
 import { HEARTH_VERSION } from './version.js';
 
 export interface StartHearthOptions {
@@ -30,6 +33,8 @@ export interface StartHearthOptions {
   controlUiDir?: string;
   tickIntervalMs?: number;
   env?: Record<string, string | undefined>;
+  /** Overrides config gateway.lan.bind (tests bind the LAN listener to loopback). */
+  lanBind?: string;
 }
 
 export function resolveBindAddress(bind: string): string {
@@ -69,7 +74,9 @@ export async function startHearth(options: StartHearthOptions): Promise<HearthHo
     let tls: TlsIdentity | undefined;
     if (needsTls) tls = await loadOrCreateTlsIdentity(paths.identityDir, gatewayConfig.tls.hostnames);
 
+    const bootstrap = new BootstrapTokenStore(clock);
     const core = new GatewayCore({
+      bootstrap,
       clock,
       log: log.child({ part: 'gateway' }),
       version: HEARTH_VERSION,
@@ -80,6 +87,8 @@ export async function startHearth(options: StartHearthOptions): Promise<HearthHo
     });
     root.add(toDisposable(() => core.dispose()));
 
+    const canvasDir = join(paths.workspaceDir('main'), 'canvas');
+    await mkdir(canvasDir, { recursive: true });
     let serverInfo = { host, port: 0 };
     root.add(
       registerGatewayMethods(core.registry, {
@@ -93,6 +102,34 @@ export async function startHearth(options: StartHearthOptions): Promise<HearthHo
       }),
     );
     root.add(registerConfigMethods(core.registry, config));
+
+    // Pairing a phone needs a remote-facing, TLS-only listener; it starts on demand.
+    let lanServer: Promise<GatewayServer> | undefined;
+    const routes = {
+      controlUiDir: options.controlUiDir ?? defaultControlUiDir(),
+      canvasDir: () => canvasDir,
+      version: HEARTH_VERSION,
+    };
+    const ensureLan = async (): Promise<LanEndpoint> => {
+      tls ??= await loadOrCreateTlsIdentity(paths.identityDir, gatewayConfig.tls.hostnames);
+      const identity = tls;
+      lanServer ??= startGatewayServer({
+        core,
+        host: options.lanBind ?? gatewayConfig.lan.bind,
+        port: gatewayConfig.lan.port || serverInfo.port + 1,
+        tls: { cert: identity.cert, key: identity.key },
+        routes,
+        log,
+        treatPeersAsRemote: true,
+      }).catch((error) => {
+        lanServer = undefined;
+        throw error;
+      });
+      const server = await lanServer;
+      return { urls: lanUrls(server.host, server.port), tlsFingerprint: identity.fingerprint256 };
+    };
+    root.add({ dispose: async () => (await lanServer?.catch(() => undefined))?.close() });
+    root.add(registerDevicesMethods(core.registry, { core, bootstrap, clock, ensureLan }));
     root.add(
       config.onDidChangeAny((change) =>
         core.bus.publish('config.changed', { hash: change.hash, changedPrefixes: change.changedPaths }),
@@ -100,8 +137,6 @@ export async function startHearth(options: StartHearthOptions): Promise<HearthHo
     );
     root.add(config.onDidError((problem) => core.bus.publish('config.error', problem)));
 
-    const canvasDir = join(paths.workspaceDir('main'), 'canvas');
-    await mkdir(canvasDir, { recursive: true });
     const server = await startGatewayServer({
       core,
       host,
@@ -126,6 +161,7 @@ export async function startHearth(options: StartHearthOptions): Promise<HearthHo
       token,
       tlsFingerprint: tls?.fingerprint256,
       gateway: core,
+      ensureLan,
       dispose: () => root.dispose(),
     };
   } catch (error) {

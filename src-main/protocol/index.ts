@@ -65,3 +65,4 @@ export {
   type Role,
   type Scope,
 } from './scopes.js';
+export { decodeSetupCode, encodeSetupCode, type SetupCode, SetupCodeError, setupLink } from './setup-code.js';

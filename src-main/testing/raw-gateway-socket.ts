@@ -1,9 +1,19 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
 import WebSocket from 'ws';
 import { deviceIdFromPublicKey } from '../gateway/auth/device-proof.js';
-import { base64UrlEncode, buildDeviceAuthPayloadV3, type ServerFrame } from '../protocol/index.js';
+import { base64UrlEncode, buildDeviceAuthPayloadV3 } from '../protocol/index.js';
 
-type AnyFrame = ServerFrame & Record<string, unknown>;
+/** Any server frame, loosely typed: tests inspect whatever came. */
+export interface AnyFrame {
+  type: string;
+  id?: string;
+  ok?: boolean;
+  payload?: unknown;
+  error?: { code: string; message: string; details?: unknown; retryable?: boolean; retryAfterMs?: number };
+  event?: string;
+  seq?: number;
+  stateVersion?: { presence: number; health: number };
+}
 
 /**
  * A WebSocket client for tests that sees every frame, raw: the handshake, bad input

@@ -1,8 +1,120 @@
 import type { Command } from 'commander';
-import type { CliContext } from '../cli-context.js';
+import type { GatewayClient } from '../../protocol/client/index.js';
+import { GatewayError } from '../../protocol/index.js';
+import type { PairedDeviceView, PairingRequestView, SetupCodeResult } from '../../protocol/methods/devices.js';
+import { type CliContext, CliError } from '../cli-context.js';
+import { connectToGateway, localGatewayTarget } from '../gateway-connection.js';
 
-/** `hearth devices …`. Filled in by the capability that owns it. */
+async function withLocalGateway<T>(
+  context: CliContext,
+  options: { url?: string; token?: string },
+  run: (client: GatewayClient) => Promise<T>,
+): Promise<T> {
+  const target = await localGatewayTarget(context.paths(), { ...options, env: context.env });
+  const client = await connectToGateway(target);
+  try {
+    return await run(client);
+  } catch (error) {
+    if (error instanceof GatewayError) throw new CliError(error.message);
+    throw error;
+  } finally {
+    client.dispose();
+  }
+}
+
+function describeRequest(request: PairingRequestView): string {
+  const who = request.displayName ?? request.clientId;
+  const known = request.isRepair ? ' (known device, new token?)' : '';
+  return `${request.requestId}  ${who} on ${request.platform ?? 'unknown platform'} from ${request.remoteAddress ?? '?'}${known}\n    wants ${request.role}: ${request.scopes.join(', ') || '(no scopes)'}`;
+}
+
+function describeDevice(device: PairedDeviceView): string {
+  const seen = device.lastSeenMs ? new Date(device.lastSeenMs).toISOString() : 'never';
+  return `${device.deviceId.slice(0, 16)}  ${device.displayName ?? device.clientId} (${device.platform ?? '?'}) ${device.online ? 'online' : 'offline'}, last seen ${seen}\n    ${device.roles.map((r) => `${r.role}: ${r.scopes.join(', ')}`).join('; ') || 'no live tokens'}`;
+}
+
+function connectionOptions(command: Command): Command {
+  return command
+    .option('--url <url>', 'gateway URL (default: the local gateway)')
+    .option('--token <token>', 'gateway token (default: the stored one)');
+}
+
 export function registerDevicesCommands(program: Command, context: CliContext): void {
-  void program;
-  void context;
+  const devices = program.command('devices').description('paired devices: list, approve, reject, revoke');
+
+  connectionOptions(
+    devices.command('list').description('pending pairing requests and paired devices').option('--json', 'print JSON'),
+  ).action(async (options: { url?: string; token?: string; json?: boolean }) => {
+    const result = await withLocalGateway(context, options, (client) => client.request('device.pair.list', {}));
+    if (options.json) return context.stdout(`${JSON.stringify(result, null, 2)}\n`);
+    context.stdout(
+      `Pending (${result.pending.length}):\n${result.pending.map((r) => `  ${describeRequest(r)}`).join('\n') || '  none'}\n`,
+    );
+    context.stdout(
+      `Paired (${result.paired.length}):\n${result.paired.map((d) => `  ${describeDevice(d)}`).join('\n') || '  none'}\n`,
+    );
+  });
+
+  connectionOptions(devices.command('approve <requestId>').description('approve a pairing request')).action(
+    async (requestId: string, options: { url?: string; token?: string }) => {
+      const result = await withLocalGateway(context, options, (client) =>
+        client.request('device.pair.approve', { requestId }),
+      );
+      context.stdout(
+        `approved ${result.device.displayName ?? result.device.clientId} (${result.device.deviceId.slice(0, 16)}) with ${result.device.scopes.join(', ')}\n`,
+      );
+    },
+  );
+
+  connectionOptions(devices.command('reject <requestId>').description('reject a pairing request')).action(
+    async (requestId: string, options: { url?: string; token?: string }) => {
+      const result = await withLocalGateway(context, options, (client) =>
+        client.request('device.pair.reject', { requestId }),
+      );
+      context.stdout(`rejected device ${result.deviceId.slice(0, 16)}\n`);
+    },
+  );
+
+  connectionOptions(
+    devices
+      .command('revoke <deviceId>')
+      .description("revoke a device's token and close its connections")
+      .option('--role <role>', 'operator or node', 'operator'),
+  ).action(async (deviceId: string, options: { url?: string; token?: string; role: 'operator' | 'node' }) => {
+    const result = await withLocalGateway(context, options, (client) =>
+      client.request('device.token.revoke', { deviceId, role: options.role }),
+    );
+    context.stdout(
+      `revoked ${result.role} token of ${deviceId.slice(0, 16)}; closed ${result.closedConnections} connection(s)\n`,
+    );
+  });
+
+  connectionOptions(devices.command('remove <deviceId>').description('forget a paired device')).action(
+    async (deviceId: string, options: { url?: string; token?: string }) => {
+      await withLocalGateway(context, options, (client) => client.request('device.pair.remove', { deviceId }));
+      context.stdout(`removed ${deviceId.slice(0, 16)}\n`);
+    },
+  );
+
+  const pair = program.command('pair').description('pair a phone or another machine');
+  connectionOptions(
+    pair
+      .command('qr')
+      .description('make a setup code (QR + link) for a phone; single use, 10 minutes')
+      .option('--json', 'print JSON'),
+  ).action(async (options: { url?: string; token?: string; json?: boolean }) => {
+    const result: SetupCodeResult = await withLocalGateway(context, options, (client) =>
+      client.request('device.pair.setup', {}),
+    );
+    if (options.json) {
+      const { qrSvg: _svg, qrText: _text, ...rest } = result;
+      return context.stdout(`${JSON.stringify(rest, null, 2)}\n`);
+    }
+    context.stdout(`${result.qrText}\n`);
+    context.stdout(`Scan with your phone, or open: ${result.link}\n`);
+    context.stdout(`Gateway: ${result.urls.join(', ')}\nCertificate pin: sha256:${result.tlsFingerprint}\n`);
+    context.stdout(
+      `Expires: ${new Date(result.expiresAt).toLocaleTimeString()} (single use). Approve the device when it asks.\n`,
+    );
+  });
 }

@@ -3,9 +3,11 @@ import { loadOrCreateGatewayToken } from '../../gateway/auth/gateway-secret.js';
 import { InsecureBindError, PortInUseError } from '../../gateway/gateway-server.js';
 import type { HearthHost } from '../../host/hearth-host.js';
 import { startHearth } from '../../host/start-hearth.js';
+import type { GatewayClient } from '../../protocol/client/index.js';
 import { GatewayError } from '../../protocol/index.js';
 import { type CliContext, CliError } from '../cli-context.js';
 import { connectToGateway, localGatewayTarget } from '../gateway-connection.js';
+import { connectToPairedGateway, pairWithSetupCode } from '../pair-remote.js';
 
 export interface RunningGateway {
   host: HearthHost;
@@ -91,10 +93,14 @@ export function registerGatewayCommands(program: Command, context: CliContext): 
     .option('--token <token>', 'gateway token (default: the stored one)')
     .option('--json', 'print compact JSON')
     .option('--timeout <ms>', 'request timeout in milliseconds', '30000')
+    .option(
+      '--pair <setupCode>',
+      'first pair this machine with a remote gateway using a setup code (or hearth://pair link)',
+    )
     .action(
       async (
         method: string,
-        options: { params: string; url?: string; token?: string; json?: boolean; timeout: string },
+        options: { params: string; url?: string; token?: string; json?: boolean; timeout: string; pair?: string },
       ) => {
         let params: unknown;
         try {
@@ -102,12 +108,25 @@ export function registerGatewayCommands(program: Command, context: CliContext): 
         } catch (error) {
           throw new CliError(`--params is not valid JSON: ${(error as Error).message}`);
         }
-        const target = await localGatewayTarget(context.paths(), {
-          url: options.url,
-          token: options.token,
-          env: context.env,
-        });
-        const client = await connectToGateway(target, { timeoutMs: Number(options.timeout) });
+        let client: GatewayClient;
+        if (options.pair) {
+          client = (await pairWithSetupCode(context, options.pair, { url: options.url })).client;
+        } else if (options.url?.startsWith('wss://') && !options.token) {
+          const paired = await connectToPairedGateway(context, options.url);
+          if (!paired) {
+            throw new CliError(
+              `this machine is not paired with ${options.url}: run again with --pair <setup code>, or pass --token`,
+            );
+          }
+          client = paired;
+        } else {
+          const target = await localGatewayTarget(context.paths(), {
+            url: options.url,
+            token: options.token,
+            env: context.env,
+          });
+          client = await connectToGateway(target, { timeoutMs: Number(options.timeout) });
+        }
         try {
           const result = await client.call(method, params);
           context.stdout(`${options.json ? JSON.stringify(result) : JSON.stringify(result, null, 2)}\n`);

@@ -152,6 +152,14 @@ export class DeviceRegistry {
     return { token, scopes: grantScopes, rotatedAtMs };
   }
 
+  /** The device gets a fresh token on its next connect (after an operator rotated it). */
+  async markAwaitingToken(deviceId: string): Promise<void> {
+    const device = this.devices.get(deviceId);
+    if (!device) return;
+    device.awaitingToken = true;
+    await this.persist();
+  }
+
   async revoke(deviceId: string, role: string): Promise<boolean> {
     const device = this.devices.get(deviceId);
     if (!device) return false;

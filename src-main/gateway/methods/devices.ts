@@ -1,0 +1,185 @@
+import QRCode from 'qrcode';
+import type { Clock } from '../../base/clock.js';
+import { type Disposable, DisposableStore } from '../../base/disposable.js';
+import { encodeSetupCode, GatewayError, notFound, setupLink } from '../../protocol/index.js';
+import type { PairedDeviceView, PairingRequestView } from '../../protocol/methods/devices.js';
+import type { BootstrapTokenStore } from '../auth/bootstrap-tokens.js';
+import type { PairedDevice } from '../auth/device-registry.js';
+import type { PairingRequest } from '../auth/pairing-requests.js';
+import { normaliseFingerprint } from '../auth/tls-identity.js';
+import type { GatewayCore } from '../gateway-core.js';
+import type { MethodRouter } from '../method-router.js';
+
+export interface LanEndpoint {
+  urls: string[];
+  tlsFingerprint: string;
+}
+
+export interface DevicesMethodsDeps {
+  core: GatewayCore;
+  bootstrap: BootstrapTokenStore;
+  clock: Clock;
+  /** Makes sure the gateway listens on the LAN with TLS, and says where. */
+  ensureLan(): Promise<LanEndpoint>;
+}
+
+export function pairingRequestView(request: PairingRequest): PairingRequestView {
+  return {
+    requestId: request.requestId,
+    deviceId: request.deviceId,
+    publicKey: request.publicKey,
+    clientId: request.clientId,
+    clientMode: request.clientMode,
+    displayName: request.displayName,
+    platform: request.platform,
+    remoteAddress: request.remoteAddress,
+    role: request.role,
+    scopes: request.scopes,
+    isRepair: request.isRepair,
+    reason: request.reason,
+    viaSetupCode: request.viaBootstrap,
+    ts: request.ts,
+    expiresAtMs: request.expiresAtMs,
+  };
+}
+
+function deviceView(device: PairedDevice, online: boolean): PairedDeviceView {
+  return {
+    deviceId: device.deviceId,
+    displayName: device.displayName,
+    platform: device.platform,
+    clientId: device.clientId,
+    role: device.role,
+    scopes: device.scopes,
+    pairedAtMs: device.pairedAtMs,
+    lastSeenMs: device.lastSeenMs,
+    approvedVia: device.approvedVia,
+    online,
+    roles: device.tokens.map((t) => ({ role: t.role, scopes: t.scopes, issuedAtMs: t.issuedAtMs })),
+  };
+}
+
+/** device.pair.* and device.token.*: a person approves devices; revocation takes effect at once. */
+export function registerDevicesMethods(router: MethodRouter, deps: DevicesMethodsDeps): Disposable {
+  const { core } = deps;
+  const store = new DisposableStore();
+  const isOnline = (deviceId: string) => core.callers().some((c) => c.deviceId === deviceId);
+
+  store.add(
+    router.handle('device.pair.list', () => ({
+      pending: core.pairing.list().map(pairingRequestView),
+      paired: core.devices.list().map((d) => deviceView(d, isOnline(d.deviceId))),
+    })),
+  );
+
+  store.add(
+    router.handle('device.pair.approve', async ({ requestId, scopes }, call) => {
+      const request = core.pairing.get(requestId);
+      if (!request)
+        throw notFound(`unknown or expired pairing request: ${requestId}`, { reason: 'PAIRING_REQUEST_NOT_FOUND' });
+      const granted = scopes ?? request.scopes;
+      const widened = granted.filter((s) => !request.scopes.includes(s));
+      if (widened.length > 0) {
+        throw new GatewayError(
+          'INVALID_REQUEST',
+          `cannot grant scopes the device did not ask for: ${widened.join(', ')}`,
+        );
+      }
+      const { device } = await core.devices.approve(
+        {
+          deviceId: request.deviceId,
+          publicKey: request.publicKey,
+          role: request.role,
+          scopes: granted,
+          clientId: request.clientId,
+          clientMode: request.clientMode,
+          displayName: request.displayName,
+          platform: request.platform,
+          remoteAddress: request.remoteAddress,
+          approvedVia:
+            call.caller.clientId === 'hearth-desktop'
+              ? 'desktop'
+              : call.caller.clientMode === 'cli'
+                ? 'cli'
+                : 'operator',
+        },
+        { deliverOnNextConnect: true },
+      );
+      core.pairing.resolve(requestId, 'approved');
+      return { requestId, device: deviceView(device, false) };
+    }),
+  );
+
+  store.add(
+    router.handle('device.pair.reject', ({ requestId }) => {
+      const request = core.pairing.resolve(requestId, 'rejected');
+      if (!request)
+        throw notFound(`unknown or expired pairing request: ${requestId}`, { reason: 'PAIRING_REQUEST_NOT_FOUND' });
+      return { requestId, deviceId: request.deviceId };
+    }),
+  );
+
+  store.add(
+    router.handle('device.pair.remove', async ({ deviceId }) => {
+      const removed = await core.devices.remove(deviceId);
+      if (!removed) throw notFound(`unknown device: ${deviceId}`);
+      return { deviceId, removed, closedConnections: core.closeDeviceConnections(deviceId, 'device removed') };
+    }),
+  );
+
+  store.add(
+    router.handle('device.pair.setup', async ({ ttlMs }) => {
+      const lan = await deps.ensureLan();
+      const fingerprint = normaliseFingerprint(lan.tlsFingerprint);
+      if (!fingerprint) throw new GatewayError('UNAVAILABLE', 'the gateway has no TLS certificate to pin');
+      const issued = deps.bootstrap.issue(ttlMs);
+      const code = encodeSetupCode({
+        version: 1,
+        urls: lan.urls,
+        bootstrapToken: issued.token,
+        tlsFingerprint: fingerprint,
+        expiresAt: issued.expiresAt,
+      });
+      const link = setupLink(code);
+      const [qrSvg, qrText] = await Promise.all([
+        QRCode.toString(link, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 }),
+        QRCode.toString(link, { type: 'terminal', small: true, errorCorrectionLevel: 'L' }),
+      ]);
+      return { code, link, urls: lan.urls, tlsFingerprint: fingerprint, expiresAt: issued.expiresAt, qrSvg, qrText };
+    }),
+  );
+
+  store.add(
+    router.handle('device.token.rotate', async ({ deviceId, role, scopes }, call) => {
+      const device = core.devices.get(deviceId);
+      if (!device) throw notFound(`unknown device: ${deviceId}`);
+      const rotated = await core.devices.rotate(deviceId, role, scopes);
+      const own = call.caller.deviceId === deviceId;
+      // Others' tokens are never shown: the device picks its new token up on its next connect.
+      if (!own) await core.devices.markAwaitingToken(deviceId);
+      core.closeDeviceConnections(deviceId, 'device token rotated');
+      return {
+        deviceId,
+        role,
+        scopes: rotated.scopes,
+        rotatedAtMs: rotated.rotatedAtMs,
+        tokenDelivery: own ? ('returned' as const) : ('next-connect' as const),
+        ...(own ? { token: rotated.token } : {}),
+      };
+    }),
+  );
+
+  store.add(
+    router.handle('device.token.revoke', async ({ deviceId, role }) => {
+      if (!core.devices.get(deviceId)) throw notFound(`unknown device: ${deviceId}`);
+      await core.devices.revoke(deviceId, role);
+      return {
+        deviceId,
+        role,
+        revokedAtMs: deps.clock.now(),
+        closedConnections: core.closeDeviceConnections(deviceId, 'device token revoked'),
+      };
+    }),
+  );
+  return store;
+}
