@@ -58,6 +58,12 @@ type AnyHandler = (params: unknown, call: CallContext) => unknown;
  */
 export class MethodRegistry implements MethodRouter {
   private readonly handlers = new Map<string, AnyHandler>();
+  /** While capabilities are still loading, their methods answer "starting", not "unknown". */
+  private starting = false;
+
+  setStarting(starting: boolean): void {
+    this.starting = starting;
+  }
 
   constructor(private readonly hooks: DispatchHooks = {}) {}
 
@@ -89,6 +95,9 @@ export class MethodRegistry implements MethodRouter {
   private async dispatchOrThrow(method: string, rawParams: unknown, call: CallContext): Promise<unknown> {
     const { caller } = call;
     const handler = this.handlers.get(method);
+    if (!handler && this.starting && isMethodName(method)) {
+      throw new GatewayError('UNAVAILABLE', `${method} is not ready yet: Hearth is still starting`, { reason: 'startup-sidecars' }, { retryable: true, retryAfterMs: 500 });
+    }
     if (!isMethodName(method) || !handler) {
       // Non-admins cannot tell unknown methods from forbidden ones (PROTOCOL.md §5).
       if (caller.role === 'operator' && !hasScope(caller.scopes, 'operator.admin'))

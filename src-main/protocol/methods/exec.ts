@@ -1,5 +1,70 @@
+import { z } from 'zod';
 import { method } from './define.js';
 
-// Methods of the `exec` namespace. Filled in by the capability that owns them.
-void method;
-export const execMethods = {};
+const decision = z.enum(['allow-once', 'allow-always', 'deny']);
+
+/** A pending request as `exec.approval.list`/`get` show it (the `exec.approval.requested` payload). */
+export interface ExecApprovalView {
+  id: string;
+  agentId: string;
+  sessionKey: string;
+  command: string;
+  cwd: string;
+  host?: string;
+  analysis: unknown;
+  reasons: { code: string; detail: string }[];
+  allowedDecisions: ('allow-once' | 'allow-always' | 'deny')[];
+  createdAtMs: number;
+  expiresAtMs: number;
+  /** PROTOCOL.md §7 shape. */
+  request: { command: string; cwd: string; host: string; allowedDecisions: string[] };
+}
+
+export interface ExecApprovalRequestResult {
+  id: string;
+  /** null when no approver is connected (answered at once). */
+  decision: 'allow-once' | 'allow-always' | 'deny' | null;
+  createdAtMs: number;
+  expiresAtMs: number;
+  resolvedBy?: string;
+}
+
+export interface ExecApprovalGetResult extends ExecApprovalView {
+  status: 'pending' | 'resolved';
+  resolution?: { decision: string; resolvedBy: string; reason?: string; resolvedAtMs: number };
+}
+
+export const execMethods = {
+  'exec.approval.request': method<ExecApprovalRequestResult>()({
+    scope: 'operator.approvals',
+    params: z
+      .object({
+        command: z.string().min(1, 'command must not be empty'),
+        cwd: z.string().optional(),
+        host: z.string().optional(),
+        sessionKey: z.string().optional(),
+        agentId: z.string().optional(),
+        timeoutMs: z
+          .number()
+          .int()
+          .positive()
+          .max(24 * 3_600_000)
+          .optional(),
+        twoPhase: z.boolean().optional(),
+      })
+      .strict(),
+  }),
+  'exec.approval.list': method<ExecApprovalView[]>()({
+    scope: 'operator.approvals',
+    params: z.object({}).strict(),
+  }),
+  'exec.approval.get': method<ExecApprovalGetResult>()({
+    scope: 'operator.approvals',
+    params: z.object({ id: z.string().min(1) }).strict(),
+  }),
+  'exec.approval.resolve': method<{ ok: true }>()({
+    scope: 'operator.approvals',
+    params: z.object({ id: z.string().min(1), decision, note: z.string().max(500).optional() }).strict(),
+    controlPlaneWrite: true,
+  }),
+};

@@ -1,0 +1,68 @@
+import type { ShellWord } from './shell-words.js';
+
+/** Why a command was denied or missed; `code` is stable, `detail` is for people. */
+export interface Reason {
+  code: string;
+  detail: string;
+}
+
+/** `deny`: the hard floor, no policy overrides it. `miss`: never earns "allow" on its own. */
+export interface Finding extends Reason {
+  severity: 'deny' | 'miss';
+}
+
+/** One program the input would start, after wrappers (sudo, env, nohup…) are peeled off. */
+export interface AnalyzedCommand {
+  name: ShellWord;
+  args: ShellWord[];
+  /** `VAR=value` prefixes (and `env VAR=value`) in front of it. */
+  envNames: string[];
+  /** Wrappers it runs under, outermost first (`sudo`, `timeout`…). */
+  via: string[];
+  /**
+   * Set when the arguments run code or write files (inline interpreter code, `sed -i`,
+   * `git -c core.pager=`…): a bare allowlist entry does not cover it, only an entry
+   * whose argPattern matches these exact arguments.
+   */
+  needsArgPattern?: string;
+  /** The arguments come from elsewhere (xargs, find -exec {}), so no argPattern can vouch for them. */
+  argsUnknown?: boolean;
+  /** The source text of the command as written. */
+  source: string;
+}
+
+export interface CommandAnalysis {
+  source: string;
+  commands: AnalyzedCommand[];
+  findings: Finding[];
+  /** The parser could not make sense of (part of) the input: unknown, so never allowed. */
+  parseError: boolean;
+}
+
+/** What the analysis needs to know about the world (injected; nothing read from the process). */
+export interface AnalyzeOptions {
+  /** Where the command will run: write redirects inside it are fine. */
+  cwd: string;
+  /** The user's home, so `/home/me` is recognised as `~`. */
+  home?: string;
+}
+
+/** The plain, JSON-safe summary carried in approval events and `exec check --json`. */
+export interface AnalysisSummary {
+  commands: { name: string; args: string[]; via: string[]; source: string }[];
+  findings: Finding[];
+  parseError: boolean;
+}
+
+export function summariseAnalysis(analysis: CommandAnalysis): AnalysisSummary {
+  return {
+    commands: analysis.commands.map((command) => ({
+      name: command.name.text,
+      args: command.args.map((arg) => arg.text),
+      via: command.via,
+      source: command.source,
+    })),
+    findings: analysis.findings,
+    parseError: analysis.parseError,
+  };
+}

@@ -1,0 +1,197 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../base/logger.js';
+import { createFakeClock, type FakeClock } from '../testing/fake-clock.js';
+import { type ApprovalHistory, approvalsHistoryPath, createApprovalHistory } from './approval-history.js';
+import { ApprovalService } from './approval-service.js';
+import type { ApprovalDecision, ApprovalInput, ApprovalPrompter, ApprovalRequest } from './approval-types.js';
+import { parseApproveCommand } from './approve-command.js';
+
+let dir: string;
+let clock: FakeClock;
+let history: ApprovalHistory;
+let published: { event: string; payload: Record<string, unknown> }[];
+let service: ApprovalService;
+let ids: number;
+
+const input = (overrides: Partial<ApprovalInput> = {}): ApprovalInput => ({
+  agentId: 'main',
+  sessionKey: 'agent:main:main',
+  command: 'curl https://example.com',
+  analysis: {
+    commands: [{ name: 'curl', args: ['https://example.com'], via: [], source: 'curl https://example.com' }],
+    findings: [],
+    parseError: false,
+  },
+  reasons: [{ code: 'allowlist-miss', detail: 'curl is not on the allowlist' }],
+  cwd: '/work',
+  askFallback: 'deny',
+  allowlistSatisfied: false,
+  ...overrides,
+});
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'hearth-approvals-'));
+  clock = createFakeClock();
+  history = createApprovalHistory(approvalsHistoryPath(dir));
+  published = [];
+  ids = 0;
+  service = new ApprovalService({
+    clock,
+    events: { publish: (event, payload) => published.push({ event, payload }) },
+    history,
+    logger: silentLogger,
+    hasWireApprovers: () => true,
+    newId: () => `ap-${++ids}`,
+  });
+});
+afterEach(async () => {
+  service.dispose();
+  await history.read();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('ApprovalService', () => {
+  it('publishes the request with everything an approver needs, then resolves on the first answer', async () => {
+    const pending = service.request(input());
+    const [requested] = published;
+    expect(requested?.event).toBe('exec.approval.requested');
+    expect(requested?.payload).toMatchObject({
+      id: 'ap-1',
+      agentId: 'main',
+      sessionKey: 'agent:main:main',
+      command: 'curl https://example.com',
+      cwd: '/work',
+      createdAtMs: clock.now(),
+      expiresAtMs: clock.now() + 30 * 60_000,
+      allowedDecisions: ['allow-once', 'allow-always', 'deny'],
+      request: { command: 'curl https://example.com', cwd: '/work' },
+    });
+    expect(service.list().map((request) => request.id)).toEqual(['ap-1']);
+    service.resolve('ap-1', 'allow-once', 'operator:ui');
+    await expect(pending).resolves.toMatchObject({ decision: 'allow-once', resolvedBy: 'operator:ui' });
+    expect(published.at(-1)).toMatchObject({
+      event: 'exec.approval.resolved',
+      payload: { id: 'ap-1', decision: 'allow-once', resolvedBy: 'operator:ui' },
+    });
+    expect(service.list()).toEqual([]);
+  });
+
+  it('lets the first of two resolvers win and tells the second it was already resolved', async () => {
+    const pending = service.request(input());
+    service.resolve('ap-1', 'deny', 'chat:telegram');
+    let error: unknown;
+    try {
+      service.resolve('ap-1', 'allow-once', 'operator:ui');
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toMatchObject({ code: 'INVALID_REQUEST', details: { reason: 'APPROVAL_ALREADY_RESOLVED' } });
+    await expect(pending).resolves.toMatchObject({ decision: 'deny', resolvedBy: 'chat:telegram' });
+  });
+
+  it('rejects an unknown id with APPROVAL_NOT_FOUND', () => {
+    expect(() => service.resolve('nope', 'deny', 'operator:ui')).toThrow('unknown or expired approval id');
+    try {
+      service.resolve('nope', 'deny', 'operator:ui');
+    } catch (error) {
+      expect(error).toMatchObject({ details: { reason: 'APPROVAL_NOT_FOUND' } });
+    }
+  });
+
+  it('offers the request to every prompter; the first answer wins and the rest are cancelled', async () => {
+    const cancelled: string[] = [];
+    const prompter = (name: string, answer?: Promise<ApprovalDecision | undefined>): ApprovalPrompter => ({
+      name,
+      prompt(_request: ApprovalRequest, signal: AbortSignal) {
+        signal.addEventListener('abort', () => cancelled.push(name));
+        return answer ?? new Promise(() => {});
+      },
+    });
+    let answerDesktop: (decision: ApprovalDecision) => void = () => {};
+    service.registerPrompter(prompter('desktop', new Promise((resolve) => (answerDesktop = resolve))));
+    service.registerPrompter(prompter('other'));
+    const pending = service.request(input());
+    answerDesktop('allow-always');
+    await expect(pending).resolves.toMatchObject({ decision: 'allow-always', resolvedBy: 'prompter:desktop' });
+    expect(cancelled.sort()).toEqual(['desktop', 'other']);
+  });
+
+  it('expires after 30 minutes into askFallback', async () => {
+    const denied = service.request(input({ askFallback: 'deny' }));
+    const allowed = service.request(input({ askFallback: 'full' }));
+    const listed = service.request(input({ askFallback: 'allowlist', allowlistSatisfied: true }));
+    clock.advance(30 * 60_000 - 1);
+    expect(service.list()).toHaveLength(3);
+    clock.advance(1);
+    await expect(denied).resolves.toMatchObject({ decision: 'deny', resolvedBy: 'expiry' });
+    await expect(allowed).resolves.toMatchObject({ decision: 'allow-once', resolvedBy: 'expiry' });
+    await expect(listed).resolves.toMatchObject({ decision: 'allow-once', resolvedBy: 'expiry' });
+    expect(() => service.resolve('ap-1', 'allow-once', 'operator:ui')).toThrow('unknown or expired approval id');
+  });
+
+  it('applies askFallback at once when nobody can answer (cron)', async () => {
+    const lonely = new ApprovalService({
+      clock,
+      events: { publish: (event, payload) => published.push({ event, payload }) },
+      history,
+      logger: silentLogger,
+    });
+    await expect(lonely.request(input())).resolves.toMatchObject({ decision: 'deny', resolvedBy: 'no-approver' });
+    expect(published).toEqual([]);
+  });
+
+  it('denies when the run is cancelled', async () => {
+    const controller = new AbortController();
+    const pending = service.request(input(), controller.signal);
+    controller.abort();
+    await expect(pending).resolves.toMatchObject({ decision: 'deny', resolvedBy: 'cancelled' });
+  });
+
+  it('records every decision with who decided, when and why', async () => {
+    const first = service.request(input());
+    service.resolve('ap-1', 'allow-once', 'operator:ui', 'looks fine');
+    await first;
+    const second = service.request(input({ command: 'rm build' }));
+    clock.advance(30 * 60_000);
+    await second;
+    const entries = await history.read();
+    expect(entries).toHaveLength(2);
+    expect(entries[0]).toMatchObject({
+      id: 'ap-1',
+      command: 'curl https://example.com',
+      decision: 'allow-once',
+      resolvedBy: 'operator:ui',
+      reason: 'looks fine',
+      programs: [{ name: 'curl', args: ['https://example.com'] }],
+    });
+    expect(entries[1]).toMatchObject({ id: 'ap-2', decision: 'deny', resolvedBy: 'expiry' });
+    expect(entries[1]?.decidedAtMs).toBe((entries[1]?.requestedAtMs ?? 0) + 30 * 60_000);
+  });
+
+  it('refuses a decision the request does not allow', () => {
+    void service.request(input({ allowedDecisions: ['allow-once', 'deny'] }));
+    expect(() => service.resolve('ap-1', 'allow-always', 'operator:ui')).toThrow(/not allowed/);
+  });
+});
+
+describe('/approve chat command', () => {
+  it.each([
+    ['/approve ap-1 allow-once', { ok: true, id: 'ap-1', decision: 'allow-once' }],
+    ['  /approve ap-1 ALLOW-ALWAYS ', { ok: true, id: 'ap-1', decision: 'allow-always' }],
+    ['/approve ap-1 deny', { ok: true, id: 'ap-1', decision: 'deny' }],
+    ['/approve', { ok: false, error: expect.stringMatching(/missing approval id/) }],
+    ['/approve ap-1', { ok: false, error: expect.stringMatching(/missing decision/) }],
+    ['/approve ap-1 yes', { ok: false, error: expect.stringMatching(/unknown decision "yes"/) }],
+    ['/approve ap-1 deny now', { ok: false, error: expect.stringMatching(/unexpected text/) }],
+  ])('%s', (text, expected) => {
+    expect(parseApproveCommand(text)).toEqual(expected);
+  });
+
+  it('ignores text that is not an /approve command', () => {
+    expect(parseApproveCommand('please approve this')).toBeUndefined();
+    expect(parseApproveCommand('/approved')).toBeUndefined();
+  });
+});

@@ -1,0 +1,63 @@
+import type { AnalysisSummary, Reason } from './analysis-types.js';
+
+export type ApprovalDecision = 'allow-once' | 'allow-always' | 'deny';
+export const approvalDecisions: readonly ApprovalDecision[] = ['allow-once', 'allow-always', 'deny'];
+
+/** What a human (or the smart judge) is asked about; the payload of `exec.approval.requested`. */
+export interface ApprovalRequest {
+  id: string;
+  agentId: string;
+  sessionKey: string;
+  command: string;
+  analysis: AnalysisSummary;
+  /** Why the policy asked (allowlist misses, risky options…). */
+  reasons: Reason[];
+  cwd: string;
+  host?: string;
+  createdAtMs: number;
+  expiresAtMs: number;
+  allowedDecisions: ApprovalDecision[];
+}
+
+/** Who settled a request: `operator:<client>`, `chat:<channel>`, `prompter:<name>`, `smart-judge`, `expiry`, `cancelled`, `no-approver`. */
+export interface ApprovalResolution {
+  id: string;
+  decision: ApprovalDecision;
+  resolvedBy: string;
+  /** Why (the judge's verdict, the fallback applied, the user's note). */
+  reason?: string;
+  resolvedAtMs: number;
+}
+
+/**
+ * A surface that can ask a person directly (the desktop app's native dialog).
+ * Called for every request; answer `undefined` to abstain. The signal aborts when
+ * another surface answered first, so the dialog can close itself.
+ */
+export interface ApprovalPrompter {
+  readonly name: string;
+  prompt(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision | undefined>;
+}
+
+export interface ApprovalInput {
+  agentId: string;
+  sessionKey: string;
+  command: string;
+  analysis: AnalysisSummary;
+  reasons: Reason[];
+  cwd: string;
+  host?: string;
+  /** What happens when nobody answers in time (or nobody can answer). */
+  askFallback: 'deny' | 'allowlist' | 'full';
+  /** For askFallback `allowlist`: whether every command is allowlisted (ask was `always`). */
+  allowlistSatisfied: boolean;
+  /** Let the smart judge triage first (config `approvals.mode: smart`). */
+  smart?: boolean;
+  timeoutMs?: number;
+  allowedDecisions?: ApprovalDecision[];
+}
+
+/** What the exec host depends on: "may this run?", answered by whoever answers first. */
+export interface ApprovalGate {
+  request(input: ApprovalInput, signal?: AbortSignal): Promise<ApprovalResolution>;
+}

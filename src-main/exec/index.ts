@@ -1,0 +1,97 @@
+export { type AllowAlwaysScope, allowAlwaysEntries } from './allow-always.js';
+export { type AllowlistStore, approvalsFilePath, openAllowlistStore } from './allowlist-store.js';
+export {
+  type AnalysisSummary,
+  type AnalyzedCommand,
+  type AnalyzeOptions,
+  type CommandAnalysis,
+  type Finding,
+  type Reason,
+  summariseAnalysis,
+} from './analysis-types.js';
+export {
+  type ApprovalHistory,
+  type ApprovalHistoryEntry,
+  approvalsHistoryPath,
+  createApprovalHistory,
+} from './approval-history.js';
+export { type ApprovalEventSink, ApprovalService, type ApprovalServiceDeps } from './approval-service.js';
+export { type AllowlistSuggestion, suggestAllowlist } from './approval-suggest.js';
+export {
+  type ApprovalDecision,
+  type ApprovalGate,
+  type ApprovalInput,
+  type ApprovalPrompter,
+  type ApprovalRequest,
+  type ApprovalResolution,
+  approvalDecisions,
+} from './approval-types.js';
+export { type ApproveCommand, parseApproveCommand } from './approve-command.js';
+export { type BashParser, loadBashParser } from './bash-parser.js';
+export { buildChildEnv } from './child-env.js';
+export { analyseCommand } from './command-analysis.js';
+export { type CheckResult, type CommandChecker, createCommandChecker, loadCommandChecker } from './command-checker.js';
+export { createExecCapability, type ExecCapability, type ExecCapabilityDeps } from './exec-capability.js';
+export {
+  defaultExecConfig,
+  type ExecConfig,
+  type ExecSandboxConfig,
+  execConfigSchema,
+  execSandboxConfigSchema,
+  type SmartApprovalConfig,
+  smartApprovalConfigSchema,
+} from './exec-config.js';
+export {
+  type ExecCaller,
+  ExecHost,
+  type ExecHostDeps,
+  type ExecOutcome,
+  type ExecRequest,
+} from './exec-host.js';
+export {
+  type AllowlistEntry,
+  allowlistEntrySchema,
+  defaultExecPolicy,
+  type ExecDecision,
+  type ExecPolicy,
+  execPolicySchema,
+} from './exec-policy.js';
+export { createExecTool, execToolInputSchema, formatOutcome } from './exec-tool.js';
+export { OutputBuffer } from './output-buffer.js';
+export {
+  createFsExecutableCheck,
+  createPathResolver,
+  type PathResolver,
+  type PathResolverDeps,
+} from './path-resolver.js';
+export { type EvaluateOptions, evaluatePolicy, type PolicyVerdict } from './policy-evaluator.js';
+export { loadPolicyFile, parsePolicyText } from './policy-file.js';
+export { type RunDeps, type RunResult, type RunSpec, runProcess, type SpawnFn } from './process-runner.js';
+export { type PtyExit, PtySession, type PtySessionOptions, type PtySpawnFn } from './pty-session.js';
+export {
+  createBubblewrapSandbox,
+  createDockerSandbox,
+  createLocalSandbox,
+  type Sandbox,
+  type SandboxCommand,
+  type SandboxDeps,
+  type SandboxLaunch,
+} from './sandbox.js';
+export { type PreflightDeps, type PreflightIssue, preflightScripts } from './script-preflight.js';
+export {
+  buildJudgePrompt,
+  createSmartTriage,
+  parseVerdict,
+  type SmartJudge,
+  type SmartTriageDeps,
+  type SmartVerdict,
+  stripComments,
+} from './smart-approval.js';
+export {
+  type TerminalEventSink,
+  type TerminalInfo,
+  TerminalManager,
+  type TerminalManagerDeps,
+  type TerminalOpenOptions,
+  UnknownTerminalError,
+} from './terminal-manager.js';

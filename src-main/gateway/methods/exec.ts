@@ -1,0 +1,99 @@
+import { type Disposable, DisposableStore } from '../../base/disposable.js';
+import type { AnalysisSummary, ApprovalRequest, ApprovalService } from '../../exec/index.js';
+import { GatewayError } from '../../protocol/index.js';
+import type { ExecApprovalView } from '../../protocol/methods/exec.js';
+import type { CallerIdentity } from '../caller.js';
+import type { MethodRouter } from '../method-router.js';
+
+export interface ExecMethodsDeps {
+  approvals: ApprovalService;
+  /** Analysis for requests that arrive over the wire (from another host or a node). */
+  describe(command: string, cwd: string): AnalysisSummary;
+  /** Where a wire request runs when it names no cwd. */
+  defaultCwd: string;
+}
+
+/** `exec.approval.*`: the wire face of the ApprovalService (PROTOCOL.md §7). */
+export function registerExecMethods(router: MethodRouter, deps: ExecMethodsDeps): Disposable {
+  const store = new DisposableStore();
+  const { approvals } = deps;
+
+  store.add(
+    router.handle('exec.approval.request', async (params, call) => {
+      const cwd = params.cwd ?? deps.defaultCwd;
+      // No one to ask: answer null at once rather than wait for the expiry.
+      if (!approvals.hasApprovers()) {
+        return { id: '', decision: null, createdAtMs: 0, expiresAtMs: 0 };
+      }
+      const resolution = await approvals.request(
+        {
+          agentId: params.agentId ?? 'main',
+          sessionKey: params.sessionKey ?? `wire:${call.caller.connId}`,
+          command: params.command,
+          analysis: deps.describe(params.command, cwd),
+          reasons: [{ code: 'wire-request', detail: `requested by ${callerName(call.caller)}` }],
+          cwd,
+          ...(params.host ? { host: params.host } : {}),
+          askFallback: 'deny',
+          allowlistSatisfied: false,
+          ...(params.timeoutMs ? { timeoutMs: params.timeoutMs } : {}),
+        },
+        call.signal,
+        (request) => {
+          if (params.twoPhase) call.acknowledge({ status: 'accepted', id: request.id, deliveryRoute: 'gateway' });
+        },
+      );
+      const view = approvals.get(resolution.id);
+      return {
+        id: resolution.id,
+        decision: resolution.decision,
+        resolvedBy: resolution.resolvedBy,
+        createdAtMs: view?.request.createdAtMs ?? resolution.resolvedAtMs,
+        expiresAtMs: view?.request.expiresAtMs ?? resolution.resolvedAtMs,
+      };
+    }),
+  );
+
+  store.add(router.handle('exec.approval.list', () => approvals.list().map(toView)));
+
+  store.add(
+    router.handle('exec.approval.get', ({ id }) => {
+      const found = approvals.get(id);
+      if (!found)
+        throw new GatewayError('INVALID_REQUEST', 'unknown or expired approval id', {
+          reason: 'APPROVAL_NOT_FOUND',
+          id,
+        });
+      return {
+        ...toView(found.request),
+        status: found.resolution ? ('resolved' as const) : ('pending' as const),
+        ...(found.resolution ? { resolution: found.resolution } : {}),
+      };
+    }),
+  );
+
+  store.add(
+    router.handle('exec.approval.resolve', ({ id, decision, note }, call) => {
+      approvals.resolve(id, decision, `operator:${callerName(call.caller)}`, note);
+      return { ok: true as const };
+    }),
+  );
+
+  return store;
+}
+
+function callerName(caller: CallerIdentity): string {
+  return `${caller.displayName ?? caller.clientId}(${caller.connId})`;
+}
+
+function toView(request: ApprovalRequest): ExecApprovalView {
+  return {
+    ...request,
+    request: {
+      command: request.command,
+      cwd: request.cwd,
+      host: request.host ?? 'gateway',
+      allowedDecisions: request.allowedDecisions,
+    },
+  };
+}
