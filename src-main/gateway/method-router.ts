@@ -118,7 +118,7 @@ export class MethodRegistry implements MethodRouter {
       throw new GatewayError(refused.error.code, refused.error.message, refused.error.details, refused.error);
 
     const key = spec.idempotent ? (params as { idempotencyKey?: unknown }).idempotencyKey : undefined;
-    if (spec.idempotent && this.hooks.runIdempotent && typeof key === 'string') {
+    if (spec.idempotent === true && this.hooks.runIdempotent && typeof key === 'string') {
       return this.hooks.runIdempotent(method, key, params, call, async () => handler(params, call));
     }
     return handler(params, call);

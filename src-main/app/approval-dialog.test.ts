@@ -1,0 +1,215 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryLogger } from '../base/index.js';
+import type { ApprovalRequest } from '../exec/approval-types.js';
+import { createFakeClock } from '../testing/fake-clock.js';
+import { createNativeApprovalPrompter } from './approval-dialog.js';
+import type { Notifier } from './notifications.js';
+import { createFakeDialog } from './testing/fake-dialog.js';
+import { flush } from './testing/fake-electron.js';
+
+function setup(options: { windowVisible?: boolean; mac?: boolean; macWindow?: boolean } = {}) {
+  const clock = createFakeClock();
+  const dialog = createFakeDialog();
+  const notifications: { title: string; body: string; closed: boolean; click?: () => void }[] = [];
+  const notifier: Notifier = {
+    notify({ title, body, onClick }) {
+      const entry = { title, body, closed: false, click: onClick };
+      notifications.push(entry);
+      return {
+        close: () => {
+          entry.closed = true;
+        },
+      };
+    },
+  };
+  let summoned = 0;
+  const window = { name: 'main-window' };
+  const prompter = createNativeApprovalPrompter({
+    showMessageBox: dialog.showMessageBox,
+    visibleWindow: () => (options.windowVisible ? window : undefined),
+    revealWindow: options.mac
+      ? () => {
+          summoned += 1;
+          return options.macWindow === false ? undefined : window;
+        }
+      : undefined,
+    notifier,
+    summon: () => {
+      summoned += 1;
+    },
+    clock,
+    logger: createMemoryLogger(),
+  });
+  const request: ApprovalRequest = {
+    id: 'ap-1',
+    agentId: 'main',
+    sessionKey: 'agent:main:main',
+    command: 'rm -rf build',
+    analysis: {
+      commands: [{ name: 'rm', args: ['-rf', 'build'], via: [], source: 'rm -rf build' }],
+      findings: [],
+      parseError: false,
+    },
+    reasons: [{ code: 'writes-outside', detail: 'deletes files recursively' }],
+    cwd: '/home/me/project',
+    createdAtMs: clock.now(),
+    expiresAtMs: clock.now() + 120_000,
+    allowedDecisions: ['allow-once', 'allow-always', 'deny'],
+  };
+  return { clock, dialog, notifications, prompter, request, window, summoned: () => summoned };
+}
+
+describe('native approval dialog', () => {
+  it('shows the command with Allow once / Always allow / Deny, Deny as default and cancel', async () => {
+    const { dialog, prompter, request } = setup();
+    const answer = prompter.prompt(request, new AbortController().signal);
+    await flush();
+    const box = dialog.open[0]!;
+    expect(box.options.buttons).toEqual(['Allow once', 'Always allow', 'Deny']);
+    expect(box.options.buttons[box.options.defaultId]).toBe('Deny');
+    expect(box.options.buttons[box.options.cancelId]).toBe('Deny');
+    expect(box.options.message).toContain('rm -rf build');
+    expect(box.options.detail).toContain('Folder: /home/me/project');
+    expect(box.options.detail).toContain('Agent: main');
+    expect(box.options.detail).toContain('deletes files recursively');
+    expect(box.options.detail).toContain('Programs: rm');
+    expect(prompter.name).toBe('desktop-dialog');
+    box.press('Allow once');
+    expect(await answer).toBe('allow-once');
+  });
+
+  it('maps each button to its decision', async () => {
+    const { dialog, prompter, request } = setup();
+    const always = prompter.prompt(request, new AbortController().signal);
+    await flush();
+    dialog.open[0]!.press('Always allow');
+    expect(await always).toBe('allow-always');
+    const deny = prompter.prompt({ ...request, id: 'ap-2' }, new AbortController().signal);
+    await flush();
+    dialog.open[0]!.press('Deny');
+    expect(await deny).toBe('deny');
+  });
+
+  it('offers only the decisions the request allows, Deny always among them', async () => {
+    const { dialog, prompter, request } = setup();
+    const answer = prompter.prompt(
+      { ...request, allowedDecisions: ['allow-once', 'deny'] },
+      new AbortController().signal,
+    );
+    await flush();
+    const box = dialog.open[0]!;
+    expect(box.options.buttons).toEqual(['Allow once', 'Deny']);
+    expect(box.options.buttons[box.options.cancelId]).toBe('Deny');
+    expect(box.options.detail).not.toContain('Always allow');
+    box.press('Allow once');
+    expect(await answer).toBe('allow-once');
+    const denyOnly = prompter.prompt({ ...request, id: 'ap-2', allowedDecisions: [] }, new AbortController().signal);
+    await flush();
+    expect(dialog.open[0]!.options.buttons).toEqual(['Deny']);
+    dialog.open[0]!.escape();
+    expect(await denyOnly).toBe('deny');
+  });
+
+  it('treats Escape as Deny', async () => {
+    const { dialog, prompter, request } = setup();
+    const answer = prompter.prompt(request, new AbortController().signal);
+    await flush();
+    dialog.open[0]!.escape();
+    expect(await answer).toBe('deny');
+  });
+
+  it('closes the box and reports nothing when another surface answered first', async () => {
+    const { dialog, notifications, prompter, request } = setup();
+    const elsewhere = new AbortController();
+    const answer = prompter.prompt(request, elsewhere.signal);
+    await flush();
+    expect(dialog.open).toHaveLength(1);
+    elsewhere.abort();
+    expect(await answer).toBeUndefined();
+    expect(dialog.open).toHaveLength(0);
+    expect(notifications[0]!.closed).toBe(true);
+    expect(prompter.pendingCount).toBe(0);
+  });
+
+  it('wins when the user answers first: a later abort changes nothing', async () => {
+    const { dialog, prompter, request } = setup();
+    const elsewhere = new AbortController();
+    const answer = prompter.prompt(request, elsewhere.signal);
+    await flush();
+    dialog.open[0]!.press('Deny');
+    await flush();
+    elsewhere.abort();
+    expect(await answer).toBe('deny');
+  });
+
+  it('does not open a box for a request already answered or already expired', async () => {
+    const { dialog, prompter, request, clock } = setup();
+    const done = new AbortController();
+    done.abort();
+    expect(await prompter.prompt(request, done.signal)).toBeUndefined();
+    expect(await prompter.prompt({ ...request, expiresAtMs: clock.now() }, new AbortController().signal)).toBe(
+      undefined,
+    );
+    expect(dialog.boxes).toHaveLength(0);
+  });
+
+  it('closes the box when the request expires', async () => {
+    const { dialog, prompter, request, clock } = setup();
+    const answer = prompter.prompt(request, new AbortController().signal);
+    await flush();
+    clock.advance(120_000);
+    expect(await answer).toBeUndefined();
+    expect(dialog.open).toHaveLength(0);
+  });
+
+  it('stands alone when the window is hidden and is modal to the window when it is visible', async () => {
+    const hidden = setup({ windowVisible: false });
+    void hidden.prompter.prompt(hidden.request, new AbortController().signal);
+    await flush();
+    expect(hidden.dialog.open[0]!.window).toBeUndefined();
+    const visible = setup({ windowVisible: true });
+    void visible.prompter.prompt(visible.request, new AbortController().signal);
+    await flush();
+    expect(visible.dialog.open[0]!.window).toBe(visible.window);
+  });
+
+  it('on macOS brings the hidden window up and attaches the box to it (a parentless box would block)', async () => {
+    const { dialog, prompter, request, window, summoned } = setup({ mac: true, windowVisible: false });
+    const answer = prompter.prompt(request, new AbortController().signal);
+    await flush();
+    expect(summoned()).toBe(1);
+    expect(dialog.open[0]!.window).toBe(window);
+    dialog.open[0]!.press('Allow once');
+    expect(await answer).toBe('allow-once');
+  });
+
+  it('on macOS without any window it leaves the question to other surfaces until one answers', async () => {
+    const { dialog, prompter, request, notifications } = setup({ mac: true, macWindow: false });
+    const elsewhere = new AbortController();
+    const answer = prompter.prompt(request, elsewhere.signal);
+    await flush();
+    expect(dialog.boxes).toHaveLength(0);
+    expect(prompter.pendingCount).toBe(1);
+    elsewhere.abort();
+    expect(await answer).toBeUndefined();
+    expect(notifications[0]!.closed).toBe(true);
+    expect(prompter.pendingCount).toBe(0);
+  });
+
+  it('posts a notification that summons the window, and counts pending approvals', async () => {
+    const { dialog, notifications, prompter, request, summoned } = setup();
+    const counts: number[] = [];
+    prompter.onDidChangePending((n) => counts.push(n));
+    const first = prompter.prompt(request, new AbortController().signal);
+    const second = prompter.prompt({ ...request, id: 'ap-2' }, new AbortController().signal);
+    await flush();
+    expect(prompter.pendingCount).toBe(2);
+    expect(notifications.map((n) => n.body)).toEqual(['rm -rf build', 'rm -rf build']);
+    notifications[0]!.click!();
+    expect(summoned()).toBe(1);
+    dialog.open[0]!.press('Deny');
+    dialog.open[0]!.press('Allow once');
+    expect([await first, await second]).toEqual(['deny', 'allow-once']);
+    expect(counts).toEqual([1, 2, 1, 0]);
+  });
+});

@@ -1,0 +1,150 @@
+import type { Clock, Logger } from '../base/index.js';
+import { Emitter, type Event } from '../base/index.js';
+import type { ApprovalDecision, ApprovalPrompter, ApprovalRequest } from '../exec/approval-types.js';
+import type { Notifier } from './notifications.js';
+
+/** Electron's MessageBoxOptions, the fields this sets. */
+export interface ApprovalBoxOptions {
+  type: 'warning';
+  title: string;
+  message: string;
+  detail: string;
+  buttons: string[];
+  defaultId: number;
+  cancelId: number;
+  noLink: boolean;
+  signal: AbortSignal;
+}
+
+/** The parts of Electron's `dialog` and window this needs. */
+export interface ApprovalDialogDeps<W> {
+  showMessageBox(window: W | undefined, options: ApprovalBoxOptions): Promise<{ response: number }>;
+  /** The main window when it is visible: the dialog is then modal to it; otherwise it stands alone. */
+  visibleWindow(): W | undefined;
+  /**
+   * macOS only: a message box without a parent window runs synchronously there
+   * (blocking the main process, and so the in-process gateway) and ignores the
+   * abort signal. So on macOS the window is brought forward and the box attached
+   * to it. Returns the window, or undefined when there is none.
+   */
+  revealWindow?(): W | undefined;
+  notifier: Notifier;
+  /** Brings the window forward when the notification is clicked. */
+  summon(): void;
+  clock: Clock;
+  logger: Logger;
+}
+
+export const PROMPTER_NAME = 'desktop-dialog';
+
+const buttonLabels: Record<ApprovalDecision, string> = {
+  'allow-once': 'Allow once',
+  'allow-always': 'Always allow',
+  deny: 'Deny',
+};
+const buttonOrder: readonly ApprovalDecision[] = ['allow-once', 'allow-always', 'deny'];
+
+/** The decisions offered, in button order. Deny is always there: declining must always be possible. */
+export function offeredDecisions(request: Pick<ApprovalRequest, 'allowedDecisions'>): ApprovalDecision[] {
+  return buttonOrder.filter((decision) => decision === 'deny' || request.allowedDecisions.includes(decision));
+}
+
+export interface NativeApprovalPrompter extends ApprovalPrompter {
+  /** Approvals waiting on a native dialog right now (the tray shows the count). */
+  readonly pendingCount: number;
+  readonly onDidChangePending: Event<number>;
+}
+
+/**
+ * Asks with a native message box, shown even when the window is hidden, plus a
+ * system notification so the user notices. Deny is both the default button and
+ * the cancel button, so Enter on a careless keypress and Escape both deny. When
+ * another surface answers first (signal) or the request expires, the box is closed
+ * and no answer is reported: the first answer wins, the late one is dropped.
+ */
+export function createNativeApprovalPrompter<W>(deps: ApprovalDialogDeps<W>): NativeApprovalPrompter {
+  const pending = new Emitter<number>();
+  let count = 0;
+  const setCount = (next: number) => {
+    count = next;
+    pending.fire(count);
+  };
+
+  return {
+    name: PROMPTER_NAME,
+    get pendingCount() {
+      return count;
+    },
+    onDidChangePending: pending.event,
+    async prompt(request, signal) {
+      if (signal.aborted) return undefined;
+      const remaining = request.expiresAtMs - deps.clock.now();
+      if (remaining <= 0) return undefined;
+
+      const local = new AbortController();
+      const abort = () => local.abort();
+      signal.addEventListener('abort', abort, { once: true });
+      const expiry = deps.clock.setTimeout(abort, remaining);
+      const notification = deps.notifier.notify({
+        title: 'Hearth wants to run a command',
+        body: request.command,
+        onClick: deps.summon,
+      });
+      setCount(count + 1);
+      try {
+        const parent = deps.visibleWindow() ?? deps.revealWindow?.();
+        if (deps.revealWindow && parent === undefined) {
+          // No window to attach to (macOS): abstain; the notification and the Control UI still ask.
+          deps.logger.warn('no window for the approval dialog; leaving it to other surfaces', {
+            approvalId: request.id,
+          });
+          await new Promise<void>((resolve) => local.signal.addEventListener('abort', () => resolve(), { once: true }));
+          return undefined;
+        }
+        let abortedBeforeAnswer = false;
+        local.signal.addEventListener('abort', () => (abortedBeforeAnswer = true), { once: true });
+        const { response } = await deps.showMessageBox(parent, approvalBoxOptions(request, local.signal));
+        // A box closed by the signal reports the cancel button; that is not the user's answer.
+        if (abortedBeforeAnswer) return undefined;
+        return offeredDecisions(request)[response] ?? 'deny';
+      } catch (error) {
+        deps.logger.error('approval dialog failed', { approvalId: request.id, error: String(error) });
+        return undefined;
+      } finally {
+        signal.removeEventListener('abort', abort);
+        expiry.dispose();
+        notification.close();
+        setCount(count - 1);
+      }
+    },
+  };
+}
+
+export function approvalBoxOptions(request: ApprovalRequest, signal: AbortSignal): ApprovalBoxOptions {
+  const decisions = offeredDecisions(request);
+  const denyIndex = decisions.indexOf('deny');
+  return {
+    type: 'warning',
+    title: 'Approve command',
+    message: `Run this command?\n\n${request.command}`,
+    detail: approvalDetail(request),
+    buttons: decisions.map((decision) => buttonLabels[decision]),
+    defaultId: denyIndex,
+    cancelId: denyIndex,
+    noLink: true,
+    signal,
+  };
+}
+
+export function approvalDetail(request: ApprovalRequest): string {
+  const lines = [`Folder: ${request.cwd}`, `Agent: ${request.agentId}`];
+  const why = request.reasons.map((reason) => reason.detail);
+  if (request.analysis.parseError) why.push('the command could not be fully understood');
+  if (why.length > 0) lines.push('', 'Why it needs approval:', ...why.map((line) => `• ${line}`));
+  const programs = request.analysis.commands.map((command) => command.name);
+  if (programs.length > 0) lines.push('', `Programs: ${[...new Set(programs)].join(', ')}`);
+  if (offeredDecisions(request).includes('allow-always')) {
+    lines.push('', '"Always allow" adds this command to the agent\'s allowlist.');
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,294 @@
+// The Electron entry: the only file that loads the real `electron` module. It
+// wires the shell's parts (each a factory taking the Electron APIs it uses) around
+// the same core `hearth gateway run` starts. No logic of its own lives here.
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  app,
+  BrowserWindow,
+  clipboard,
+  dialog,
+  globalShortcut,
+  ipcMain,
+  Menu,
+  Notification,
+  protocol,
+  safeStorage,
+  session,
+  shell,
+  Tray,
+} from 'electron';
+import { DisposableStore, systemClock } from '../base/index.js';
+import { createHearthPaths, resolveHearthHome } from '../config/paths.js';
+import type { ApprovalPrompter } from '../exec/approval-types.js';
+import type { HearthHost } from '../host/hearth-host.js';
+import { type StartHearthOptions, startHearth } from '../host/start-hearth.js';
+import type { SecretStore } from '../secrets/index.js';
+import { appMenuTemplate } from './app-menu.js';
+import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, isSameOrigin, originOf } from './app-origin.js';
+import { appSchemePrivileges, createAppProtocolHandler } from './app-protocol.js';
+import { createNativeApprovalPrompter } from './approval-dialog.js';
+import { hideOnClose, mainWindowOptions, showWhenReady, summonWindow } from './create-window.js';
+import { buildContentSecurityPolicy, installContentSecurityPolicy } from './csp.js';
+import { openDesktopSecretStore } from './desktop-secret-store.js';
+import { createIpcBridge } from './ipc-bridge.js';
+import { launchedAtLogin } from './launch-at-login.js';
+import { createFileLogger, createLogActions, formatDiagnostics, mainLogPath } from './logs.js';
+import { guardNavigation } from './navigation-guard.js';
+import { createNotifier } from './notifications.js';
+import { denyPermissionsByDefault } from './permissions.js';
+import { installCleanShutdown } from './shutdown.js';
+import { claimSingleInstance, routeForDeepLink } from './single-instance.js';
+import { DEFAULT_SUMMON_SHORTCUT, registerSummonShortcut } from './summon-shortcut.js';
+import { createTrayController } from './tray.js';
+import { type AppUpdaterLike, restartPromptOptions, startAutoUpdates } from './updater.js';
+
+/**
+ * What the desktop hands the core beyond the CLI's options: its native approval
+ * prompter and its choice of secret store. Extra fields until start-hearth declares them.
+ */
+type DesktopStartOptions = StartHearthOptions & { approvalPrompters?: ApprovalPrompter[]; secretStore?: SecretStore };
+/** The tray's pause switch, when the host offers one. */
+type DesktopHost = HearthHost & { setAgentPaused?(paused: boolean): Promise<void> };
+
+// The edge: the only reads of the environment and command line.
+const env = process.env;
+const argv = process.argv;
+const devRendererUrl = app.isPackaged ? undefined : env.HEARTH_RENDERER_URL;
+const rendererOrigin = devRendererUrl ? (originOf(devRendererUrl) ?? APP_ORIGIN) : APP_ORIGIN;
+// dist/src-main/app/main.js → the app root (the package folder, or app.asar), however Electron was started.
+const appRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const resource = (...parts: string[]) => join(appRoot, ...parts);
+
+protocol.registerSchemesAsPrivileged([appSchemePrivileges]);
+const logFile = mainLogPath(app.getPath('logs'));
+let knownSecrets: string[] = [];
+const logger = createFileLogger(logFile, () => knownSecrets);
+
+let window: BrowserWindow | undefined;
+let host: DesktopHost | undefined;
+let secretBackend: string | undefined;
+let pageReady = false;
+const pendingRoutes: string[] = [];
+const parts = new DisposableStore();
+
+const summon = () => {
+  if (window) summonWindow(window);
+};
+/** Attached to the window when there is one: on macOS a parentless box blocks the main process (and the gateway). */
+const messageBox = (options: Electron.MessageBoxOptions) => {
+  if (!window || window.isDestroyed()) return dialog.showMessageBox(options);
+  summon();
+  return dialog.showMessageBox(window, options);
+};
+const openRoute = (route: string) => {
+  if (!window || !pageReady) {
+    pendingRoutes.push(route);
+    return;
+  }
+  summon();
+  void window.webContents.executeJavaScript(`location.hash = ${JSON.stringify(route)}`);
+};
+
+const instance = claimSingleInstance(app, {
+  argv,
+  focus: summon,
+  openLink: (link) => openRoute(routeForDeepLink(link)),
+  badLink: (message) =>
+    void messageBox({
+      type: 'error',
+      title: 'Cannot open link',
+      message: 'Hearth cannot open this link.',
+      detail: message,
+    }),
+  logger,
+});
+
+const shutdown = installCleanShutdown(app, {
+  dispose: async () => {
+    parts.dispose();
+    await host?.dispose();
+    await logger.flush();
+  },
+  timeoutMs: 15_000,
+  clock: systemClock,
+  logger,
+});
+
+const logActions = createLogActions({
+  logFile,
+  showItemInFolder: (path) => shell.showItemInFolder(path),
+  writeClipboard: (text) => clipboard.writeText(text),
+  diagnostics: (logTail) =>
+    formatDiagnostics({
+      appVersion: app.getVersion(),
+      versions: { electron: process.versions.electron, chrome: process.versions.chrome, node: process.versions.node },
+      platform: process.platform,
+      arch: process.arch,
+      gatewayUrl: host?.url,
+      secretBackend,
+      logTail,
+      knownSecrets,
+    }),
+});
+
+async function start(): Promise<void> {
+  const paths = createHearthPaths(resolveHearthHome(env));
+  const secrets = await openDesktopSecretStore({ paths, log: logger, env, safeStorage });
+  secretBackend = secrets.store.backend;
+  const rendererDir = resource('dist', 'renderer');
+  const prompter = createNativeApprovalPrompter<BrowserWindow>({
+    showMessageBox: (parent, options) =>
+      parent ? dialog.showMessageBox(parent, options) : dialog.showMessageBox(options),
+    visibleWindow: () => (window?.isVisible() ? window : undefined),
+    // macOS runs parentless message boxes synchronously: bring the window up and attach instead.
+    revealWindow:
+      process.platform === 'darwin'
+        ? () => {
+            summon();
+            return window && !window.isDestroyed() ? window : undefined;
+          }
+        : undefined,
+    notifier: createNotifier(Notification, logger),
+    summon,
+    clock: systemClock,
+    logger,
+  });
+  const startOptions: DesktopStartOptions = {
+    home: paths.home,
+    log: logger.child({ part: 'host' }),
+    controlUiDir: rendererDir,
+    env,
+    approvalPrompters: [prompter],
+    secretStore: secrets.store,
+  };
+  host = (await startHearth(startOptions)) as DesktopHost;
+  knownSecrets = [host.token];
+  const started = host;
+
+  const csp = buildContentSecurityPolicy({
+    canvasOrigin: originOf(started.url),
+    devServerOrigin: devRendererUrl ? rendererOrigin : undefined,
+  });
+  protocol.handle(APP_SCHEME, createAppProtocolHandler({ rendererDir, contentSecurityPolicy: csp }));
+  installContentSecurityPolicy(session.defaultSession.webRequest, csp, (url) => isSameOrigin(url, rendererOrigin));
+  denyPermissionsByDefault(session.defaultSession, rendererOrigin);
+
+  const bridge = parts.add(
+    createIpcBridge({ ipcMain, gateway: started.gateway, appOrigin: rendererOrigin, clock: systemClock, logger }),
+  );
+  const mainWindow = new BrowserWindow(
+    mainWindowOptions({
+      preloadPath: resource('dist', 'src-preload', 'index.js'),
+      iconPath: resource('resources', 'icons', '512x512.png'),
+      appVersion: app.getVersion(),
+      gatewayUrl: originOf(started.url),
+      devTools: !app.isPackaged,
+    }),
+  );
+  window = mainWindow;
+  guardNavigation(mainWindow.webContents, {
+    appOrigin: rendererOrigin,
+    openExternal: (url) => shell.openExternal(url),
+    logger,
+  });
+  bridge.attach(mainWindow.webContents);
+  hideOnClose(mainWindow, () => shutdown.quitting);
+  showWhenReady(mainWindow, launchedAtLogin(argv, app.getLoginItemSettings().wasOpenedAtLogin));
+  mainWindow.webContents.on('did-finish-load', () => {
+    pageReady = true;
+    for (const route of pendingRoutes.splice(0)) openRoute(route);
+  });
+  if (instance.launchLink) instance.handle(instance.launchLink);
+  await mainWindow.loadURL(devRendererUrl ?? APP_ENTRY_URL);
+
+  let paused = false;
+  const tray = parts.add(
+    createTrayController({
+      createTray: () => new Tray(resource('resources', 'icons', 'tray.png')),
+      buildMenu: (template) => Menu.buildFromTemplate(template),
+      clickOpens: process.platform !== 'darwin',
+      actions: {
+        open: summon,
+        togglePause: () => {
+          const next = !paused;
+          void started.setAgentPaused?.(next).then(() => {
+            paused = next;
+            tray.update({ agentPaused: paused });
+          });
+        },
+        revealLogs: logActions.revealLogs,
+        copyDiagnostics: () => void logActions.copyDiagnostics(),
+        quit: () => app.quit(),
+      },
+    }),
+  );
+  tray.update({ gatewayUp: true, pendingApprovals: prompter.pendingCount });
+  parts.add(prompter.onDidChangePending((count) => tray.update({ pendingApprovals: count })));
+  parts.add({ dispose: () => tray.update({ gatewayUp: false }) });
+
+  parts.add(
+    registerSummonShortcut(globalShortcut, env.HEARTH_SUMMON_SHORTCUT ?? DEFAULT_SUMMON_SHORTCUT, summon, logger),
+  );
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      appMenuTemplate({
+        isMac: process.platform === 'darwin',
+        devTools: !app.isPackaged,
+        actions: { revealLogs: logActions.revealLogs, copyDiagnostics: () => void logActions.copyDiagnostics() },
+      }),
+    ),
+  );
+
+  const updater = await loadUpdater();
+  if (updater) {
+    parts.add(
+      startAutoUpdates({
+        updater,
+        isPackaged: app.isPackaged,
+        channel: app.getVersion().includes('-') ? 'beta' : 'stable',
+        clock: systemClock,
+        askToRestart: async (version) => (await messageBox(restartPromptOptions(version))).response === 0,
+        logger,
+      }),
+    );
+  }
+}
+
+/** electron-updater ships with the packaged app; resolved at run time so dev and tests need not have it. */
+async function loadUpdater(): Promise<AppUpdaterLike | undefined> {
+  const specifier: string = 'electron-updater';
+  try {
+    const loaded = (await import(specifier)) as {
+      autoUpdater?: AppUpdaterLike;
+      default?: { autoUpdater?: AppUpdaterLike };
+    };
+    return loaded.autoUpdater ?? loaded.default?.autoUpdater;
+  } catch (error) {
+    logger.info('electron-updater not available; updates off', { error: String(error) });
+    return undefined;
+  }
+}
+
+if (instance.primary) {
+  // Hearth lives in the tray: closing the last window must not quit.
+  app.on('window-all-closed', () => {});
+  app.on('activate', summon);
+  if (!app.isDefaultProtocolClient('hearth')) {
+    if (app.isPackaged) app.setAsDefaultProtocolClient('hearth');
+    else if (argv[1]) app.setAsDefaultProtocolClient('hearth', process.execPath, [argv[1]]);
+  }
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      logger.error('startup failed', {
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      });
+      dialog.showErrorBox(
+        'Hearth could not start',
+        `${error instanceof Error ? error.message : String(error)}\n\nLogs: ${logFile}`,
+      );
+      app.exit(1);
+    });
+}

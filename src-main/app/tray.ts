@@ -1,0 +1,101 @@
+import type { MenuItemConstructorOptions } from 'electron';
+import type { Disposable } from '../base/index.js';
+
+export interface TrayState {
+  gatewayUp: boolean;
+  pendingApprovals: number;
+  agentPaused: boolean;
+}
+
+export interface TrayActions {
+  open(): void;
+  togglePause(): void;
+  revealLogs(): void;
+  copyDiagnostics(): void;
+  quit(): void;
+}
+
+/** The parts of an Electron Tray instance the controller drives. */
+export interface TrayLike {
+  setToolTip(toolTip: string): void;
+  setContextMenu(menu: unknown): void;
+  on(event: 'click', listener: () => void): unknown;
+  destroy(): void;
+}
+
+export interface TrayDeps<M> {
+  createTray(): TrayLike;
+  /** `Menu.buildFromTemplate`. */
+  buildMenu(template: MenuItemConstructorOptions[]): M;
+  actions: TrayActions;
+  /** macOS shows the menu on click; Windows/Linux users expect a click to open the window. */
+  clickOpens: boolean;
+}
+
+export interface TrayController extends Disposable {
+  update(change: Partial<TrayState>): void;
+  readonly state: TrayState;
+}
+
+export function trayToolTip(state: TrayState): string {
+  const parts = [state.gatewayUp ? 'running' : 'gateway stopped'];
+  if (state.agentPaused) parts.push('paused');
+  if (state.pendingApprovals > 0) parts.push(approvalsLabel(state.pendingApprovals));
+  return `Hearth: ${parts.join(' · ')}`;
+}
+
+function approvalsLabel(count: number): string {
+  return count === 1 ? '1 approval waiting' : `${count} approvals waiting`;
+}
+
+/** The tray menu for a state: status lines (disabled), then the quick actions. */
+export function trayMenuTemplate(state: TrayState, actions: TrayActions): MenuItemConstructorOptions[] {
+  const template: MenuItemConstructorOptions[] = [
+    { id: 'status', label: state.gatewayUp ? 'Gateway running' : 'Gateway stopped', enabled: false },
+  ];
+  if (state.pendingApprovals > 0) {
+    template.push({ id: 'approvals', label: approvalsLabel(state.pendingApprovals), click: () => actions.open() });
+  }
+  template.push(
+    { type: 'separator' },
+    { id: 'open', label: 'Open Hearth', click: () => actions.open() },
+    {
+      id: 'pause',
+      label: state.agentPaused ? 'Resume agent' : 'Pause agent',
+      enabled: state.gatewayUp,
+      click: () => actions.togglePause(),
+    },
+    { type: 'separator' },
+    { id: 'reveal-logs', label: 'Reveal logs', click: () => actions.revealLogs() },
+    { id: 'copy-diagnostics', label: 'Copy diagnostics', click: () => actions.copyDiagnostics() },
+    { type: 'separator' },
+    { id: 'quit', label: 'Quit Hearth', role: 'quit', click: () => actions.quit() },
+  );
+  return template;
+}
+
+/** Rebuilds the menu only when what it shows changed. */
+export function createTrayController<M>(deps: TrayDeps<M>): TrayController {
+  const tray = deps.createTray();
+  let state: TrayState = { gatewayUp: false, pendingApprovals: 0, agentPaused: false };
+  let shown = '';
+  const render = () => {
+    const key = JSON.stringify(state);
+    if (key === shown) return;
+    shown = key;
+    tray.setToolTip(trayToolTip(state));
+    tray.setContextMenu(deps.buildMenu(trayMenuTemplate(state, deps.actions)));
+  };
+  if (deps.clickOpens) tray.on('click', () => deps.actions.open());
+  render();
+  return {
+    get state() {
+      return state;
+    },
+    update(change) {
+      state = { ...state, ...change };
+      render();
+    },
+    dispose: () => tray.destroy(),
+  };
+}
