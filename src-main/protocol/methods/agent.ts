@@ -1,5 +1,46 @@
+import { z } from 'zod';
 import { method } from './define.js';
 
-// Methods of the `agent` namespace. Filled in by the capability that owns them.
-void method;
-export const agentMethods = {};
+/** First `res` of the two-phase `agent` call, then the final one. */
+export type AgentResult =
+  | { runId: string; status: 'accepted' | 'in_flight' }
+  | {
+      runId: string;
+      status: 'ok' | 'error' | 'aborted';
+      summary: string;
+      result: {
+        text: string;
+        model?: string;
+        usage?: { inputTokens: number; outputTokens: number; cachedInputTokens: number };
+        error?: string;
+      };
+    };
+
+export interface AgentWaitResult {
+  runId: string;
+  status: 'ok' | 'error' | 'aborted' | 'timeout';
+  startedAt: number;
+  endedAt?: number;
+  error?: string;
+}
+
+export const agentMethods = {
+  agent: method<AgentResult>()({
+    scope: 'operator.write',
+    params: z
+      .object({
+        message: z.string(),
+        idempotencyKey: z.string().min(1),
+        sessionKey: z.string().min(1).optional(),
+        timeoutMs: z.number().int().positive().max(3_600_000).optional(),
+      })
+      .strict(),
+    idempotent: 'handler',
+  }),
+  'agent.wait': method<AgentWaitResult>()({
+    scope: 'operator.write',
+    params: z
+      .object({ runId: z.string().min(1), timeoutMs: z.number().int().min(0).max(3_600_000).optional() })
+      .strict(),
+  }),
+};

@@ -1,5 +1,46 @@
+import { z } from 'zod';
 import { method } from './define.js';
 
-// Methods of the `auth-profiles` namespace. Filled in by the capability that owns them.
-void method;
-export const authProfilesMethods = {};
+/** Health of one credential for the UI. Never carries the secret. */
+export interface AuthProfileRow {
+  id: string;
+  provider: string;
+  type: 'api_key' | 'token' | 'oauth';
+  label?: string;
+  fromConfig: boolean;
+  status: 'ok' | 'cooldown' | 'disabled' | 'expired' | 'missing_secret';
+  cooldownRemainingMs: number;
+  disabledUntil?: number;
+  disabledReason?: string;
+  lastUsed?: number;
+  lastErrorReason?: string;
+  failureCounts: Record<string, number>;
+  expiresAt?: number;
+}
+
+export const authProfilesMethods = {
+  'auth.profiles.list': method<{ profiles: AuthProfileRow[]; secretBackend: string; secretWarning?: string }>()({
+    scope: 'operator.admin',
+    params: z.object({ provider: z.string().min(1).optional() }).strict(),
+  }),
+  'auth.profiles.set': method<{ profile: AuthProfileRow }>()({
+    scope: 'operator.admin',
+    params: z
+      .object({
+        id: z.string().min(1).max(64),
+        provider: z.string().min(1),
+        type: z.enum(['api_key', 'token', 'oauth']),
+        /** Omit to keep the stored secret (e.g. to re-enable a disabled profile). */
+        secret: z.string().min(1).optional(),
+        label: z.string().max(200).optional(),
+        expiresAt: z.number().int().positive().optional(),
+      })
+      .strict(),
+    controlPlaneWrite: true,
+  }),
+  'auth.profiles.remove': method<{ ok: true; removed: boolean }>()({
+    scope: 'operator.admin',
+    params: z.object({ id: z.string().min(1) }).strict(),
+    controlPlaneWrite: true,
+  }),
+};

@@ -1,5 +1,85 @@
+import { z } from 'zod';
 import { method } from './define.js';
 
-// Methods of the `chat` namespace. Filled in by the capability that owns them.
-void method;
-export const chatMethods = {};
+/** A transcript message as the wire shows it (OpenClaw-style role + content parts, plus Hearth's kind). */
+export interface ChatHistoryMessage {
+  id: string;
+  ts: number;
+  /** user | assistant | tool_call | tool_result | compaction_summary | notification | steering */
+  kind: string;
+  role: 'user' | 'assistant' | 'tool' | 'system';
+  content: { type: 'text'; text: string }[];
+  toolCallId?: string;
+  toolName?: string;
+  input?: unknown;
+  isError?: boolean;
+  model?: string;
+  usage?: { inputTokens: number; outputTokens: number; cachedInputTokens: number };
+  stopReason?: string;
+}
+
+export interface ChatSendResult {
+  runId: string;
+  /** started: a new run; in_flight: a retry while it runs; ok: a retry after it finished. */
+  status: 'started' | 'in_flight' | 'ok';
+}
+
+export interface ChatHistoryResult {
+  sessionKey: string;
+  sessionId: string;
+  messages: ChatHistoryMessage[];
+  hasMore: boolean;
+  /** Pass as `cursor` to page towards older messages. */
+  nextCursor?: string;
+  /** Id of the newest message: what a client has seen. */
+  deltaCursor?: string;
+  sessionInfo: { agentId: string; createdAt: number; updatedAt: number; title?: string; model?: string };
+}
+
+export interface ChatAbortResult {
+  ok: true;
+  aborted: boolean;
+  runIds: string[];
+}
+
+export const chatAttachmentSchema = z
+  .object({
+    kind: z.enum(['image', 'file']),
+    mediaType: z.string().min(1),
+    name: z.string().optional(),
+    /** base64 */
+    data: z.string().min(1),
+  })
+  .strict();
+
+export const chatMethods = {
+  'chat.send': method<ChatSendResult>()({
+    scope: 'operator.write',
+    params: z
+      .object({
+        sessionKey: z.string().min(1),
+        message: z.string(),
+        idempotencyKey: z.string().min(1),
+        thinking: z.string().optional(),
+        attachments: z.array(chatAttachmentSchema).max(16).optional(),
+        deliver: z.boolean().optional(),
+        timeoutMs: z.number().int().positive().max(3_600_000).optional(),
+      })
+      .strict(),
+    idempotent: 'handler',
+  }),
+  'chat.history': method<ChatHistoryResult>()({
+    scope: 'operator.read',
+    params: z
+      .object({
+        sessionKey: z.string().min(1),
+        limit: z.number().int().min(1).max(1000).optional(),
+        cursor: z.string().min(1).optional(),
+      })
+      .strict(),
+  }),
+  'chat.abort': method<ChatAbortResult>()({
+    scope: 'operator.write',
+    params: z.object({ sessionKey: z.string().min(1), runId: z.string().min(1).optional() }).strict(),
+  }),
+};

@@ -1,5 +1,27 @@
+import { z } from 'zod';
 import { method } from './define.js';
 
-// Methods of the `models` namespace. Filled in by the capability that owns them.
-void method;
-export const modelsMethods = {};
+export interface ModelRow {
+  /** `provider/model` */
+  id: string;
+  name: string;
+  provider: string;
+  contextWindow: number;
+  maxOutputTokens: number;
+  /** A usable credential exists (or none is needed). */
+  available: boolean;
+}
+
+export interface ModelsListResult {
+  models: ModelRow[];
+  /** agents.defaults.model */
+  primary?: string;
+  fallbacks: string[];
+}
+
+export const modelsMethods = {
+  'models.list': method<ModelsListResult>()({
+    scope: 'operator.read',
+    params: z.object({ provider: z.string().min(1).optional() }).strict(),
+  }),
+};

@@ -1,0 +1,186 @@
+import { type LanguageModelUsage, streamText, type ToolSet, tool } from 'ai';
+import type { Logger } from '../../base/logger.js';
+import type { SdkLanguageModel } from '../../providers/index.js';
+import type { ToolContext, ToolDefinition } from '../../tools/tool.js';
+import type { ContextBudget } from '../context/index.js';
+import type { AgentMessage, AssistantMessage, ToolCallMessage, Usage } from '../messages.js';
+import { type AgentLoopEvent, type AgentLoopResult, addUsage, EmptyResponseError, zeroUsage } from './loop-events.js';
+import { toModelMessages } from './to-model-messages.js';
+import { runToolCall, type ToolCallHooks } from './tool-calls.js';
+
+export interface AgentLoopHooks extends ToolCallHooks {
+  /** The context engine plugs in here: the history to send for the next call, within budget. */
+  transformContext?(messages: readonly AgentMessage[], budget: ContextBudget): Promise<AgentMessage[]>;
+}
+
+export interface AgentLoopInput {
+  model: SdkLanguageModel;
+  /** `provider/model`, stamped on assistant messages and events. */
+  modelRef: string;
+  profileId?: string;
+  system?: string;
+  /** Everything the model should see, ending with the new user message. */
+  history: readonly AgentMessage[];
+  tools: readonly ToolDefinition[];
+  toolContext: Omit<ToolContext, 'signal'>;
+  hooks?: AgentLoopHooks;
+  budget: ContextBudget;
+  maxOutputTokens?: number;
+  /** LLM calls per turn (a tool round trip is two). */
+  maxSteps?: number;
+  signal: AbortSignal;
+  log: Logger;
+  now(): number;
+  newId(): string;
+  onEvent(event: AgentLoopEvent): void;
+}
+
+/**
+ * The ReAct loop: call the model, run the tools it asked for, repeat until it answers
+ * without tools. Kept free of retries, profiles and fallback (that is the runner's job).
+ * Tools are given to the SDK without `execute` so approvals and truncation stay ours.
+ */
+export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopResult> {
+  const produced: AgentMessage[] = [];
+  const toolsByName = new Map(input.tools.map((t) => [t.name, t]));
+  const sdkTools: ToolSet = Object.fromEntries(
+    input.tools.map((t) => [t.name, tool({ description: t.description, inputSchema: t.inputSchema })]),
+  );
+  let usage = zeroUsage();
+  let sideEffects = false;
+  const maxSteps = input.maxSteps ?? 12;
+
+  const finish = (status: AgentLoopResult['status'], stopReason: string, error?: unknown): AgentLoopResult => {
+    if (status === 'error') input.onEvent({ type: 'error', error });
+    else input.onEvent({ type: 'end', stopReason });
+    return { status, messages: produced, usage, stopReason, sideEffects, error };
+  };
+
+  for (let step = 0; step < maxSteps; step++) {
+    if (input.signal.aborted) return finish('aborted', 'aborted');
+    const working = [...input.history, ...produced];
+    const history = input.hooks?.transformContext ? await input.hooks.transformContext(working, input.budget) : working;
+    input.onEvent({ type: 'start', step, model: input.modelRef });
+
+    const reply = await streamOneStep(input, history, sdkTools);
+    usage = addUsage(usage, reply.usage);
+    if (reply.text) sideEffects = true;
+    if (reply.text) {
+      const stopReason =
+        reply.status !== 'ok' ? reply.status : reply.calls.length > 0 ? 'tool_calls' : reply.finishReason;
+      produced.push(assistantMessage(input, reply.text, stopReason, reply.usage));
+    }
+    if (reply.usage.inputTokens || reply.usage.outputTokens) input.onEvent({ type: 'usage', usage: reply.usage });
+    if (reply.status === 'aborted') return finish('aborted', 'aborted');
+    if (reply.status === 'error') return finish('error', 'error', reply.error);
+    if (!reply.text && reply.calls.length === 0)
+      return finish('error', 'error', new EmptyResponseError(input.modelRef));
+    if (reply.calls.length === 0) return finish('ok', reply.finishReason);
+
+    for (const call of reply.calls) {
+      produced.push(call);
+      input.onEvent({ type: 'tool_call', call });
+    }
+    for (const call of reply.calls) {
+      if (input.signal.aborted) return finish('aborted', 'aborted');
+      sideEffects = true;
+      const result = await runToolCall({
+        call,
+        tools: toolsByName,
+        hooks: input.hooks ?? {},
+        context: input.toolContext,
+        signal: input.signal,
+        log: input.log,
+        newId: input.newId,
+        now: input.now,
+      });
+      produced.push(result);
+      input.onEvent({ type: 'tool_result', result });
+    }
+  }
+  return finish('ok', 'max_steps');
+}
+
+interface StepOutcome {
+  status: 'ok' | 'error' | 'aborted';
+  text: string;
+  calls: ToolCallMessage[];
+  usage: Usage;
+  finishReason: string;
+  error?: unknown;
+}
+
+async function streamOneStep(
+  input: AgentLoopInput,
+  history: readonly AgentMessage[],
+  tools: ToolSet,
+): Promise<StepOutcome> {
+  // Our own controller: the first error part aborts the HTTP stream at once instead of draining it.
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(input.signal.reason);
+  input.signal.addEventListener('abort', onAbort, { once: true });
+  const outcome: StepOutcome = { status: 'ok', text: '', calls: [], usage: zeroUsage(), finishReason: 'stop' };
+  try {
+    const result = streamText({
+      model: input.model,
+      system: input.system,
+      messages: toModelMessages(history),
+      tools: Object.keys(tools).length > 0 ? tools : undefined,
+      maxOutputTokens: input.maxOutputTokens,
+      abortSignal: controller.signal,
+      maxRetries: 0,
+      onError: () => {},
+    });
+    for await (const part of result.fullStream) {
+      if (part.type === 'text-delta') {
+        outcome.text += part.text;
+        input.onEvent({ type: 'text_delta', delta: part.text, text: outcome.text });
+      } else if (part.type === 'tool-call') {
+        outcome.calls.push({
+          kind: 'tool_call',
+          id: input.newId(),
+          ts: input.now(),
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          input: part.input,
+        });
+      } else if (part.type === 'finish') {
+        outcome.usage = toUsage(part.totalUsage);
+        outcome.finishReason = part.finishReason;
+      } else if (part.type === 'error') {
+        controller.abort();
+        return { ...outcome, status: 'error', error: part.error };
+      } else if (part.type === 'abort') {
+        return { ...outcome, status: 'aborted' };
+      }
+    }
+    if (input.signal.aborted) return { ...outcome, status: 'aborted' };
+    return outcome;
+  } catch (error) {
+    if (input.signal.aborted) return { ...outcome, status: 'aborted' };
+    return { ...outcome, status: 'error', error };
+  } finally {
+    input.signal.removeEventListener('abort', onAbort);
+  }
+}
+
+function assistantMessage(input: AgentLoopInput, text: string, stopReason: string, usage: Usage): AssistantMessage {
+  return {
+    kind: 'assistant',
+    id: input.newId(),
+    ts: input.now(),
+    text,
+    model: input.modelRef,
+    ...(input.profileId ? { profileId: input.profileId } : {}),
+    usage,
+    stopReason,
+  };
+}
+
+function toUsage(usage: LanguageModelUsage): Usage {
+  return {
+    inputTokens: usage.inputTokens ?? 0,
+    outputTokens: usage.outputTokens ?? 0,
+    cachedInputTokens: usage.inputTokenDetails?.cacheReadTokens ?? usage.cachedInputTokens ?? 0,
+  };
+}

@@ -1,0 +1,270 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../base/clock.js';
+import type { Disposable } from '../../base/disposable.js';
+import type { Logger } from '../../base/logger.js';
+import {
+  type AuthProfileManager,
+  type ModelCatalog,
+  type ModelFactory,
+  type ModelSelection,
+  parseModelRef,
+} from '../../providers/index.js';
+import {
+  type LaneName,
+  type Lanes,
+  normalizeSessionKey,
+  parseSessionKey,
+  type SessionStore,
+} from '../../sessions/index.js';
+import type { ToolDefinition } from '../../tools/tool.js';
+import type { AgentLoopHooks } from '../loop/agent-loop.js';
+import type { Attachment, UserMessage } from '../messages.js';
+import { runTurn } from '../runner/run-turn.js';
+import type { RunnerContextHooks, RunnerDeps } from '../runner/runner-types.js';
+import { listModelRows, type ModelRowView } from './list-models.js';
+import { RunEventPublisher, type RuntimeEventSink } from './run-events.js';
+import { type RunRecord, RunRegistry } from './run-registry.js';
+import { warmUpModels } from './warm-up.js';
+
+export interface TurnScope {
+  agentId: string;
+  sessionKey: string;
+  sessionId: string;
+}
+
+export interface AgentRuntimeDeps {
+  clock: Clock;
+  log: Logger;
+  sessions: SessionStore;
+  lanes: Lanes;
+  events: RuntimeEventSink;
+  models: ModelFactory;
+  catalog: ModelCatalog;
+  auth: AuthProfileManager;
+  /** `agents.defaults.model` (or a per-agent override). */
+  modelSelection(agentId: string): ModelSelection | undefined;
+  workspaceDir(agentId: string): string;
+  tools?(scope: TurnScope): readonly ToolDefinition[];
+  /** The system prompt (bootstrap files, identity…), built by agent/bootstrap. */
+  systemPrompt?(scope: TurnScope): Promise<string | undefined> | string | undefined;
+  /** Context engine, approvals and truncation hooks for one turn. */
+  hooks?(scope: TurnScope): (AgentLoopHooks & RunnerContextHooks) | undefined;
+  newId?(): string;
+  /** Longest wait for a cooldown / retry-after inside one turn (default 30 s). */
+  maxWaitMs?: number;
+  /** Transcript messages loaded per turn before the context engine fits them (default 1000). */
+  historyLimit?: number;
+}
+
+export interface StartTurnInput {
+  /** The idempotency key. */
+  runId: string;
+  sessionKey: string;
+  message: string;
+  attachments?: Attachment[];
+  timeoutMs?: number;
+  thinking?: string;
+  lane?: LaneName;
+}
+
+export interface AgentRuntime extends Disposable {
+  /**
+   * Starts a turn, or returns the run already registered under this runId for the same
+   * request (`reused`). Throws for a bad key or model config and on an idempotency conflict.
+   */
+  start(input: StartTurnInput): { run: RunRecord; reused: boolean };
+  abort(sessionKey: string, runId?: string): string[];
+  /** Resolves with the run once it ends, or as it is when `timeoutMs` passes first. */
+  wait(runId: string, timeoutMs?: number): Promise<RunRecord | undefined>;
+  getRun(runId: string): RunRecord | undefined;
+  /** Switches the model of a session's running turn if nothing visible happened yet, and of later turns. */
+  switchModel(sessionKey: string, modelRef: string | undefined): void;
+  listModels(provider?: string): ModelRowView[];
+  /**
+   * One in-process call per provider kind of the selected models (canned replies, no network),
+   * so the first real turn does not pay the SDK's lazy set-up. Resolves with the kinds warmed.
+   */
+  warmUp(): Promise<string[]>;
+  readonly auth: AuthProfileManager;
+  readonly sessions: SessionStore;
+}
+
+export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
+  const newId = deps.newId ?? (() => randomUUID());
+  const runs = new RunRegistry({ clock: deps.clock });
+  const liveModels = new Map<string, string>();
+  const runnerDeps: RunnerDeps = {
+    models: deps.models,
+    catalog: deps.catalog,
+    auth: deps.auth,
+    clock: deps.clock,
+    log: deps.log,
+    newId,
+    maxWaitMs: deps.maxWaitMs,
+  };
+
+  function modelsFor(agentId: string, sessionKey: string, sessionModel?: string): string[] {
+    const selection = deps.modelSelection(agentId);
+    const primary = liveModels.get(sessionKey) ?? sessionModel ?? selection?.primary;
+    if (!primary) throw new Error('no model configured: set agents.defaults.model.primary in hearth.json');
+    return [primary, ...(selection?.fallbacks ?? []).filter((m) => m !== primary)];
+  }
+
+  async function execute(run: RunRecord, input: StartTurnInput, agentId: string): Promise<void> {
+    const publisher = new RunEventPublisher(deps.events, run.runId, run.sessionKey, () => deps.clock.now());
+    const log = deps.log.child({ runId: run.runId, sessionKey: run.sessionKey });
+    const end = (status: RunRecord['status'], error?: Error) => {
+      run.status = status;
+      run.error = error;
+      run.text = publisher.text;
+      run.endedAt = deps.clock.now();
+      run.updatedAt = run.endedAt;
+    };
+    try {
+      await deps.lanes.run(
+        run.sessionKey,
+        input.lane ?? 'default',
+        async () => {
+          const record = await deps.sessions.resolve(agentId, run.sessionKey);
+          const scope: TurnScope = { agentId, sessionKey: run.sessionKey, sessionId: record.sessionId };
+          const previous = await deps.sessions.read(agentId, record.sessionId, { limit: deps.historyLimit ?? 1000 });
+          const user: UserMessage = {
+            kind: 'user',
+            id: newId(),
+            ts: deps.clock.now(),
+            text: input.message,
+            ...(input.attachments?.length ? { attachments: input.attachments } : {}),
+          };
+          // The user's words are kept even if the turn then fails or the process dies.
+          await deps.sessions.append(agentId, record.sessionId, [user]);
+          const models = modelsFor(agentId, run.sessionKey, record.model);
+          publisher.lifecycle('start', { model: models[0] });
+          const outcome = await runTurn(runnerDeps, {
+            models,
+            system: await deps.systemPrompt?.(scope),
+            history: [...previous.messages, user],
+            tools: deps.tools?.(scope) ?? [],
+            toolContext: { agentId, sessionKey: run.sessionKey, workspaceDir: deps.workspaceDir(agentId), log },
+            hooks: deps.hooks?.(scope),
+            signal: run.controller.signal,
+            timeoutMs: input.timeoutMs,
+            liveModel: () => liveModels.get(run.sessionKey),
+            onEvent: (event) => publisher.onRunnerEvent(event),
+          });
+          if (outcome.messages.length > 0) await deps.sessions.append(agentId, record.sessionId, outcome.messages);
+          await deps.sessions.sync(agentId, record.sessionId);
+          if (outcome.status === 'ok') {
+            end('ok');
+            publisher.final(outcome.usage, outcome.stopReason, outcome.model);
+          } else if (outcome.status === 'aborted') {
+            end('aborted');
+            publisher.aborted();
+          } else {
+            const error = outcome.error ?? new Error('the turn failed');
+            end('error', error);
+            log.warn('turn failed', { error: error.message });
+            publisher.error(error.message, (error as { reason?: string }).reason);
+          }
+        },
+        { signal: run.controller.signal },
+      );
+    } catch (error) {
+      if (run.controller.signal.aborted) {
+        end('aborted');
+        publisher.aborted();
+        return;
+      }
+      const failure = error instanceof Error ? error : new Error(String(error));
+      log.error('turn crashed', { error: failure.message });
+      end('error', failure);
+      publisher.error(failure.message);
+    }
+  }
+
+  const runtime: AgentRuntime = {
+    auth: deps.auth,
+    sessions: deps.sessions,
+
+    start(input) {
+      const sessionKey = normalizeSessionKey(input.sessionKey);
+      const fingerprint = JSON.stringify([sessionKey, input.message, input.attachments ?? [], input.thinking ?? null]);
+      const existing = runs.lookup(input.runId, fingerprint);
+      if (existing) return { run: existing, reused: true };
+      if (input.message.trim() === '' && !input.attachments?.length) {
+        throw new TypeError('message is empty: send text or at least one attachment');
+      }
+      const agentId = parseSessionKey(sessionKey).agentId;
+      // Fail fast on a broken model config: the client gets the error in the response, not only as an event.
+      const models = modelsFor(agentId, sessionKey);
+      for (const ref of models) deps.models.provider(parseModelRef(ref).provider);
+      let resolveDone: () => void = () => {};
+      const now = deps.clock.now();
+      const run: RunRecord = {
+        runId: input.runId,
+        sessionKey,
+        fingerprint,
+        status: 'running',
+        startedAt: now,
+        updatedAt: now,
+        text: '',
+        controller: new AbortController(),
+        done: new Promise<void>((resolve) => {
+          resolveDone = resolve;
+        }),
+      };
+      runs.add(run);
+      void execute(run, input, agentId).finally(() => resolveDone());
+      return { run, reused: false };
+    },
+
+    abort(sessionKey, runId) {
+      const key = normalizeSessionKey(sessionKey);
+      const targets = runs.active(key).filter((r) => !runId || r.runId === runId);
+      for (const run of targets) run.controller.abort(new Error('aborted by the user'));
+      return targets.map((r) => r.runId);
+    },
+
+    async wait(runId, timeoutMs) {
+      const run = runs.get(runId);
+      if (run?.status !== 'running' || timeoutMs === 0) return run;
+      if (timeoutMs === undefined) {
+        await run.done;
+        return run;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = deps.clock.setTimeout(resolve, timeoutMs);
+        void run.done.then(() => {
+          timer.dispose();
+          resolve();
+        });
+      });
+      return run;
+    },
+
+    getRun: (runId) => runs.get(runId),
+
+    switchModel(sessionKey, modelRef) {
+      const key = normalizeSessionKey(sessionKey);
+      if (modelRef) {
+        parseModelRef(modelRef);
+        liveModels.set(key, modelRef);
+      } else liveModels.delete(key);
+    },
+
+    listModels: (provider) =>
+      listModelRows({
+        models: deps.models,
+        catalog: deps.catalog,
+        auth: deps.auth,
+        selection: deps.modelSelection('main'),
+        provider,
+      }),
+
+    warmUp: () => warmUpModels({ ...deps, newId }),
+
+    dispose() {
+      runs.dispose();
+    },
+  };
+  return runtime;
+}

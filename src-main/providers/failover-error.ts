@@ -1,0 +1,85 @@
+/** Why a model call failed, closed so every consumer handles every case (ARCHITECTURE.md constants). */
+export const failoverReasons = [
+  'billing',
+  'rate_limit',
+  'overloaded',
+  'auth',
+  'auth_permanent',
+  'timeout',
+  'format',
+  'model_not_found',
+  'session_expired',
+  'context_overflow',
+  'server_error',
+  'empty_response',
+  'unknown',
+] as const;
+export type FailoverReason = (typeof failoverReasons)[number];
+
+export interface FailoverErrorOptions {
+  provider?: string;
+  model?: string;
+  profileId?: string;
+  status?: number;
+  retryAfterMs?: number;
+  cause?: unknown;
+}
+
+/** The one error model fallback consumes: anything else propagates as is. */
+export class FailoverError extends Error {
+  readonly provider?: string;
+  readonly model?: string;
+  readonly profileId?: string;
+  readonly status?: number;
+  readonly retryAfterMs?: number;
+
+  constructor(
+    readonly reason: FailoverReason,
+    message: string,
+    options: FailoverErrorOptions = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'FailoverError';
+    this.provider = options.provider;
+    this.model = options.model;
+    this.profileId = options.profileId;
+    this.status = options.status;
+    this.retryAfterMs = options.retryAfterMs;
+  }
+}
+
+export function isFailoverError(error: unknown): error is FailoverError {
+  return error instanceof FailoverError;
+}
+
+/** One line a user can act on; the raw provider message goes to the log. */
+export function describeFailoverReason(reason: FailoverReason): string {
+  switch (reason) {
+    case 'billing':
+      return 'the provider refused the request for billing reasons (out of credit or quota)';
+    case 'rate_limit':
+      return 'the provider rate-limited the request';
+    case 'overloaded':
+      return 'the provider is overloaded';
+    case 'auth':
+      return 'the provider rejected the credential';
+    case 'auth_permanent':
+      return 'the credential is not allowed to use this model';
+    case 'timeout':
+      return 'the provider did not answer in time or the connection dropped';
+    case 'format':
+      return 'the provider rejected the request as malformed';
+    case 'model_not_found':
+      return 'the provider does not know this model';
+    case 'session_expired':
+      return 'the provider session expired';
+    case 'context_overflow':
+      return 'the conversation is too long for the model';
+    case 'server_error':
+      return 'the provider failed or returned a malformed response';
+    case 'empty_response':
+      return 'the provider returned an empty response';
+    case 'unknown':
+      return 'the model call failed';
+  }
+}
