@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { execConfigSchema } from '../exec/exec-config.js';
+import { authConfigSchema, providersConfigSchema } from '../providers/provider-config.js';
+import { agentsConfigSchema, sessionConfigSchema } from '../sessions/routing-config.js';
 
 // hearth.json. Sections owned by a capability are validated by that capability's
 // schema once mounted; until then they are open records so a newer file still loads.
@@ -66,12 +69,13 @@ export const hearthConfigSchema = z
   .object({
     $schema: z.string().optional(),
     gateway: gatewayConfigSchema.default(gatewayConfigSchema.parse({})),
-    agents: openSection.default({}),
-    session: openSection.default({}),
-    providers: openSection.default({}),
+    agents: agentsConfigSchema.default(agentsConfigSchema.parse({})),
+    session: sessionConfigSchema.default(sessionConfigSchema.parse({})),
+    providers: providersConfigSchema.default({}),
     models: openSection.default({}),
-    auth: openSection.default({}),
-    tools: openSection.default({}),
+    auth: authConfigSchema.default(authConfigSchema.parse({})),
+    /** Defaults for every agent's tools; `agents.list[].tools` overrides per agent. */
+    tools: z.object({ exec: execConfigSchema.optional() }).loose().default({}),
     memory: openSection.default({}),
     cron: openSection.default({}),
     channels: openSection.default({}),

@@ -17,6 +17,8 @@ export interface HearthHost extends AsyncDisposable {
   readonly gateway: InProcessGateway;
   /** Starts (once) the remote-facing TLS listener used by paired phones; returns its URLs and pin. */
   ensureLan(): Promise<{ urls: string[]; tlsFingerprint: string }>;
+  /** Resolves when every capability (agent, exec, memory…) is composed; rejects if one failed to start. */
+  readonly ready: Promise<void>;
   /** Graceful stop: refuse new work, send `shutdown`, finish or cancel in flight, flush. */
   dispose(): Promise<void>;
 }

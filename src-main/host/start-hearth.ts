@@ -5,6 +5,7 @@ import { type Clock, systemClock } from '../base/clock.js';
 import { AsyncDisposableStore, toDisposable } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
 import { ConfigService, createHearthPaths, type HearthPaths } from '../config/index.js';
+import type { ApprovalPrompter } from '../exec/approval-types.js';
 import { BootstrapTokenStore } from '../gateway/auth/bootstrap-tokens.js';
 import { DeviceRegistry } from '../gateway/auth/device-registry.js';
 import { loadOrCreateGatewayToken } from '../gateway/auth/gateway-secret.js';
@@ -15,6 +16,8 @@ import { registerConfigMethods } from '../gateway/methods/config.js';
 import { type LanEndpoint, registerDevicesMethods } from '../gateway/methods/devices.js';
 import { registerGatewayMethods } from '../gateway/methods/gateway.js';
 import { createFileLogger } from '../logging/create-logger.js';
+import type { SecretStore } from '../secrets/secret-store.js';
+import type { Capabilities } from './compose-capabilities.js';
 import type { HearthHost } from './hearth-host.js';
 import { lanUrls } from './lan-addresses.js';
 import { HEARTH_VERSION } from './version.js';
@@ -35,6 +38,12 @@ export interface StartHearthOptions {
   env?: Record<string, string | undefined>;
   /** Overrides config gateway.lan.bind (tests bind the LAN listener to loopback). */
   lanBind?: string;
+  /** Native approval dialogs (desktop) and other answering surfaces. */
+  approvalPrompters?: ApprovalPrompter[];
+  /** A secret store chosen by the shell; default: OS keychain, else an announced encrypted file. */
+  secretStore?: SecretStore;
+  /** false: only the gateway (health, config, devices) — for tools that need nothing more. */
+  capabilities?: boolean;
 }
 
 export function resolveBindAddress(bind: string): string {
@@ -45,11 +54,13 @@ export function resolveBindAddress(bind: string): string {
 
 const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
 
+/** The app's folder (resources/, extensions/, dist/), from the sources or from dist/src-main/host. */
+export function appRoot(): string {
+  return packageRoot.replace(/\/$/, '').endsWith('/dist') ? join(packageRoot, '..') : packageRoot;
+}
+
 export function defaultControlUiDir(): string {
-  // Works from the sources (src-main/host) and the build (dist/src-main/host): both are two levels down.
-  const root =
-    packageRoot.endsWith(`dist${'/'}`) || packageRoot.includes('/dist/') ? join(packageRoot, '..') : packageRoot;
-  return join(root, 'dist', 'renderer');
+  return join(appRoot(), 'dist', 'renderer');
 }
 
 /**
@@ -74,6 +85,7 @@ export async function startHearth(options: StartHearthOptions): Promise<HearthHo
     let tls: TlsIdentity | undefined;
     if (needsTls) tls = await loadOrCreateTlsIdentity(paths.identityDir, gatewayConfig.tls.hostnames);
 
+    let capabilities: Capabilities | undefined;
     const bootstrap = new BootstrapTokenStore(clock);
     const core = new GatewayCore({
       bootstrap,
@@ -97,8 +109,11 @@ export async function startHearth(options: StartHearthOptions): Promise<HearthHo
         home: paths.home,
         bind: () => ({ ...serverInfo, tls: tls !== undefined, tlsFingerprint: tls?.fingerprint256 }),
         agents: () => [{ id: 'main' }],
-        sessionCount: () => 0,
-        secrets: () => ({ backend: 'none' }),
+        sessionCount: () => capabilities?.sessionCount() ?? 0,
+        secrets: () =>
+          capabilities
+            ? { backend: capabilities.secrets.backend, warning: capabilities.secrets.warning }
+            : { backend: 'starting' },
       }),
     );
     root.add(registerConfigMethods(core.registry, config));
@@ -152,6 +167,41 @@ export async function startHearth(options: StartHearthOptions): Promise<HearthHo
     serverInfo = { host, port: server.port };
     // Disposal runs in reverse: the server stops taking sockets before the core goes away.
     root.add({ dispose: () => server.close() });
+    if (gatewayConfig.lan.enabled) await ensureLan();
+
+    // Capabilities load after the port is open: clients can connect (and see "starting") at once.
+    let ready: Promise<void> = Promise.resolve();
+    if (options.capabilities !== false) {
+      core.registry.setStarting(true);
+      ready = import('./compose-capabilities.js')
+        .then((module) =>
+          module.composeCapabilities({
+            core,
+            config,
+            paths,
+            clock,
+            log,
+            env: options.env ?? {},
+            appRoot: appRoot(),
+            approvalPrompters: options.approvalPrompters,
+            secretStore: options.secretStore,
+          }),
+        )
+        .then((composed) => {
+          capabilities = composed;
+        })
+        .finally(() => core.registry.setStarting(false));
+      ready.catch((error) =>
+        log.error('capabilities failed to start', { error: String(error), stack: (error as Error).stack }),
+      );
+      // Disposed after the gateway stopped taking work and before the server closes: turns abort, PTYs close, memory flushes.
+      root.add({
+        dispose: async () => {
+          await ready.catch(() => {});
+          await capabilities?.dispose();
+        },
+      });
+    }
     root.add({ dispose: () => core.shutdown() });
 
     return {
@@ -162,6 +212,7 @@ export async function startHearth(options: StartHearthOptions): Promise<HearthHo
       tlsFingerprint: tls?.fingerprint256,
       gateway: core,
       ensureLan,
+      ready,
       dispose: () => root.dispose(),
     };
   } catch (error) {

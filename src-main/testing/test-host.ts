@@ -12,6 +12,7 @@ export interface TestHost extends HearthHost {
 export async function startTestHost(options: Partial<StartHearthOptions> = {}): Promise<TestHost> {
   const temp = options.home ? undefined : await createTempHome();
   const host = await startHearth({ home: options.home ?? temp!.home, port: 0, log: silentLogger, ...options });
+  await host.ready;
   return Object.assign(host, {
     wsUrl: host.url.replace(/^http/, 'ws'),
     async close() {

@@ -80,6 +80,13 @@ export function registerGatewayCommands(program: Command, context: CliContext): 
     .action(async (options: { port?: string; bind?: string; token?: string; findFreePort?: boolean }) => {
       const host = await runGateway(context, options);
       announce(context, host);
+      host.ready.then(
+        () => context.stdout('Ready: agent, exec, memory and sessions are up.\n'),
+        (error: unknown) =>
+          context.stderr(
+            `Some capabilities failed to start: ${(error as Error).message}. See ${host.paths.logsDir}/gateway.log\n`,
+          ),
+      );
       await waitForStopSignal(context);
       context.stdout('Stopping…\n');
       await host.dispose();

@@ -1,0 +1,241 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import type { Clock } from '../base/clock.js';
+import { AsyncDisposableStore, toDisposable } from '../base/disposable.js';
+import type { Logger } from '../base/logger.js';
+import type { ConfigService, HearthPaths } from '../config/index.js';
+import type { ApprovalPrompter } from '../exec/index.js';
+import type { GatewayCore } from '../gateway/gateway-core.js';
+import { hasScope } from '../protocol/index.js';
+import type { SecretStore } from '../secrets/secret-store.js';
+import type { ToolDefinition } from '../tools/tool.js';
+
+export interface ComposeOptions {
+  core: GatewayCore;
+  config: ConfigService;
+  paths: HearthPaths;
+  clock: Clock;
+  log: Logger;
+  env: Record<string, string | undefined>;
+  /** Folder of the app (resources/, extensions/). */
+  appRoot: string;
+  /** The desktop's native dialog, and any other surface that can answer approvals. */
+  approvalPrompters?: ApprovalPrompter[];
+  /** A secret store chosen by the shell (e.g. Electron safeStorage); else keychain → encrypted file. */
+  secretStore?: SecretStore;
+}
+
+export interface Capabilities {
+  secrets: SecretStore;
+  sessionCount(): number;
+  dispose(): Promise<void>;
+}
+
+function sessionKindOf(sessionKey: string): 'main' | 'subagent' | 'cron' {
+  if (sessionKey.includes(':subagent:')) return 'subagent';
+  if (sessionKey.includes(':cron:')) return 'cron';
+  return 'main';
+}
+
+/**
+ * Builds every capability and binds it to the gateway. Heavy modules (AI SDK, node-pty,
+ * the bash parser, LanceDB) are imported here, after the gateway already listens, so a
+ * cold start is not held up by them; until this resolves their methods answer
+ * UNAVAILABLE (startup-sidecars).
+ */
+export async function composeCapabilities(options: ComposeOptions): Promise<Capabilities> {
+  const { core, config, paths, clock, log, env } = options;
+  const root = new AsyncDisposableStore();
+  try {
+    const [
+      secretsModule,
+      sessionsModule,
+      execModule,
+      ptyModule,
+      agentModule,
+      contextModule,
+      bootstrapModule,
+      providersModule,
+      methods,
+    ] = await Promise.all([
+      import('../secrets/index.js'),
+      import('../sessions/index.js'),
+      import('../exec/index.js'),
+      import('node-pty'),
+      import('../agent/runtime/runtime-services.js'),
+      import('../agent/context/index.js'),
+      import('../agent/bootstrap/index.js'),
+      import('../providers/index.js'),
+      import('./capability-methods.js'),
+    ]);
+
+    const secrets =
+      options.secretStore ??
+      (await secretsModule.openSecretStore({ paths, log: log.child({ part: 'secrets' }), env })).store;
+    if (secrets.warning) log.warn('secret store fallback', { backend: secrets.backend, warning: secrets.warning });
+
+    // Sessions
+    const sessions = sessionsModule.createSessionStore({ paths, clock, log: log.child({ part: 'sessions' }) });
+    root.add({ dispose: () => sessions.flush() });
+    let sessionTotal = (await sessions.list({ limit: 1 })).totalCount;
+    root.add(
+      sessions.onDidChange(() => {
+        void sessions.list({ limit: 1 }).then((page) => {
+          sessionTotal = page.totalCount;
+        });
+      }),
+    );
+    const lanes = sessionsModule.createLanes({});
+    root.add(methods.registerSessionsMethods(core.registry, { store: sessions, bus: core.bus, clock }));
+
+    // Exec host and approvals
+    const execConfig = (agentId: string) => {
+      const agents = config.current.agents as {
+        list?: { id: string; tools?: { exec?: unknown } }[];
+        defaults?: { tools?: { exec?: unknown } };
+      };
+      const raw =
+        agents.list?.find((a) => a.id === agentId)?.tools?.exec ??
+        agents.defaults?.tools?.exec ??
+        (config.current.tools as { exec?: unknown }).exec;
+      return execModule.execConfigSchema.parse(raw ?? {});
+    };
+    const exec = await execModule.createExecCapability({
+      paths,
+      clock,
+      logger: log.child({ part: 'exec' }),
+      events: core.bus,
+      env,
+      configFor: execConfig,
+      spawn,
+      spawnPty: ptyModule.spawn,
+      hasWireApprovers: () =>
+        core.callers().some((c) => c.role === 'operator' && hasScope(c.scopes, 'operator.approvals')),
+    });
+    root.add(toDisposable(() => exec.dispose()));
+    for (const prompter of options.approvalPrompters ?? []) root.add(exec.approvals.registerPrompter(prompter));
+    root.add(
+      methods.registerExecMethods(core.registry, {
+        approvals: exec.approvals,
+        describe: exec.describe,
+        defaultCwd: paths.workspaceDir('main'),
+      }),
+    );
+    root.add(
+      methods.registerTerminalMethods(core.registry, {
+        terminals: exec.terminals,
+        workspaceDir: paths.workspaceDir,
+        env: exec.terminalEnv,
+      }),
+    );
+
+    // Workspace bootstrap and the context engine
+    await bootstrapModule.seedWorkspace({
+      workspaceDir: paths.workspaceDir('main'),
+      templatesDir: join(options.appRoot, 'resources', 'workspace'),
+    });
+    const loader = bootstrapModule.createBootstrapLoader({ workspaceDir: paths.workspaceDir('main') });
+    const engines = contextModule.createContextEngineRegistry();
+    const sessionEngines = new Map<string, import('../agent/context/index.js').ContextEngine>();
+    const tools: ToolDefinition[] = [exec.tool as ToolDefinition];
+
+    let services: import('../agent/runtime/runtime-services.js').RuntimeServices | undefined;
+    const summarizer: import('../agent/context/index.js').Summarizer = async (input, signal) => {
+      if (!services) throw new Error('the runtime is not ready');
+      const selection = providersModule.resolveModelSelection(config.current.agents, 'main');
+      if (!selection) throw new Error('no model is configured (agents.defaults.model)');
+      const ref = providersModule.parseModelRef(selection.primary);
+      const profile = services.auth.order(ref.provider)[0];
+      const credential = profile ? await services.auth.credential(profile) : undefined;
+      const model = services.models.create(ref, credential);
+      return contextModule.createSdkSummarizer({ model })(input, signal);
+    };
+    const engineFor = (agentId: string, sessionKey: string) => {
+      let engine = sessionEngines.get(sessionKey);
+      if (!engine) {
+        const id =
+          (config.current.agents as { defaults?: { contextEngine?: string } }).defaults?.contextEngine ?? 'linear';
+        const factory = engines.get(id);
+        engine = factory.createEngine({
+          agentId,
+          sessionKey,
+          workspaceDir: paths.workspaceDir(agentId),
+          summarizer,
+          clock,
+          newId: () => crypto.randomUUID(),
+          log: log.child({ part: 'context', sessionKey }),
+        });
+        sessionEngines.set(sessionKey, engine);
+      }
+      return engine;
+    };
+
+    // The agent runtime
+    services = await agentModule.createRuntimeServices({
+      paths,
+      clock,
+      log,
+      secrets,
+      events: core.bus,
+      sessions,
+      lanes,
+      providers: () => config.current.providers as never,
+      auth: () => config.current.auth as never,
+      agents: () => config.current.agents,
+      tools: () => tools,
+      systemPrompt: async (scope) => {
+        const loaded = await loader.load({
+          agentId: scope.agentId,
+          runKind: 'default',
+          sessionKind: sessionKindOf(scope.sessionKey),
+          sessionKey: scope.sessionKey,
+        });
+        return bootstrapModule.buildSystemPrompt({ bootstrapText: loaded.text });
+      },
+      hooks: (scope) =>
+        contextModule.createRunContextHooks({
+          engine: engineFor(scope.agentId, scope.sessionKey),
+          policy: contextModule.createCompactionPolicy(),
+          log,
+          contextWindow: 128_000,
+        }),
+    });
+    root.add(services);
+    const runtime = services.runtime;
+    root.add(methods.registerChatMethods(core.registry, { runtime }));
+    root.add(methods.registerAgentMethods(core.registry, { runtime }));
+    root.add(
+      methods.registerModelsMethods(core.registry, {
+        runtime,
+        modelSelection: () => providersModule.resolveModelSelection(config.current.agents, 'main'),
+      }),
+    );
+    const live = services;
+    root.add(
+      methods.registerAuthProfilesMethods(core.registry, {
+        auth: live.auth,
+        secrets,
+        bus: core.bus,
+        isKnownProvider: (id: string) => {
+          try {
+            live.models.provider(id);
+            return true;
+          } catch {
+            return false;
+          }
+        },
+      }),
+    );
+    root.add(methods.registerTraceMethods(core.registry, { cacheTraceDir: paths.cacheTraceDir }));
+    void runtime.warmUp().catch((error) => log.warn('model warm-up failed', { error: String(error) }));
+
+    return {
+      secrets,
+      sessionCount: () => sessionTotal,
+      dispose: () => root.dispose(),
+    };
+  } catch (error) {
+    await root.dispose().catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,73 @@
+import { writeFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeLlmServer, startFakeLlmServer } from '../testing/fake-llm/index.js';
+import { connectRaw, type RawGatewaySocket } from '../testing/raw-gateway-socket.js';
+import { createTempHome } from '../testing/temp-home.js';
+import { startTestHost, type TestHost } from '../testing/test-host.js';
+
+// The whole product path: a client sends chat.send over the WebSocket, the composed
+// runtime calls the (fake) provider through the real AI SDK, chat events stream back.
+
+let llm: FakeLlmServer;
+let host: TestHost;
+let temp: { home: string; cleanup(): Promise<void> };
+let socket: RawGatewaySocket;
+
+beforeAll(async () => {
+  llm = await startFakeLlmServer();
+  temp = await createTempHome();
+  await writeFile(
+    `${temp.home}/hearth.json`,
+    JSON.stringify({
+      providers: { openai: { kind: 'openai', baseURL: llm.baseUrlFor('openai') } },
+      agents: { defaults: { model: 'openai/gpt-4o' } },
+    }),
+  );
+  host = await startTestHost({ home: temp.home, env: { HEARTH_SECRET_STORE: 'file' } });
+  socket = (await connectRaw(host.wsUrl, { token: host.token, scopes: ['operator.admin'] })).socket;
+  const added = await socket.request('auth.profiles.set', {
+    id: 'openai-main',
+    provider: 'openai',
+    type: 'api_key',
+    secret: 'sk-test-1234',
+  });
+  expect(added).toMatchObject({ ok: true });
+});
+afterAll(async () => {
+  socket?.close();
+  await host?.close();
+  await llm?.close();
+  await temp?.cleanup();
+});
+
+describe('a chat turn through the composed gateway', () => {
+  it('streams deltas and a final message, and keeps the transcript', async () => {
+    llm.script([{ type: 'text', text: 'Hello from the fake model.' }]);
+    const sent = await socket.request('chat.send', { sessionKey: 'main', message: 'hi', idempotencyKey: 'turn-1' });
+    expect(sent).toMatchObject({ ok: true, payload: { runId: 'turn-1' } });
+    const final = await socket.next(
+      (f) => f.type === 'event' && f.event === 'chat' && (f.payload as { state: string }).state === 'final',
+      20_000,
+    );
+    expect(JSON.stringify(final.payload)).toContain('Hello from the fake model.');
+    const deltas = socket.frames.filter(
+      (f) => f.event === 'chat' && (f.payload as { state: string }).state === 'delta',
+    );
+    expect(deltas.length).toBeGreaterThan(0);
+    const history = await socket.request('chat.history', { sessionKey: 'main' });
+    const text = JSON.stringify(history.payload);
+    expect(text).toContain('hi');
+    expect(text).toContain('Hello from the fake model.');
+    // The system prompt carried the workspace files, and the exec tool was offered.
+    const request = llm.requests.at(-1)!;
+    expect(JSON.stringify(request.body)).toContain('SOUL.md');
+    expect(JSON.stringify(request.body)).toMatch(/"exec"|"bash"/);
+  });
+
+  it('does not run the turn twice for a retried idempotency key', async () => {
+    const before = llm.requests.length;
+    const again = await socket.request('chat.send', { sessionKey: 'main', message: 'hi', idempotencyKey: 'turn-1' });
+    expect(again.ok).toBe(true);
+    expect(llm.requests.length).toBe(before);
+  });
+});
