@@ -11,7 +11,12 @@ import { DeviceRegistry } from '../gateway/auth/device-registry.js';
 import { loadOrCreateGatewayToken } from '../gateway/auth/gateway-secret.js';
 import { loadOrCreateTlsIdentity, type TlsIdentity } from '../gateway/auth/tls-identity.js';
 import { GatewayCore } from '../gateway/gateway-core.js';
-import { type GatewayServer, isLoopbackAddress, startGatewayServer } from '../gateway/gateway-server.js';
+import {
+  type GatewayServer,
+  isLoopbackAddress,
+  PortInUseError,
+  startGatewayServer,
+} from '../gateway/gateway-server.js';
 import { registerConfigMethods } from '../gateway/methods/config.js';
 import { type LanEndpoint, registerDevicesMethods } from '../gateway/methods/devices.js';
 import { registerGatewayMethods } from '../gateway/methods/gateway.js';
@@ -128,18 +133,28 @@ export async function startHearth(options: StartHearthOptions): Promise<HearthHo
     const ensureLan = async (): Promise<LanEndpoint> => {
       tls ??= await loadOrCreateTlsIdentity(paths.identityDir, gatewayConfig.tls.hostnames);
       const identity = tls;
-      lanServer ??= startGatewayServer({
-        core,
-        host: options.lanBind ?? gatewayConfig.lan.bind,
-        port: gatewayConfig.lan.port || serverInfo.port + 1,
-        tls: { cert: identity.cert, key: identity.key },
-        routes,
-        log,
-        treatPeersAsRemote: true,
-      }).catch((error) => {
-        lanServer = undefined;
-        throw error;
-      });
+      const startLan = (port: number) =>
+        startGatewayServer({
+          core,
+          host: options.lanBind ?? gatewayConfig.lan.bind,
+          port,
+          tls: { cert: identity.cert, key: identity.key },
+          routes,
+          log,
+          treatPeersAsRemote: true,
+        });
+      const preferred = gatewayConfig.lan.port || serverInfo.port + 1;
+      lanServer ??= startLan(preferred)
+        .catch((error) => {
+          // An explicitly configured port is the user's choice: report it. Our default (main + 1) may move.
+          if (!(error instanceof PortInUseError) || gatewayConfig.lan.port) throw error;
+          log.warn('LAN port in use; using a free one', { port: preferred });
+          return startLan(0);
+        })
+        .catch((error) => {
+          lanServer = undefined;
+          throw error;
+        });
       const server = await lanServer;
       return { urls: lanUrls(server.host, server.port), tlsFingerprint: identity.fingerprint256 };
     };
