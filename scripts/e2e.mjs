@@ -17,9 +17,15 @@ const steps = [
   },
   {
     name: 'Control UI end-to-end (Playwright, Debian Chromium)',
-    needs: 'e2e/playwright.config.ts',
+    needs: 'e2e/ui/playwright.config.ts',
     command: 'npx',
-    args: ['playwright', 'test', '-c', 'e2e/playwright.config.ts'],
+    args: ['playwright', 'test', '-c', 'e2e/ui/playwright.config.ts'],
+  },
+  {
+    name: 'Control UI through the built preload bridge, and the Electron smoke test (skips without the binary)',
+    needs: 'e2e/preload-bridge/playwright.config.ts',
+    command: 'npx',
+    args: ['playwright', 'test', '-c', 'e2e/preload-bridge/playwright.config.ts'],
   },
   {
     name: 'desktop packaging check (electron-builder --linux dir)',

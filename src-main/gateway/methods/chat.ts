@@ -5,10 +5,18 @@ import { GatewayError, invalidRequest, notFound } from '../../protocol/index.js'
 import type { ChatHistoryMessage } from '../../protocol/methods/chat.js';
 import { FailoverError, ModelRefError, ModelResolutionError, ProviderConfigError } from '../../providers/index.js';
 import { normalizeSessionKey, parseSessionKey, SessionKeyError, SessionStoreError } from '../../sessions/index.js';
-import type { MethodRouter } from '../method-router.js';
+import type { CallContext, MethodRouter } from '../method-router.js';
+
+/** A chat command answered by the gateway itself (no model turn): `/approve …` and the like. */
+export type ChatCommandHandler = (
+  message: string,
+  call: CallContext,
+) => { name: string; ok: boolean; reply: string } | undefined | Promise<{ name: string; ok: boolean; reply: string } | undefined>;
 
 export interface ChatMethodsDeps {
   runtime: AgentRuntime;
+  /** Tried in order before a turn starts; the first that recognises the message answers it. */
+  commands?: readonly ChatCommandHandler[];
 }
 
 /** Runtime and input errors become wire errors; a provider failure keeps its reason in details. */
@@ -90,7 +98,11 @@ export function registerChatMethods(router: MethodRouter, deps: ChatMethodsDeps)
   const { runtime } = deps;
 
   store.add(
-    router.handle('chat.send', (params) => {
+    router.handle('chat.send', async (params, call) => {
+      for (const command of deps.commands ?? []) {
+        const handled = await command(params.message, call);
+        if (handled) return { runId: params.idempotencyKey, status: 'ok' as const, command: handled };
+      }
       let started: ReturnType<AgentRuntime['start']>;
       try {
         started = runtime.start({

@@ -22,6 +22,8 @@ export interface ChatSendResult {
   runId: string;
   /** started: a new run; in_flight: a retry while it runs; ok: a retry after it finished. */
   status: 'started' | 'in_flight' | 'ok';
+  /** Set when the message was a chat command (e.g. `/approve <id> allow-once`) handled without a model turn. */
+  command?: { name: string; ok: boolean; reply: string };
 }
 
 export interface ChatHistoryResult {

@@ -1,0 +1,42 @@
+import { type FormEvent, useState } from 'react';
+import { useDomain, useT } from './stores-context.js';
+
+/** Shown when the gateway refused our token (or we have none): paste one and try again. */
+export function TokenGate({ onSubmit }: { onSubmit(token: string): void }) {
+  const t = useT();
+  const error = useDomain('connection', (s) => s.connection.lastError);
+  const [token, setToken] = useState('');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (token.trim()) onSubmit(token.trim());
+  };
+  return (
+    <div className="gate">
+      <form className="card" onSubmit={submit} aria-labelledby="gate-title">
+        <div className="brand">
+          <span className="brand-mark" aria-hidden="true" />
+          <h1 id="gate-title">{t('conn.auth-failed')}</h1>
+        </div>
+        {error && (
+          <p className="notice" role="alert">
+            {error.message}
+          </p>
+        )}
+        <p className="muted">{t('conn.tokenPrompt')}</p>
+        <label className="field">
+          <span>{t('conn.tokenLabel')}</span>
+          <input
+            className="input"
+            type="password"
+            autoComplete="off"
+            value={token}
+            onChange={(e) => setToken(e.target.value)}
+          />
+        </label>
+        <button className="button primary" type="submit" disabled={!token.trim()}>
+          {t('conn.tokenSave')}
+        </button>
+      </form>
+    </div>
+  );
+}

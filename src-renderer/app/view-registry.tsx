@@ -1,0 +1,19 @@
+import { type ComponentType, lazy } from 'react';
+import type { ViewId } from '../stores/ui-store.js';
+
+// Every view is its own chunk: the first paint needs only the shell, and xterm or
+// the markdown renderer load when their view is opened.
+export const viewComponents: Record<ViewId, ComponentType> = {
+  chat: lazy(() => import('../features/chat/chat-view.js').then((m) => ({ default: m.ChatView }))),
+  approvals: lazy(() => import('../features/approvals/approvals-view.js').then((m) => ({ default: m.ApprovalsView }))),
+  auth: lazy(() => import('../features/auth/auth-profiles-view.js').then((m) => ({ default: m.AuthProfilesView }))),
+  memory: lazy(() => import('../features/memory/memory-view.js').then((m) => ({ default: m.MemoryView }))),
+  dreams: lazy(() => import('../features/dreams/dreams-view.js').then((m) => ({ default: m.DreamsView }))),
+  canvas: lazy(() => import('../features/canvas/canvas-view.js').then((m) => ({ default: m.CanvasView }))),
+  terminal: lazy(() => import('../features/terminal/terminal-view.js').then((m) => ({ default: m.TerminalView }))),
+  devices: lazy(() => import('../features/devices/devices-view.js').then((m) => ({ default: m.DevicesView }))),
+  settings: lazy(() => import('../features/settings/settings-view.js').then((m) => ({ default: m.SettingsView }))),
+};
+
+/** Views that manage their own scrolling (chat transcript, terminal, canvas iframe). */
+export const flushViews: ReadonlySet<ViewId> = new Set(['chat', 'terminal', 'canvas']);

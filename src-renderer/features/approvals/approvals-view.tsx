@@ -1,0 +1,165 @@
+import { useEffect } from 'react';
+import { useDomain, useStores, useT } from '../../app/stores-context.js';
+import type { Decision, PendingApproval } from '../../stores/approvals-store.js';
+import { describeDecider } from '../../stores/decider.js';
+import { formatTime, useNow } from '../../ui/use-now.js';
+import './approvals.css';
+
+const decisionLabel = {
+  'allow-once': 'approvals.allowOnce',
+  'allow-always': 'approvals.allowAlways',
+  deny: 'approvals.deny',
+} as const;
+
+function ApprovalCard({ entry, selected, now }: { entry: PendingApproval; selected: boolean; now: number }) {
+  const t = useT();
+  const { approvals } = useStores();
+  const secondsLeft = Math.ceil((entry.expiresAtMs - now) / 1000);
+  const decide = (decision: Decision) => void approvals.getState().resolve(entry.id, decision);
+  return (
+    <article
+      className={selected ? 'approval card selected' : 'approval card'}
+      aria-current={selected ? 'true' : undefined}
+      aria-labelledby={`cmd-${entry.id}`}
+      data-testid="approval-card"
+    >
+      <div className="spread">
+        <h3>{t('approvals.command')}</h3>
+        <span className={secondsLeft > 0 ? (secondsLeft < 30 ? 'badge warn' : 'badge') : 'badge danger'}>
+          {secondsLeft > 0 ? t('approvals.timeLeft', { s: secondsLeft }) : t('approvals.expired')}
+        </span>
+      </div>
+      <pre className="approval-command" id={`cmd-${entry.id}`}>
+        {entry.command}
+      </pre>
+      {entry.reasons.length > 0 && (
+        <div>
+          <h3>{t('approvals.why')}</h3>
+          <ul className="approval-reasons">
+            {entry.reasons.map((reason) => (
+              <li key={reason}>{reason}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <dl className="approval-meta">
+        {entry.cwd && (
+          <>
+            <dt>{t('approvals.cwd')}</dt>
+            <dd>
+              <code>{entry.cwd}</code>
+            </dd>
+          </>
+        )}
+        {(entry.agentId || entry.sessionKey) && (
+          <>
+            <dt>{t('approvals.agent')}</dt>
+            <dd>{entry.agentId ?? entry.sessionKey}</dd>
+          </>
+        )}
+      </dl>
+      <div className="row approval-actions">
+        {entry.allowedDecisions.includes('allow-once') && (
+          <button type="button" className="button primary" onClick={() => decide('allow-once')}>
+            {t('approvals.allowOnce')} <kbd>A</kbd>
+          </button>
+        )}
+        {entry.allowedDecisions.includes('allow-always') && (
+          <button type="button" className="button" onClick={() => decide('allow-always')}>
+            {t('approvals.allowAlways')} <kbd>S</kbd>
+          </button>
+        )}
+        {entry.allowedDecisions.includes('deny') && (
+          <button type="button" className="button danger" onClick={() => decide('deny')}>
+            {t('approvals.deny')} <kbd>D</kbd>
+          </button>
+        )}
+      </div>
+      {entry.allowedDecisions.includes('allow-always') && (
+        <p className="faint">{t('approvals.willAdd', { entry: entry.allowAlwaysEntry ?? entry.command })}</p>
+      )}
+    </article>
+  );
+}
+
+export function ApprovalsView() {
+  const t = useT();
+  const deciderText = (resolvedBy: string) => {
+    const { key, name } = describeDecider(resolvedBy);
+    return t(key, { name: name ?? '' });
+  };
+  const { approvals } = useStores();
+  const pending = useDomain('approvals', (s) => s.pending);
+  const history = useDomain('approvals', (s) => s.history);
+  const selectedId = useDomain('approvals', (s) => s.selectedId ?? s.pending[0]?.id);
+  const error = useDomain('approvals', (s) => s.error);
+  const now = useNow(pending.length > 0);
+
+  // A / S / D decide the selected request; J / K move. Ignored while typing in a field.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      if (target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)) return;
+      if (event.metaKey || event.ctrlKey || event.altKey) return;
+      const state = approvals.getState();
+      const id = state.selectedId ?? state.pending[0]?.id;
+      const key = event.key.toLowerCase();
+      const decision: Decision | undefined =
+        key === 'a' ? 'allow-once' : key === 's' ? 'allow-always' : key === 'd' ? 'deny' : undefined;
+      if (decision && id) {
+        event.preventDefault();
+        void state.resolve(id, decision);
+      } else if (key === 'j') state.moveSelection(1);
+      else if (key === 'k') state.moveSelection(-1);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [approvals]);
+
+  return (
+    <div className="view-narrow">
+      <header className="view-header">
+        <h1>{t('approvals.title')}</h1>
+        <span className="faint">{t('approvals.shortcuts')}</span>
+      </header>
+      {error && (
+        <p className="notice" role="alert">
+          {error}
+        </p>
+      )}
+      <section aria-label={t('approvals.pending')} className="stack">
+        {pending.length === 0 && <p className="empty card">{t('approvals.none')}</p>}
+        {pending.map((entry) => (
+          <ApprovalCard key={entry.id} entry={entry} selected={entry.id === selectedId} now={now} />
+        ))}
+      </section>
+      {history.length > 0 && (
+        <section aria-labelledby="approvals-history" style={{ marginTop: 28 }}>
+          <h2 id="approvals-history" style={{ marginBottom: 8 }}>
+            {t('approvals.history')}
+          </h2>
+          <ul className="history-list">
+            {history.map((item) => (
+              <li key={`${item.id}-${item.ts}`}>
+                <code>{item.command}</code>
+                <span
+                  className={
+                    item.decision === 'deny' ? 'badge danger' : item.decision === 'expired' ? 'badge' : 'badge ok'
+                  }
+                >
+                  {t('approvals.decidedBy', {
+                    decision:
+                      item.decision in decisionLabel ? t(decisionLabel[item.decision as Decision]) : item.decision,
+                    who: deciderText(item.resolvedBy),
+                  })}
+                </span>
+                {item.reason && <span className="muted history-reason">{item.reason}</span>}
+                <span className="faint">{formatTime(item.ts)}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </div>
+  );
+}

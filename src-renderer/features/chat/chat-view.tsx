@@ -1,0 +1,109 @@
+import { useEffect, useState } from 'react';
+import { useDomain, useStores, useT } from '../../app/stores-context.js';
+import type { Transcript as TranscriptData } from '../../stores/chat-store.js';
+import { Icon } from '../../ui/icons.js';
+import { OnboardingCard } from '../onboarding/onboarding-card.js';
+import { Composer } from './composer.js';
+import { SessionList } from './session-list.js';
+import { Transcript } from './transcript.js';
+import './chat.css';
+
+const noTranscript: TranscriptData = { messages: [], loading: false, loaded: false, hasMore: false };
+
+export function ChatView({ viewport }: { viewport?: { width: number; height: number } }) {
+  const t = useT();
+  const { chat } = useStores();
+  const sessionKey = useDomain('sessions', (s) => s.activeKey);
+  const title = useDomain('sessions', (s) => s.sessions.find((row) => row.key === s.activeKey)?.title ?? s.activeKey);
+  const transcript = useDomain('chat', (s) => s.transcripts[sessionKey] ?? noTranscript);
+  const models = useDomain('chat', (s) => s.models);
+  const model = useDomain('chat', (s) => s.model);
+  const modelError = useDomain('chat', (s) => s.modelError);
+  const connected = useDomain('connection', (s) => s.connection.status === 'connected');
+  const [sessionsOpen, setSessionsOpen] = useState(false);
+
+  useEffect(() => {
+    const state = chat.getState().transcripts[sessionKey];
+    if (connected && !state?.loaded && !state?.loading) void chat.getState().load(sessionKey);
+  }, [chat, sessionKey, connected]);
+
+  const last = transcript.messages[transcript.messages.length - 1];
+  const running = transcript.runId !== undefined;
+  const canRetry = last?.role === 'assistant' && (last.status === 'error' || last.status === 'aborted');
+
+  return (
+    <div className={sessionsOpen ? 'chat sessions-open' : 'chat'}>
+      <SessionList onSelect={() => setSessionsOpen(false)} />
+      <section className="conversation" aria-label={title}>
+        <header className="conversation-header">
+          <button
+            type="button"
+            className="button ghost icon sessions-toggle"
+            aria-label={t('chat.sessions')}
+            aria-expanded={sessionsOpen}
+            onClick={() => setSessionsOpen((open) => !open)}
+          >
+            <Icon name="menu" />
+          </button>
+          <h1 className="conversation-title">{title}</h1>
+          <button
+            type="button"
+            className="button small ghost"
+            disabled={running}
+            aria-label={t('chat.reset')}
+            title={t('chat.reset')}
+            onClick={() => void chat.getState().reset(sessionKey)}
+          >
+            <Icon name="plus" size={16} />
+            <span className="wide-only">{t('chat.reset')}</span>
+          </button>
+          <label className="model-picker">
+            <span className="sr-only">{t('chat.model')}</span>
+            <select
+              className="select"
+              value={model ?? ''}
+              title={modelError}
+              aria-invalid={modelError ? true : undefined}
+              onChange={(e) => {
+                if (e.target.value) void chat.getState().setModel(e.target.value);
+              }}
+            >
+              {!model && <option value="">{t('chat.modelDefault')}</option>}
+              {models.map((m) => (
+                <option key={m.id} value={m.id} disabled={!m.available}>
+                  {m.provider ? `${m.provider} · ${m.name}` : m.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        </header>
+        <OnboardingCard />
+        {transcript.error && (
+          <p className="notice" role="alert" style={{ margin: '8px 20px' }}>
+            {t('common.error', { message: transcript.error })}
+          </p>
+        )}
+        {transcript.hasMore && (
+          <div className="load-older">
+            <button
+              type="button"
+              className="button small"
+              disabled={transcript.loading}
+              onClick={() => void chat.getState().loadOlder(sessionKey)}
+            >
+              {t('chat.loadOlder')}
+            </button>
+          </div>
+        )}
+        <Transcript messages={transcript.messages} viewport={viewport} />
+        <Composer
+          running={running}
+          canRetry={canRetry}
+          onSend={(text, attachments) => void chat.getState().send(sessionKey, text, attachments)}
+          onAbort={() => void chat.getState().abort(sessionKey)}
+          onRetry={() => void chat.getState().retry(sessionKey)}
+        />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,126 @@
+import { useState } from 'react';
+import { useDomain, useStores, useT } from '../../app/stores-context.js';
+import { TabList } from '../../ui/tab-list.js';
+import { Markdown } from '../chat/markdown.js';
+import './dreams.css';
+
+type Tab = 'diary' | 'phases' | 'candidates';
+
+export function DreamsView() {
+  const t = useT();
+  const { dreams } = useStores();
+  const diary = useDomain('dreams', (s) => s.diary);
+  const phases = useDomain('dreams', (s) => s.phases);
+  const candidates = useDomain('dreams', (s) => s.candidates);
+  const running = useDomain('dreams', (s) => s.running);
+  const error = useDomain('dreams', (s) => s.error);
+  const [tab, setTab] = useState<Tab>('diary');
+  const tabs: { id: Tab; label: string }[] = [
+    { id: 'diary', label: t('dreams.diary') },
+    { id: 'phases', label: t('dreams.phases') },
+    { id: 'candidates', label: `${t('dreams.candidates')} (${candidates.length})` },
+  ];
+  return (
+    <div className="view-narrow">
+      <header className="view-header">
+        <h1>{t('dreams.title')}</h1>
+        <div className="row">
+          <button
+            type="button"
+            className="button"
+            disabled={running}
+            onClick={() => void dreams.getState().run('preview')}
+          >
+            {t('dreams.preview')}
+          </button>
+          <button
+            type="button"
+            className="button"
+            disabled={running}
+            onClick={() => void dreams.getState().run('apply')}
+          >
+            {t('dreams.apply')}
+          </button>
+          <button
+            type="button"
+            className="button primary"
+            disabled={running}
+            onClick={() => void dreams.getState().run('run')}
+          >
+            {running ? t('common.loading') : t('dreams.run')}
+          </button>
+        </div>
+      </header>
+      {error && (
+        <p className="notice" role="alert">
+          {error}
+        </p>
+      )}
+      <TabList<Tab> idPrefix="dreams" items={tabs} selected={tab} onSelect={setTab} />
+      <div id="dreams-panel" role="tabpanel" aria-labelledby={`dreams-tab-${tab}`}>
+        {tab === 'diary' &&
+          (diary ? (
+            <article className="card diary" data-testid="dreams-diary">
+              <Markdown text={diary} />
+            </article>
+          ) : (
+            <p className="empty card">{t('dreams.noDiary')}</p>
+          ))}
+        {tab === 'phases' && (
+          <ol className="phases">
+            {phases.length === 0 && <li className="empty card">{t('dreams.noPhases')}</li>}
+            {phases.map((phase) => (
+              <li key={phase.name} className="card">
+                <h2>{t(`dreams.phase.${phase.name}`)}</h2>
+                <Markdown text={phase.summary} />
+              </li>
+            ))}
+          </ol>
+        )}
+        {tab === 'candidates' && (
+          <ul className="candidates">
+            {candidates.length === 0 && <li className="empty card">{t('common.empty')}</li>}
+            {candidates.map((c) => (
+              <li key={c.id} className="card candidate" data-testid="dream-candidate">
+                <div className="spread">
+                  <div className="candidate-text">
+                    <Markdown text={c.text} />
+                  </div>
+                  <span className={c.failures.length === 0 ? 'badge ok plain' : 'badge plain'}>
+                    {c.score.toFixed(2)}
+                  </span>
+                </div>
+                {Object.keys(c.signals).length > 0 && (
+                  <dl className="signals" aria-label={t('dreams.signals')}>
+                    {Object.entries(c.signals).map(([name, value]) => (
+                      <div key={name}>
+                        <dt>{name}</dt>
+                        <dd>{Number.isInteger(value) ? value : value.toFixed(2)}</dd>
+                      </div>
+                    ))}
+                  </dl>
+                )}
+                {c.failures.length > 0 && <p className="muted candidate-why">{c.failures.join(' · ')}</p>}
+                {c.explanation ? (
+                  <ul className="candidate-explain">
+                    {c.explanation.map((line) => (
+                      <li key={line}>{line}</li>
+                    ))}
+                  </ul>
+                ) : (
+                  <button
+                    type="button"
+                    className="button small ghost"
+                    onClick={() => void dreams.getState().explain(c.id)}
+                  >
+                    {t('dreams.explain')}
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,186 @@
+import { useEffect, useState } from 'react';
+import { useDomain, useStores, useT } from '../../app/stores-context.js';
+import type { MessageKey } from '../../i18n/en.js';
+import { record } from '../../stores/gateway-port.js';
+import { TabList } from '../../ui/tab-list.js';
+import './settings.css';
+
+type Section = 'agents' | 'providers' | 'exec' | 'memory' | 'editor';
+
+const sections: { id: Section; label: MessageKey; keys: string[] }[] = [
+  // Top-level sections of hearth.json (config/config-schema.ts) each tab reads.
+  { id: 'agents', label: 'settings.agents', keys: ['agents', 'bindings', 'session', 'channels'] },
+  { id: 'providers', label: 'settings.providers', keys: ['providers', 'models', 'auth'] },
+  { id: 'exec', label: 'settings.exec', keys: ['exec', 'tools'] },
+  { id: 'memory', label: 'settings.memory', keys: ['memory', 'dreaming', 'cron'] },
+  { id: 'editor', label: 'settings.editor', keys: [] },
+];
+
+/** A config value as nested key/value rows; scalars as code, lists as chips. */
+function ConfigValue({ value, depth = 0 }: { value: unknown; depth?: number }) {
+  if (Array.isArray(value) && value.every((v) => typeof v !== 'object' || v === null)) {
+    return (
+      <span className="chips">
+        {value.map((v) => (
+          <code key={String(v)}>{String(v)}</code>
+        ))}
+      </span>
+    );
+  }
+  if (value && typeof value === 'object' && depth < 3) {
+    return (
+      <dl className="config-tree nested">
+        {Object.entries(value as Record<string, unknown>).map(([name, inner]) => (
+          <div key={name}>
+            <dt>{name}</dt>
+            <dd>
+              <ConfigValue value={inner} depth={depth + 1} />
+            </dd>
+          </div>
+        ))}
+      </dl>
+    );
+  }
+  return <code>{typeof value === 'string' ? value : JSON.stringify(value)}</code>;
+}
+
+/** What models.list says is usable right now (a credential exists, or none is needed). */
+function ModelsTable() {
+  const t = useT();
+  const models = useDomain('chat', (s) => s.models);
+  const primary = useDomain('chat', (s) => s.model);
+  if (models.length === 0) return null;
+  return (
+    <section className="card">
+      <h2>{t('settings.models')}</h2>
+      <ul className="model-list">
+        {models.map((m) => (
+          <li key={m.id}>
+            <code>{m.id}</code>
+            {m.id === primary && <span className="badge accent plain">{t('settings.primary')}</span>}
+            <span className={m.available ? 'badge ok' : 'badge'}>
+              {m.available ? t('settings.available') : t('settings.unavailable')}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** A read view of one part of the config; edits go through the editor so validation stays in one place. */
+function ConfigSection({ keys }: { keys: string[] }) {
+  const t = useT();
+  const parsed = useDomain('config', (s) => s.parsed);
+  const present = keys.filter((key) => parsed[key] !== undefined);
+  if (present.length === 0) return <p className="empty card">{t('settings.notSet')}</p>;
+  return (
+    <div className="stack">
+      {present.map((key) => (
+        <section key={key} className="card">
+          <h2>{key}</h2>
+          <ConfigValue value={record(parsed[key])} />
+        </section>
+      ))}
+    </div>
+  );
+}
+
+function ConfigEditor() {
+  const t = useT();
+  const { config } = useStores();
+  const raw = useDomain('config', (s) => s.raw);
+  const issues = useDomain('config', (s) => s.issues);
+  const saving = useDomain('config', (s) => s.saving);
+  const savedAt = useDomain('config', (s) => s.savedAt);
+  const error = useDomain('config', (s) => s.error);
+  const [draft, setDraft] = useState(raw);
+  useEffect(() => setDraft(raw), [raw]);
+  return (
+    <div className="stack">
+      <textarea
+        className="textarea config-editor"
+        spellCheck={false}
+        rows={24}
+        value={draft}
+        aria-label={t('settings.editor')}
+        aria-invalid={issues.length > 0}
+        aria-describedby={issues.length > 0 ? 'config-issues' : undefined}
+        onChange={(e) => setDraft(e.target.value)}
+      />
+      {issues.length > 0 && (
+        <div id="config-issues" className="notice" role="alert">
+          <p style={{ margin: '0 0 4px' }}>{t('settings.invalid')}</p>
+          <ul className="issues">
+            {issues.map((issue) => (
+              <li key={`${issue.path}:${issue.message}`}>
+                <code>{issue.path}</code> {issue.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {error && (
+        <p className="notice" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="spread">
+        <span className="faint" role="status">
+          {savedAt && issues.length === 0 && !error ? t('settings.saved') : ''}
+        </span>
+        <button
+          type="button"
+          className="button primary"
+          disabled={saving || draft === raw}
+          onClick={() => void config.getState().save(draft)}
+        >
+          {t('common.save')}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+export function SettingsView() {
+  const t = useT();
+  const { ui } = useStores();
+  const language = useDomain('ui', (s) => s.language);
+  const [section, setSection] = useState<Section>('agents');
+  const current = sections.find((s) => s.id === section)!;
+  return (
+    <div className="view-narrow">
+      <header className="view-header">
+        <h1>{t('settings.title')}</h1>
+        <label className="row">
+          <span className="muted">{t('settings.language')}</span>
+          <select
+            className="select"
+            style={{ width: 'auto' }}
+            value={language}
+            onChange={(e) => ui.getState().setLanguage(e.target.value === 'zh' ? 'zh' : 'en')}
+          >
+            <option value="en">English</option>
+            <option value="zh">中文</option>
+          </select>
+        </label>
+      </header>
+      <TabList<Section>
+        idPrefix="settings"
+        items={sections.map((item) => ({ id: item.id, label: t(item.label) }))}
+        selected={section}
+        onSelect={setSection}
+      />
+      <div id="settings-panel" role="tabpanel" aria-labelledby={`settings-tab-${section}`}>
+        {section === 'editor' ? (
+          <ConfigEditor />
+        ) : (
+          <div className="stack">
+            {section === 'providers' && <ModelsTable />}
+            <ConfigSection keys={current.keys} />
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,157 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { disposeAll, errorText, type GatewayPort, list, num, record, str } from './gateway-port.js';
+
+export type Decision = 'allow-once' | 'allow-always' | 'deny';
+
+export interface PendingApproval {
+  id: string;
+  command: string;
+  cwd?: string;
+  host?: string;
+  agentId?: string;
+  sessionKey?: string;
+  /** Why the command was flagged (the exec analysis' reasons). */
+  reasons: string[];
+  /** The allowlist entry "Always allow" would add. */
+  allowAlwaysEntry?: string;
+  allowedDecisions: Decision[];
+  createdAtMs: number;
+  expiresAtMs: number;
+}
+
+export interface DecidedApproval {
+  id: string;
+  command: string;
+  decision: string;
+  resolvedBy: string;
+  /** Why (the smart judge's verdict, the fallback applied, the user's note). */
+  reason?: string;
+  ts: number;
+}
+
+export interface ApprovalsState {
+  pending: PendingApproval[];
+  history: DecidedApproval[];
+  selectedId?: string;
+  error?: string;
+  refresh(): Promise<void>;
+  resolve(id: string, decision: Decision): Promise<void>;
+  select(id: string | undefined): void;
+  moveSelection(step: 1 | -1): void;
+}
+
+const allDecisions: Decision[] = ['allow-once', 'allow-always', 'deny'];
+
+/** One allowlist entry as text: the binary, and the argument pattern when pinned. */
+function entryText(value: unknown): string {
+  const entry = record(value);
+  const pattern = str(entry.pattern);
+  const args = str(entry.argPattern);
+  return args ? `${pattern} ${args}` : pattern;
+}
+
+/**
+ * `exec.approval.requested` payloads and `exec.approval.list` rows share one shape: Hearth's
+ * fields at the top, PROTOCOL.md §7's `request{command, cwd, host, allowedDecisions}` nested.
+ */
+export function toPendingApproval(value: unknown): PendingApproval | undefined {
+  const row = record(value);
+  const request = record(row.request);
+  const id = str(row.id);
+  const command = str(row.command) || str(request.command);
+  if (!id || !command) return undefined;
+  const analysis = record(row.analysis ?? request.analysis);
+  const reasons = [...list(row.reasons), ...list(analysis.reasons)]
+    .map((r) => str(r) || str(record(r).detail) || str(record(r).message) || str(record(r).code))
+    .filter((r, i, all) => r !== '' && all.indexOf(r) === i);
+  const decisions = list(row.allowedDecisions ?? request.allowedDecisions)
+    .map(String)
+    .filter((d): d is Decision => allDecisions.includes(d as Decision));
+  // The gateway may say exactly what "always" adds; otherwise the binary is what gets allowlisted.
+  const always = list(row.allowAlways ?? analysis.allowAlways)
+    .map(entryText)
+    .filter(Boolean);
+  const binary = command.trim().split(/\s+/)[0] ?? command;
+  return {
+    id,
+    command,
+    cwd: str(row.cwd) || str(request.cwd) || undefined,
+    host: str(row.host) || str(request.host) || undefined,
+    agentId: str(row.agentId) || str(request.agentId) || undefined,
+    sessionKey: str(row.sessionKey) || str(request.sessionKey) || undefined,
+    reasons,
+    allowAlwaysEntry: always.length > 0 ? always.join(', ') : str(analysis.allowlistEntry) || binary,
+    allowedDecisions: decisions.length > 0 ? decisions : allDecisions,
+    createdAtMs: num(row.createdAtMs) ?? 0,
+    expiresAtMs: num(row.expiresAtMs) ?? 0,
+  };
+}
+
+export function createApprovalsStore(client: GatewayPort): StoreApi<ApprovalsState> & { dispose(): void } {
+  const store = createStore<ApprovalsState>((set, get) => ({
+    pending: [],
+    history: [],
+    async refresh() {
+      try {
+        const result = await client.call('exec.approval.list', {});
+        const rows = Array.isArray(result) ? result : list(record(result).approvals);
+        const pending = rows.flatMap((r) => toPendingApproval(r) ?? []);
+        set({ pending, error: undefined, selectedId: get().selectedId ?? pending[0]?.id });
+      } catch (error) {
+        set({ error: errorText(error) });
+      }
+    },
+    async resolve(id, decision) {
+      try {
+        await client.call('exec.approval.resolve', { id, decision });
+        set({ error: undefined });
+      } catch (error) {
+        set({ error: errorText(error) });
+      }
+    },
+    select: (selectedId) => set({ selectedId }),
+    moveSelection(step) {
+      const { pending, selectedId } = get();
+      if (pending.length === 0) return;
+      const at = Math.max(
+        0,
+        pending.findIndex((p) => p.id === selectedId),
+      );
+      const next = pending[(at + step + pending.length) % pending.length];
+      set({ selectedId: next?.id });
+    },
+  }));
+
+  const subscriptions = [
+    client.onDidConnect(() => void store.getState().refresh()),
+    client.on('exec.approval.requested', (payload) => {
+      const entry = toPendingApproval(payload);
+      if (!entry) return;
+      store.setState((s) => ({
+        pending: [...s.pending.filter((p) => p.id !== entry.id), entry],
+        selectedId: s.selectedId ?? entry.id,
+      }));
+    }),
+    client.on('exec.approval.resolved', (payload) => {
+      const id = str(payload.id);
+      store.setState((s) => {
+        const entry = s.pending.find((p) => p.id === id);
+        const pending = s.pending.filter((p) => p.id !== id);
+        const decided: DecidedApproval = {
+          id,
+          command: entry?.command ?? str(payload.command),
+          decision: str(payload.decision, 'expired'),
+          resolvedBy: str(payload.resolvedBy) || 'unknown',
+          reason: str(payload.reason) || undefined,
+          ts: num(payload.ts) ?? 0,
+        };
+        return {
+          pending,
+          history: [decided, ...s.history].slice(0, 200),
+          selectedId: s.selectedId === id ? pending[0]?.id : s.selectedId,
+        };
+      });
+    }),
+  ];
+  return Object.assign(store, { dispose: () => disposeAll(subscriptions) });
+}

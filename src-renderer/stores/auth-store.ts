@@ -1,0 +1,147 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { AuthProfileRow } from '../../src-main/protocol/methods/auth-profiles.js';
+import { disposeAll, errorText, type GatewayPort, list, num, record, str } from './gateway-port.js';
+
+export interface AuthProfile {
+  id: string;
+  provider: string;
+  label: string;
+  status: 'ready' | 'cooldown' | 'disabled';
+  /** Clock time the cooldown ends (the wire sends the time remaining). */
+  cooldownUntil?: number;
+  reason?: string;
+  fix?: string;
+  lastUsedAt?: number;
+  failureCount: number;
+  fromConfig: boolean;
+}
+
+export interface AuthState {
+  profiles: AuthProfile[];
+  loading: boolean;
+  error?: string;
+  /** Set when secrets are not in the OS keychain (the gateway says why). */
+  secretWarning?: string;
+  refresh(): Promise<void>;
+  add(input: { provider: string; label: string; apiKey: string }): Promise<boolean>;
+  remove(id: string): Promise<void>;
+  /** First run: is a local Ollama reachable, and with which models? */
+  ollama?: { running: boolean; models: string[] };
+  detectOllama(): Promise<void>;
+}
+
+/** What to do about a profile that cannot be used, by status. */
+const fixes: Record<string, string> = {
+  disabled: 'Add the profile again with a new key (same provider and name) to replace it.',
+  expired: 'The token has expired: add it again with a fresh one.',
+  missing_secret: 'The key is missing from the keychain: add the profile again with its key.',
+};
+
+const defaultReasons: Record<string, string> = {
+  expired: 'The credential has expired.',
+  missing_secret: 'The secret is not in the keychain.',
+};
+
+export function toAuthProfile(value: unknown, now: number): AuthProfile | undefined {
+  const row = record(value) as Partial<AuthProfileRow> & Record<string, unknown>;
+  const id = str(row.id);
+  if (!id) return undefined;
+  const wireStatus = str(row.status, 'ok');
+  const status = wireStatus === 'ok' ? 'ready' : wireStatus === 'cooldown' ? 'cooldown' : 'disabled';
+  const remaining = num(row.cooldownRemainingMs) ?? 0;
+  const failureCount = Object.values(record(row.failureCounts)).reduce<number>((sum, n) => sum + (num(n) ?? 0), 0);
+  return {
+    id,
+    provider: str(row.provider),
+    label: str(row.label) || id,
+    status,
+    cooldownUntil: status === 'cooldown' ? now + remaining : undefined,
+    reason: str(row.disabledReason) || str(row.lastErrorReason) || defaultReasons[wireStatus] || undefined,
+    fix: status === 'disabled' ? fixes[wireStatus] : undefined,
+    lastUsedAt: num(row.lastUsed),
+    failureCount,
+    fromConfig: row.fromConfig === true,
+  };
+}
+
+/** A profile id from provider and name: `openai:work`. */
+export function profileId(provider: string, label: string): string {
+  const slug = label
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return `${provider}:${slug || 'default'}`.slice(0, 64);
+}
+
+export function createAuthStore(client: GatewayPort, now: () => number): StoreApi<AuthState> & { dispose(): void } {
+  const store = createStore<AuthState>((set, get) => ({
+    profiles: [],
+    loading: false,
+    async refresh() {
+      set({ loading: true });
+      try {
+        const result = record(await client.call('auth.profiles.list', {}));
+        const at = now();
+        set({
+          profiles: list(result.profiles).flatMap((p) => toAuthProfile(p, at) ?? []),
+          secretWarning: str(result.secretWarning) || undefined,
+          loading: false,
+          error: undefined,
+        });
+      } catch (error) {
+        set({ loading: false, error: errorText(error) });
+      }
+    },
+    async add(input) {
+      if (!input.provider.trim()) {
+        set({ error: 'Choose a provider for the new profile.' });
+        return false;
+      }
+      if (!input.apiKey.trim()) {
+        set({ error: 'The API key is empty.' });
+        return false;
+      }
+      const params: Record<string, string> = {
+        id: profileId(input.provider, input.label),
+        provider: input.provider,
+        type: 'api_key',
+        secret: input.apiKey.trim(),
+      };
+      if (input.label.trim()) params.label = input.label.trim();
+      try {
+        await client.call('auth.profiles.set', params);
+        await get().refresh();
+        return true;
+      } catch (error) {
+        set({ error: errorText(error) });
+        return false;
+      }
+    },
+    async remove(id) {
+      try {
+        await client.call('auth.profiles.remove', { id });
+        await get().refresh();
+      } catch (error) {
+        set({ error: errorText(error) });
+      }
+    },
+    async detectOllama() {
+      // Ollama needs no key: its models are listed as available when the local server answers.
+      try {
+        const result = record(await client.call('models.list', { provider: 'ollama' }));
+        const models = list(result.models).filter((m) => record(m).available !== false);
+        set({
+          ollama: { running: models.length > 0, models: models.map((m) => str(record(m).name) || str(record(m).id)) },
+        });
+      } catch (error) {
+        set({ ollama: { running: false, models: [] }, error: errorText(error) });
+      }
+    },
+  }));
+  const subscriptions = [
+    client.onDidConnect(() => void store.getState().refresh()),
+    client.on('auth.profiles.changed', () => void store.getState().refresh()),
+  ];
+  return Object.assign(store, { dispose: () => disposeAll(subscriptions) });
+}

@@ -1,0 +1,308 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { type ApprovalState, type ChatMessage, contentText, mergeToolResults, toChatMessage } from './chat-message.js';
+import { disposeAll, errorText, type GatewayPort, list, record, str } from './gateway-port.js';
+
+export interface Transcript {
+  messages: ChatMessage[];
+  loading: boolean;
+  loaded: boolean;
+  hasMore: boolean;
+  /** Where older messages continue (`chat.history` cursor). */
+  nextCursor?: string;
+  error?: string;
+  /** The run now streaming into this session, if any. */
+  runId?: string;
+}
+
+export interface ModelOption {
+  id: string;
+  name: string;
+  provider: string;
+  available: boolean;
+}
+
+export interface OutgoingAttachment {
+  name: string;
+  mediaType: string;
+  /** base64 */
+  data: string;
+}
+
+export interface ChatState {
+  transcripts: Record<string, Transcript>;
+  models: ModelOption[];
+  /** The default model (agents.defaults.model.primary): what new runs use. */
+  model?: string;
+  modelError?: string;
+  load(sessionKey: string): Promise<void>;
+  /** Prepends the page before the oldest loaded message. */
+  loadOlder(sessionKey: string): Promise<void>;
+  send(sessionKey: string, text: string, attachments?: OutgoingAttachment[]): Promise<void>;
+  abort(sessionKey: string): Promise<void>;
+  /** Starts the session afresh (`sessions.reset`); the old transcript stays on disk. */
+  reset(sessionKey: string): Promise<void>;
+  retry(sessionKey: string): Promise<void>;
+  setModel(model: string): Promise<void>;
+  loadModels(): Promise<void>;
+}
+
+const emptyTranscript: Transcript = { messages: [], loading: false, loaded: false, hasMore: false };
+
+let localIds = 0;
+const localId = (prefix: string) => `${prefix}-${++localIds}`;
+
+export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { dispose(): void } {
+  const store = createStore<ChatState>((set, get) => {
+    const patch = (sessionKey: string, change: (t: Transcript) => Partial<Transcript>) =>
+      set((state) => {
+        const current = state.transcripts[sessionKey] ?? emptyTranscript;
+        return { transcripts: { ...state.transcripts, [sessionKey]: { ...current, ...change(current) } } };
+      });
+
+    return {
+      transcripts: {},
+      models: [],
+      async load(sessionKey) {
+        patch(sessionKey, () => ({ loading: true }));
+        try {
+          const result = record(await client.call('chat.history', { sessionKey, limit: 1000 }));
+          const messages = mergeToolResults(list(result.messages).flatMap((m, i) => toChatMessage(m, i) ?? []));
+          patch(sessionKey, (t) => ({
+            // Keep anything streamed in while history was loading.
+            messages: [...messages, ...t.messages.filter((m) => m.status === 'streaming')],
+            loading: false,
+            loaded: true,
+            hasMore: result.hasMore === true,
+            nextCursor: str(result.nextCursor) || undefined,
+            error: undefined,
+          }));
+        } catch (error) {
+          patch(sessionKey, () => ({ loading: false, error: errorText(error) }));
+        }
+      },
+      async loadOlder(sessionKey) {
+        const current = get().transcripts[sessionKey];
+        if (!current?.hasMore || !current.nextCursor || current.loading) return;
+        patch(sessionKey, () => ({ loading: true }));
+        try {
+          const result = record(
+            await client.call('chat.history', { sessionKey, limit: 500, cursor: current.nextCursor }),
+          );
+          const older = mergeToolResults(list(result.messages).flatMap((m, i) => toChatMessage(m, i) ?? []));
+          patch(sessionKey, (t) => {
+            const known = new Set(t.messages.map((m) => m.id));
+            return {
+              messages: [...older.filter((m) => !known.has(m.id)), ...t.messages],
+              loading: false,
+              hasMore: result.hasMore === true,
+              nextCursor: str(result.nextCursor) || undefined,
+            };
+          });
+        } catch (error) {
+          patch(sessionKey, () => ({ loading: false, error: errorText(error) }));
+        }
+      },
+      async send(sessionKey, text, attachments = []) {
+        const trimmed = text.trim();
+        if (!trimmed && attachments.length === 0) return;
+        const user: ChatMessage = {
+          id: localId('u'),
+          role: 'user',
+          text: trimmed,
+          attachments: attachments.map(({ name, mediaType }) => ({ name, mediaType })),
+        };
+        patch(sessionKey, (t) => ({ messages: [...t.messages, user], error: undefined }));
+        const params: Record<string, unknown> = { sessionKey, message: trimmed };
+        if (attachments.length > 0) {
+          params.attachments = attachments.map((a) => ({
+            kind: a.mediaType.startsWith('image/') ? 'image' : 'file',
+            mediaType: a.mediaType,
+            name: a.name,
+            data: a.data,
+          }));
+        }
+        try {
+          const result = record(await client.call('chat.send', params));
+          const runId = str(result.runId);
+          if (runId) patch(sessionKey, (t) => ({ runId: t.runId ?? runId }));
+        } catch (error) {
+          patch(sessionKey, (t) => ({
+            messages: [
+              ...t.messages,
+              { id: localId('e'), role: 'assistant', text: '', status: 'error', error: errorText(error) },
+            ],
+          }));
+        }
+      },
+      async abort(sessionKey) {
+        const runId = get().transcripts[sessionKey]?.runId;
+        await client.call('chat.abort', runId ? { sessionKey, runId } : { sessionKey });
+      },
+      async reset(sessionKey) {
+        try {
+          await client.call('sessions.reset', { key: sessionKey, reason: 'new conversation from the Control UI' });
+          patch(sessionKey, () => ({
+            messages: [],
+            runId: undefined,
+            hasMore: false,
+            nextCursor: undefined,
+            error: undefined,
+          }));
+        } catch (error) {
+          patch(sessionKey, () => ({ error: errorText(error) }));
+        }
+      },
+      async retry(sessionKey) {
+        const messages = get().transcripts[sessionKey]?.messages ?? [];
+        const lastUser = [...messages].reverse().find((m) => m.role === 'user');
+        if (!lastUser) return;
+        // Drop the failed or stopped answer so the retry's answer takes its place.
+        patch(sessionKey, (t) => ({
+          messages: t.messages.filter(
+            (m) => !(m.role === 'assistant' && (m.status === 'error' || m.status === 'aborted')),
+          ),
+        }));
+        await get().send(sessionKey, lastUser.text);
+      },
+      async setModel(model) {
+        const previous = get().model;
+        set({ model, modelError: undefined });
+        try {
+          // A merge patch: only the primary changes, fallbacks stay as configured.
+          await client.call('config.patch', { patch: { agents: { defaults: { model: { primary: model } } } } });
+        } catch (error) {
+          set({ model: previous, modelError: errorText(error) });
+        }
+      },
+      async loadModels() {
+        try {
+          const result = record(await client.call('models.list', {}));
+          const models = list(result.models).map((m) => {
+            const r = record(m);
+            return {
+              id: str(r.id),
+              name: str(r.name) || str(r.id),
+              provider: str(r.provider),
+              available: r.available !== false,
+            };
+          });
+          set({ models, model: str(result.primary) || undefined });
+        } catch {
+          set({ models: [] });
+        }
+      },
+    };
+  });
+
+  const onChat = (payload: Record<string, unknown>) => {
+    const sessionKey = str(payload.sessionKey);
+    const runId = str(payload.runId);
+    if (!sessionKey || !runId) return;
+    const state = str(payload.state);
+    store.setState((s) => {
+      const t = s.transcripts[sessionKey] ?? emptyTranscript;
+      const messages = [...t.messages];
+      let at = messages.findIndex((m) => m.role === 'assistant' && m.runId === runId);
+      if (at < 0) {
+        messages.push({ id: `run-${runId}`, role: 'assistant', text: '', status: 'streaming', runId });
+        at = messages.length - 1;
+      }
+      const current = messages[at]!;
+      const whole = contentText(record(payload.message).content);
+      let next: ChatMessage = current;
+      let activeRun: string | undefined = runId;
+      if (state === 'delta')
+        next = { ...current, text: whole || current.text + str(payload.deltaText), status: 'streaming' };
+      else if (state === 'final') {
+        next = { ...current, text: whole || current.text, status: 'done' };
+        activeRun = undefined;
+      } else if (state === 'aborted') {
+        next = { ...current, status: 'aborted' };
+        activeRun = undefined;
+      } else if (state === 'error') {
+        next = { ...current, status: 'error', error: str(payload.errorMessage, 'the run failed') };
+        activeRun = undefined;
+      }
+      messages[at] = next;
+      return { transcripts: { ...s.transcripts, [sessionKey]: { ...t, messages, runId: activeRun } } };
+    });
+  };
+
+  /** `agent` events with stream `tool` carry tool calls as they happen (RunEventPublisher). */
+  const onAgent = (payload: Record<string, unknown>) => {
+    if (payload.stream !== 'tool') return;
+    const data = record(payload.data);
+    const sessionKey = str(payload.sessionKey);
+    const toolCallId = str(data.toolCallId);
+    if (!sessionKey || !toolCallId) return;
+    updateTool(
+      sessionKey,
+      (m) => m.toolCallId === toolCallId,
+      (base) => ({
+        ...(base ?? { id: `tool-${toolCallId}`, role: 'tool', text: '', toolCallId, status: 'streaming' }),
+        toolName: str(data.name) || base?.toolName || 'tool',
+        toolInput: data.input ?? base?.toolInput,
+        status: data.phase === 'result' ? 'done' : (base?.status ?? 'streaming'),
+        error: data.isError === true ? 'the tool reported an error' : base?.error,
+      }),
+    );
+  };
+
+  /** Finds a tool message in a session (or adds one, before the still-empty streaming answer) and replaces it. */
+  const updateTool = (
+    sessionKey: string,
+    match: (m: ChatMessage) => boolean,
+    change: (base: ChatMessage | undefined) => ChatMessage | undefined,
+  ) => {
+    store.setState((s) => {
+      const t = s.transcripts[sessionKey] ?? emptyTranscript;
+      const messages = [...t.messages];
+      let at = -1;
+      for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.role === 'tool' && match(messages[i]!)) at = i;
+      const next = change(at >= 0 ? messages[at] : undefined);
+      if (!next) return s;
+      if (at >= 0) messages[at] = next;
+      else {
+        const streaming = messages.findIndex((m) => m.role === 'assistant' && m.status === 'streaming');
+        if (streaming >= 0 && !messages[streaming]!.text) messages.splice(streaming, 0, next);
+        else messages.push(next);
+      }
+      return { transcripts: { ...s.transcripts, [sessionKey]: { ...t, messages } } };
+    });
+  };
+
+  // An exec tool call waiting for approval shows it inline; the approval names its session.
+  const onApprovalRequested = (payload: Record<string, unknown>) => {
+    const sessionKey = str(payload.sessionKey);
+    const id = str(payload.id);
+    if (!sessionKey || !id) return;
+    updateTool(
+      sessionKey,
+      (m) => m.status === 'streaming' && !m.approvalId,
+      (base) => (base ? { ...base, approval: 'pending', approvalId: id } : undefined),
+    );
+  };
+  const onApprovalResolved = (payload: Record<string, unknown>) => {
+    const id = str(payload.id);
+    const approval: ApprovalState = str(payload.decision) === 'deny' ? 'denied' : 'allowed';
+    for (const sessionKey of Object.keys(store.getState().transcripts)) {
+      updateTool(
+        sessionKey,
+        (m) => m.approvalId === id,
+        (base) => (base ? { ...base, approval } : undefined),
+      );
+    }
+  };
+
+  const subscriptions = [
+    client.on('chat', onChat),
+    client.on('agent', onAgent),
+    client.on('exec.approval.requested', onApprovalRequested),
+    client.on('exec.approval.resolved', onApprovalResolved),
+    client.onDidConnect(() => {
+      void store.getState().loadModels();
+      for (const key of Object.keys(store.getState().transcripts)) void store.getState().load(key);
+    }),
+  ];
+  return Object.assign(store, { dispose: () => disposeAll(subscriptions) });
+}

@@ -1,0 +1,84 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { GatewayError } from '../../src-main/protocol/errors.js';
+import type { ConfigGetResult } from '../../src-main/protocol/methods/config.js';
+import { disposeAll, errorText, type GatewayPort, list, record, str } from './gateway-port.js';
+
+export interface ConfigIssue {
+  path: string;
+  message: string;
+}
+
+export interface ConfigState {
+  raw: string;
+  parsed: Record<string, unknown>;
+  hash?: string;
+  loaded: boolean;
+  saving: boolean;
+  issues: ConfigIssue[];
+  savedAt?: number;
+  error?: string;
+  refresh(): Promise<void>;
+  save(raw: string): Promise<boolean>;
+}
+
+/** Schema problems arrive as `details.errors` (or `details.issues`) on INVALID_REQUEST from config.set. */
+export function issuesOf(error: unknown): ConfigIssue[] {
+  if (!(error instanceof GatewayError)) return [];
+  const details = record(error.details);
+  return list(details.errors ?? details.issues).map((i) => {
+    const r = record(i);
+    return { path: str(r.path) || '(root)', message: str(r.message) };
+  });
+}
+
+export function createConfigStore(client: GatewayPort, now: () => number): StoreApi<ConfigState> & { dispose(): void } {
+  const store = createStore<ConfigState>((set, get) => ({
+    raw: '',
+    parsed: {},
+    loaded: false,
+    saving: false,
+    issues: [],
+    async refresh() {
+      try {
+        const result = (await client.call('config.get', {})) as ConfigGetResult;
+        set({
+          raw: result.exists || result.raw ? result.raw : '{}\n',
+          parsed: record(result.parsed),
+          hash: result.hash,
+          loaded: true,
+          issues: result.errors ?? [],
+          error: undefined,
+        });
+      } catch (error) {
+        set({ error: errorText(error), loaded: true });
+      }
+    },
+    async save(raw) {
+      try {
+        JSON.parse(raw);
+      } catch (error) {
+        set({ issues: [{ path: '(file)', message: `not valid JSON: ${errorText(error)}` }] });
+        return false;
+      }
+      set({ saving: true });
+      try {
+        const params: { raw: string; baseHash?: string } = { raw };
+        const hash = get().hash;
+        if (hash) params.baseHash = hash;
+        await client.call('config.set', params);
+        set({ saving: false, issues: [], savedAt: now(), error: undefined });
+        await get().refresh();
+        return true;
+      } catch (error) {
+        const issues = issuesOf(error);
+        set({ saving: false, issues, error: issues.length > 0 ? undefined : errorText(error) });
+        return false;
+      }
+    },
+  }));
+  const subscriptions = [
+    client.onDidConnect(() => void store.getState().refresh()),
+    client.on('config.changed', () => void store.getState().refresh()),
+  ];
+  return Object.assign(store, { dispose: () => disposeAll(subscriptions) });
+}

@@ -1,0 +1,109 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { disposeAll, errorText, type GatewayPort, list, num, record, str } from './gateway-port.js';
+
+export interface PairedDevice {
+  deviceId: string;
+  name: string;
+  platform?: string;
+  role: string;
+  scopes: string[];
+  pairedAt?: number;
+  online: boolean;
+}
+
+export interface PairRequest {
+  requestId: string;
+  deviceId: string;
+  name: string;
+  scopes: string[];
+  ts?: number;
+}
+
+export interface SetupCode {
+  code: string;
+  link: string;
+  qrSvg: string;
+  expiresAt: number;
+}
+
+export interface DevicesState {
+  paired: PairedDevice[];
+  pending: PairRequest[];
+  setup?: SetupCode;
+  error?: string;
+  /** A one-time setup code (and its QR) a phone scans to pair. */
+  createSetupCode(): Promise<void>;
+  refresh(): Promise<void>;
+  revoke(deviceId: string): Promise<void>;
+  approve(requestId: string): Promise<void>;
+  reject(requestId: string): Promise<void>;
+}
+
+const strings = (value: unknown) => list(value).map((s) => String(s));
+
+export function createDevicesStore(client: GatewayPort): StoreApi<DevicesState> & { dispose(): void } {
+  const act = async (method: string, params: Record<string, string>) => {
+    try {
+      await client.call(method, params);
+      await store.getState().refresh();
+    } catch (error) {
+      store.setState({ error: errorText(error) });
+    }
+  };
+  const store = createStore<DevicesState>((set) => ({
+    paired: [],
+    pending: [],
+    async refresh() {
+      try {
+        const result = record(await client.call('device.pair.list', {}));
+        set({
+          paired: list(result.paired).map((d) => {
+            const r = record(d);
+            return {
+              deviceId: str(r.deviceId),
+              name: str(r.displayName) || str(r.clientId) || str(r.deviceId).slice(0, 12),
+              platform: str(r.platform) || undefined,
+              role: str(r.role, 'operator'),
+              scopes: strings(r.scopes),
+              pairedAt: num(r.pairedAtMs) ?? num(r.approvedAtMs),
+              online: r.online === true,
+            };
+          }),
+          pending: list(result.pending).map((d) => {
+            const r = record(d);
+            return {
+              requestId: str(r.requestId),
+              deviceId: str(r.deviceId),
+              name: str(r.displayName) || str(r.clientId) || str(r.deviceId).slice(0, 12),
+              scopes: strings(r.scopes),
+              ts: num(r.ts),
+            };
+          }),
+          error: undefined,
+        });
+      } catch (error) {
+        set({ error: errorText(error) });
+      }
+    },
+    async createSetupCode() {
+      try {
+        const r = record(await client.call('device.pair.setup', {}));
+        set({
+          setup: { code: str(r.code), link: str(r.link), qrSvg: str(r.qrSvg), expiresAt: num(r.expiresAt) ?? 0 },
+          error: undefined,
+        });
+      } catch (error) {
+        set({ error: errorText(error) });
+      }
+    },
+    revoke: (deviceId) => act('device.pair.remove', { deviceId }),
+    approve: (requestId) => act('device.pair.approve', { requestId }),
+    reject: (requestId) => act('device.pair.reject', { requestId }),
+  }));
+  const subscriptions = [
+    client.onDidConnect(() => void store.getState().refresh()),
+    client.on('device.pair.requested', () => void store.getState().refresh()),
+    client.on('device.pair.resolved', () => void store.getState().refresh()),
+  ];
+  return Object.assign(store, { dispose: () => disposeAll(subscriptions) });
+}

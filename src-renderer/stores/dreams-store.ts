@@ -1,0 +1,135 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { DreamsRunResult } from '../../src-main/protocol/methods/dreams.js';
+import { disposeAll, errorText, type GatewayPort, list, num, record, str } from './gateway-port.js';
+
+export interface DreamPhase {
+  name: 'light' | 'rem' | 'deep';
+  summary: string;
+}
+
+export interface PromotionCandidate {
+  id: string;
+  text: string;
+  path?: string;
+  line?: number;
+  score: number;
+  signals: Record<string, number>;
+  /** Gates this candidate did not pass; empty when it would be promoted. */
+  failures: string[];
+  /** `dreams.explain` lines, once asked for. */
+  explanation?: string[];
+}
+
+export interface DreamsState {
+  diary: string;
+  status?: { enabled: boolean; cron: string; lastAt?: number; lastPromoted?: number };
+  phases: DreamPhase[];
+  candidates: PromotionCandidate[];
+  promoted: string[];
+  running: boolean;
+  error?: string;
+  refresh(): Promise<void>;
+  /** preview: a dry run (nothing written); apply: promote; run: whatever the config says. */
+  run(mode: 'run' | 'preview' | 'apply'): Promise<void>;
+  explain(id: string): Promise<void>;
+}
+
+function toCandidate(value: unknown, index: number): PromotionCandidate {
+  const row = record(value);
+  const signals: Record<string, number> = {};
+  for (const [key, v] of Object.entries(record(row.signals))) if (typeof v === 'number') signals[key] = v;
+  if (num(row.recalls) !== undefined && signals.recalls === undefined) signals.recalls = num(row.recalls)!;
+  if (num(row.uniqueQueries) !== undefined && signals.uniqueQueries === undefined)
+    signals.uniqueQueries = num(row.uniqueQueries)!;
+  return {
+    id: `${str(row.path)}:${num(row.line) ?? index}:${index}`,
+    text: str(row.text),
+    path: str(row.path) || undefined,
+    line: num(row.line),
+    score: num(row.score) ?? 0,
+    signals,
+    failures: list(row.failures).map((f) => String(f)),
+  };
+}
+
+/** The three sleep phases of a run, in words (the same facts `hearth memory promote` prints). */
+export function phasesOf(result: DreamsRunResult): DreamPhase[] {
+  const reflections = result.reflections.map((r) => `${r.tag} (${r.count})`).join(', ');
+  const truths = result.truths.map((t) => `- ${t.text} (${t.confidence.toFixed(2)})`).join('\n');
+  return [
+    {
+      name: 'light',
+      summary: `Read **${result.notesSeen}** notes and **${result.recalls}** recalls from ${result.day}.`,
+    },
+    { name: 'rem', summary: reflections ? `Recurring themes: ${reflections}.` : 'No recurring themes.' },
+    {
+      name: 'deep',
+      summary:
+        `${result.candidates.length} candidates scored; ${result.promoted.length} ${result.applied ? 'promoted' : 'would be promoted'}.` +
+        (truths ? `\n\n${truths}` : ''),
+    },
+  ];
+}
+
+export function createDreamsStore(client: GatewayPort): StoreApi<DreamsState> & { dispose(): void } {
+  const store = createStore<DreamsState>((set, get) => ({
+    diary: '',
+    phases: [],
+    candidates: [],
+    promoted: [],
+    running: false,
+    async refresh() {
+      const [diary, status, candidates] = await Promise.allSettled([
+        client.call('memory.file.get', { path: 'DREAMS.md' }),
+        client.call('dreams.status', {}),
+        client.call('dreams.candidates', {}),
+      ]);
+      const s = status.status === 'fulfilled' ? record(status.value) : undefined;
+      const last = record(s?.last);
+      set({
+        diary: diary.status === 'fulfilled' ? str(record(diary.value).content) : '',
+        status: s
+          ? { enabled: s.enabled === true, cron: str(s.cron), lastAt: num(last.at), lastPromoted: num(last.promoted) }
+          : undefined,
+        candidates:
+          candidates.status === 'fulfilled'
+            ? list(record(candidates.value).candidates).map(toCandidate)
+            : get().candidates,
+        error: candidates.status === 'rejected' ? errorText(candidates.reason) : undefined,
+      });
+    },
+    async run(mode) {
+      set({ running: true });
+      try {
+        const params = mode === 'run' ? {} : { apply: mode === 'apply' };
+        const result = (await client.call('dreams.run', params, { timeoutMs: 300_000 })) as DreamsRunResult;
+        set({
+          running: false,
+          phases: phasesOf(result),
+          candidates: list(result.candidates).map(toCandidate),
+          promoted: list(result.promoted).map(String),
+          error: undefined,
+        });
+        if (result.applied) await get().refresh();
+      } catch (error) {
+        set({ running: false, error: errorText(error) });
+      }
+    },
+    async explain(id) {
+      const candidate = get().candidates.find((c) => c.id === id);
+      if (!candidate) return;
+      try {
+        const result = record(await client.call('dreams.explain', { text: candidate.text }));
+        const explanation = list(result.lines).map(String);
+        set((s) => ({ candidates: s.candidates.map((c) => (c.id === id ? { ...c, explanation } : c)) }));
+      } catch (error) {
+        set({ error: errorText(error) });
+      }
+    },
+  }));
+  const subscriptions = [
+    client.onDidConnect(() => void store.getState().refresh()),
+    client.on('dreams.changed', () => void store.getState().refresh()),
+  ];
+  return Object.assign(store, { dispose: () => disposeAll(subscriptions) });
+}

@@ -1,0 +1,32 @@
+import type { GatewayClient } from '../../src-main/protocol/client/gateway-client.js';
+
+/** What stores need of the client; the real GatewayClient in the app and in tests (over a loopback transport). */
+export type GatewayPort = Pick<
+  GatewayClient,
+  'call' | 'on' | 'onAnyEvent' | 'onDidConnect' | 'onDidChangeState' | 'state'
+>;
+
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Reads a string field from loosely shaped gateway data without trusting its type. */
+export function str(value: unknown, fallback = ''): string {
+  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : fallback;
+}
+
+export function num(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+export function record(value: unknown): Record<string, unknown> {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+export function list(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+export function disposeAll(items: readonly { dispose(): void }[]): void {
+  for (const item of items) item.dispose();
+}

@@ -1,0 +1,56 @@
+import { render } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import type { GatewayClient } from '../../src-main/protocol/client/gateway-client.js';
+import { StoresProvider } from '../app/stores-context.js';
+import { createStores, type Stores } from '../stores/create-stores.js';
+import type { ViewId } from '../stores/ui-store.js';
+import { connectTestClient, type Handler, ScriptedGateway } from './scripted-gateway.js';
+
+/** Default answers so every store's first refresh succeeds quietly; tests override what they care about. */
+export const quietHandlers: Record<string, Handler> = {
+  'sessions.list': () => ({ sessions: [] }),
+  'chat.history': () => ({ messages: [], hasMore: false }),
+  'models.list': () => ({ models: [{ id: 'fake-model', name: 'Fake', provider: 'fake', available: true }] }),
+  'exec.approval.list': () => [],
+  'auth.profiles.list': () => ({ profiles: [], secretBackend: 'keychain' }),
+  'memory.files.list': () => ({ files: [] }),
+  'memory.file.get': (p) => ({ path: p.path, content: '' }),
+  'dreams.status': () => ({ enabled: true, cron: '0 3 * * *' }),
+  'dreams.candidates': () => ({ candidates: [] }),
+  'device.pair.list': () => ({ pending: [], paired: [] }),
+  'config.get': () => ({ path: '/h/hearth.json', exists: true, raw: '{}', parsed: {}, hash: 'h0', valid: true }),
+};
+
+export interface TestApp {
+  gateway: ScriptedGateway;
+  client: GatewayClient;
+  stores: Stores;
+  dispose(): void;
+}
+
+export function startTestApp(
+  handlers: Record<string, Handler> = {},
+  options: { view?: ViewId; now?: () => number; refuseToken?: boolean } = {},
+): TestApp {
+  const gateway = new ScriptedGateway({ ...quietHandlers, ...handlers });
+  if (options.refuseToken) gateway.refuseToken = 'test-token';
+  const client = connectTestClient(gateway);
+  const stores = createStores(client, {
+    language: 'en',
+    view: options.view,
+    now: options.now ?? (() => 1_700_000_000_000),
+  });
+  return {
+    gateway,
+    client,
+    stores,
+    dispose() {
+      stores.dispose();
+      client.dispose();
+    },
+  };
+}
+
+export function renderWithStores(app: TestApp, element: ReactElement) {
+  return render(<StoresProvider stores={app.stores}>{element}</StoresProvider>);
+}
