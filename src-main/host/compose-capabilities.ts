@@ -202,7 +202,22 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
     });
     root.add(services);
     const runtime = services.runtime;
-    root.add(methods.registerChatMethods(core.registry, { runtime }));
+    // `/approve <id> allow-once|allow-always|deny` from any chat surface resolves an approval without a model turn.
+    const approveCommand = (message: string, call: import('../gateway/method-router.js').CallContext) => {
+      const parsed = execModule.parseApproveCommand(message);
+      if (!parsed) return undefined;
+      if (!parsed.ok) return { name: 'approve', ok: false, reply: parsed.error };
+      if (!hasScope(call.caller.scopes, 'operator.approvals')) {
+        return { name: 'approve', ok: false, reply: 'you cannot resolve approvals from here (missing scope: operator.approvals)' };
+      }
+      try {
+        exec.approvals.resolve(parsed.id, parsed.decision, `chat:${call.caller.clientId}`);
+        return { name: 'approve', ok: true, reply: `${parsed.decision} for approval ${parsed.id}` };
+      } catch (error) {
+        return { name: 'approve', ok: false, reply: (error as Error).message };
+      }
+    };
+    root.add(methods.registerChatMethods(core.registry, { runtime, commands: [approveCommand] }));
     root.add(methods.registerAgentMethods(core.registry, { runtime }));
     root.add(
       methods.registerModelsMethods(core.registry, {

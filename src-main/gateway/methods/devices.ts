@@ -141,11 +141,14 @@ export function registerDevicesMethods(router: MethodRouter, deps: DevicesMethod
         expiresAt: issued.expiresAt,
       });
       const link = setupLink(code);
+      // A phone's camera opens https links: the QR leads to the Control UI served by the LAN
+      // listener, which reads the code from the fragment (never sent to a server).
+      const webUrl = `${lan.urls[0]!.replace(/^wss:/, 'https:')}/#pair=${code}`;
       const [qrSvg, qrText] = await Promise.all([
-        QRCode.toString(link, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 }),
-        QRCode.toString(link, { type: 'terminal', small: true, errorCorrectionLevel: 'L' }),
+        QRCode.toString(webUrl, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 }),
+        QRCode.toString(webUrl, { type: 'terminal', small: true, errorCorrectionLevel: 'L' }),
       ]);
-      return { code, link, urls: lan.urls, tlsFingerprint: fingerprint, expiresAt: issued.expiresAt, qrSvg, qrText };
+      return { code, link, webUrl, urls: lan.urls, tlsFingerprint: fingerprint, expiresAt: issued.expiresAt, qrSvg, qrText };
     }),
   );
 

@@ -36,7 +36,10 @@ export interface PairedDeviceView {
 
 export interface SetupCodeResult {
   code: string;
+  /** `hearth://pair?code=…`, for the desktop app and other Hearth installs. */
   link: string;
+  /** `https://<lan>:<port>/#pair=<code>`: what the QR encodes, so a phone camera opens the Control UI. */
+  webUrl: string;
   urls: string[];
   tlsFingerprint: string;
   expiresAt: number;
