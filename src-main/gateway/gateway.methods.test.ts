@@ -239,3 +239,14 @@ describe('shutdown', () => {
     await expect(openRawSocket(own.wsUrl)).rejects.toThrow();
   });
 });
+
+describe('canvas', () => {
+  it('announces canvas.changed when a file in the canvas folder changes', async () => {
+    const { socket } = await connectRaw(host.wsUrl, { token: host.token, scopes: ['operator.read'] });
+    const mark = socket.frames.length;
+    await writeFile(`${host.paths.workspaceDir('main')}/canvas/page.html`, '<p>new</p>');
+    const event = await socket.next((f) => socket.frames.indexOf(f) >= mark && f.event === 'canvas.changed', 5000);
+    expect(event.payload).toMatchObject({ files: expect.arrayContaining(['page.html']) });
+    socket.close();
+  });
+});

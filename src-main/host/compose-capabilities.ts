@@ -208,7 +208,11 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       if (!parsed) return undefined;
       if (!parsed.ok) return { name: 'approve', ok: false, reply: parsed.error };
       if (!hasScope(call.caller.scopes, 'operator.approvals')) {
-        return { name: 'approve', ok: false, reply: 'you cannot resolve approvals from here (missing scope: operator.approvals)' };
+        return {
+          name: 'approve',
+          ok: false,
+          reply: 'you cannot resolve approvals from here (missing scope: operator.approvals)',
+        };
       }
       try {
         exec.approvals.resolve(parsed.id, parsed.decision, `chat:${call.caller.clientId}`);

@@ -22,6 +22,7 @@ import { type LanEndpoint, registerDevicesMethods } from '../gateway/methods/dev
 import { registerGatewayMethods } from '../gateway/methods/gateway.js';
 import { createFileLogger } from '../logging/create-logger.js';
 import type { SecretStore } from '../secrets/secret-store.js';
+import { watchCanvas } from './canvas-watcher.js';
 import type { Capabilities } from './compose-capabilities.js';
 import type { HearthHost } from './hearth-host.js';
 import { lanUrls } from './lan-addresses.js';
@@ -106,6 +107,7 @@ export async function startHearth(options: StartHearthOptions): Promise<HearthHo
 
     const canvasDir = join(paths.workspaceDir('main'), 'canvas');
     await mkdir(canvasDir, { recursive: true });
+    root.add(watchCanvas(canvasDir, core.bus, clock, log));
     let serverInfo = { host, port: 0 };
     root.add(
       registerGatewayMethods(core.registry, {
