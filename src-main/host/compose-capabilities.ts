@@ -170,6 +170,12 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       return engine;
     };
 
+    const traceWriter = contextModule.createCacheTraceWriter({
+      dir: paths.cacheTraceDir,
+      clock,
+      debug: env.HEARTH_TRACE_CONTENT === '1',
+    });
+
     // The agent runtime
     services = await agentModule.createRuntimeServices({
       paths,
@@ -192,13 +198,33 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
         });
         return bootstrapModule.buildSystemPrompt({ bootstrapText: loaded.text });
       },
-      hooks: (scope) =>
-        contextModule.createRunContextHooks({
+      hooks: (scope) => {
+        const contextHooks = contextModule.createRunContextHooks({
           engine: engineFor(scope.agentId, scope.sessionKey),
           policy: contextModule.createCompactionPolicy(),
           log,
           contextWindow: 128_000,
-        }),
+        });
+        // One cache-trace record set per LLM call (a turn with tools makes several calls).
+        const turnId = crypto.randomUUID().slice(0, 8);
+        const calls = new Map<number, ReturnType<typeof contextModule.createCallTrace>>();
+        return {
+          ...contextHooks,
+          traceContext: ({ step, stage, system, tools: toolNames, messages }) => {
+            let call = calls.get(step);
+            if (!call) {
+              call = contextModule.createCallTrace({
+                writer: traceWriter,
+                sessionKey: scope.sessionKey,
+                callId: `${turnId}-${step}`,
+                log,
+              });
+              calls.set(step, call);
+            }
+            call.stage(stage, { system, tools: toolNames, messages });
+          },
+        };
+      },
     });
     root.add(services);
     const runtime = services.runtime;

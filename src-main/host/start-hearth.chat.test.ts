@@ -64,6 +64,32 @@ describe('a chat turn through the composed gateway', () => {
     expect(JSON.stringify(request.body)).toMatch(/"exec"|"bash"/);
   });
 
+  it('records the cache trace of each LLM call at seven stages', async () => {
+    llm.script([{ type: 'text', text: 'Second answer.' }]);
+    await socket.request('chat.send', { sessionKey: 'main', message: 'and again', idempotencyKey: 'turn-2' });
+    await socket.next(
+      (f) =>
+        f.event === 'chat' &&
+        (f.payload as { runId: string; state: string }).runId === 'turn-2' &&
+        (f.payload as { state: string }).state === 'final',
+      20_000,
+    );
+    const trace = await socket.request('trace.show', { sessionKey: 'main' });
+    expect(trace.ok).toBe(true);
+    const text = JSON.stringify(trace.payload);
+    for (const stage of [
+      'session_loaded',
+      'sanitized',
+      'limited',
+      'prompt_before',
+      'images',
+      'stream_context',
+      'session_after',
+    ])
+      expect(text).toContain(stage);
+    expect(text).not.toContain('sk-test-1234');
+  });
+
   it('does not run the turn twice for a retried idempotency key', async () => {
     const before = llm.requests.length;
     const again = await socket.request('chat.send', { sessionKey: 'main', message: 'hi', idempotencyKey: 'turn-1' });

@@ -11,7 +11,27 @@ import { runToolCall, type ToolCallHooks } from './tool-calls.js';
 export interface AgentLoopHooks extends ToolCallHooks {
   /** The context engine plugs in here: the history to send for the next call, within budget. */
   transformContext?(messages: readonly AgentMessage[], budget: ContextBudget): Promise<AgentMessage[]>;
+  /**
+   * The cache trace plugs in here: the context of each LLM call at seven stages (session loaded,
+   * sanitized, limited, prompt before, images, stream context, session after). Must not throw.
+   */
+  traceContext?(call: {
+    step: number;
+    stage: ContextTraceStage;
+    system?: string;
+    tools?: unknown;
+    messages: readonly unknown[];
+  }): void;
 }
+
+export type ContextTraceStage =
+  | 'session_loaded'
+  | 'sanitized'
+  | 'limited'
+  | 'prompt_before'
+  | 'images'
+  | 'stream_context'
+  | 'session_after';
 
 export interface AgentLoopInput {
   model: SdkLanguageModel;
@@ -58,11 +78,36 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopResu
 
   for (let step = 0; step < maxSteps; step++) {
     if (input.signal.aborted) return finish('aborted', 'aborted');
+    const trace = input.hooks?.traceContext;
     const working = [...input.history, ...produced];
+    trace?.({ step, stage: 'session_loaded', messages: input.history });
+    trace?.({ step, stage: 'sanitized', messages: working });
     const history = input.hooks?.transformContext ? await input.hooks.transformContext(working, input.budget) : working;
+    if (trace) {
+      const toolSchemas = Object.keys(sdkTools).sort();
+      trace({ step, stage: 'limited', messages: history });
+      trace({ step, stage: 'prompt_before', system: input.system, tools: toolSchemas, messages: history });
+      trace({
+        step,
+        stage: 'images',
+        messages: history.filter((m) => m.kind === 'user' && (m.attachments?.length ?? 0) > 0),
+      });
+      trace({
+        step,
+        stage: 'stream_context',
+        system: input.system,
+        tools: toolSchemas,
+        messages: toModelMessages(history),
+      });
+    }
     input.onEvent({ type: 'start', step, model: input.modelRef });
 
     const reply = await streamOneStep(input, history, sdkTools);
+    trace?.({
+      step,
+      stage: 'session_after',
+      messages: [...history, ...produced.slice(working.length - input.history.length)],
+    });
     usage = addUsage(usage, reply.usage);
     if (reply.text) sideEffects = true;
     if (reply.text) {
