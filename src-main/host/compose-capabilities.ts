@@ -6,7 +6,7 @@ import type { Logger } from '../base/logger.js';
 import type { ConfigService, HearthPaths } from '../config/index.js';
 import type { ApprovalPrompter } from '../exec/index.js';
 import type { GatewayCore } from '../gateway/gateway-core.js';
-import { hasScope } from '../protocol/index.js';
+import { hasScope, invalidRequest } from '../protocol/index.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import type { ToolDefinition } from '../tools/tool.js';
 
@@ -247,7 +247,17 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
         return { name: 'approve', ok: false, reply: (error as Error).message };
       }
     };
-    root.add(methods.registerChatMethods(core.registry, { runtime, commands: [approveCommand] }));
+    const route = (input: Parameters<typeof sessionsModule.resolveRoute>[1]) => {
+      try {
+        return sessionsModule.resolveRoute(
+          { agents: config.current.agents, session: config.current.session } as never,
+          input,
+        );
+      } catch (error) {
+        throw invalidRequest(`cannot route this message: ${(error as Error).message}`);
+      }
+    };
+    root.add(methods.registerChatMethods(core.registry, { runtime, commands: [approveCommand], route }));
     root.add(methods.registerAgentMethods(core.registry, { runtime }));
     root.add(
       methods.registerModelsMethods(core.registry, {

@@ -90,6 +90,26 @@ describe('a chat turn through the composed gateway', () => {
     expect(text).not.toContain('sk-test-1234');
   });
 
+  it('routes a message by channel and peer to its own session', async () => {
+    llm.script([{ type: 'text', text: 'Routed reply.' }]);
+    const sent = await socket.request('chat.send', {
+      route: { channel: 'telegram', peerKind: 'direct', peerId: '42' },
+      message: 'hello from telegram',
+      idempotencyKey: 'route-1',
+    });
+    expect(sent).toMatchObject({ ok: true, payload: { runId: 'route-1' } });
+    const final = await socket.next(
+      (f) =>
+        f.event === 'chat' &&
+        (f.payload as { runId: string; state: string }).runId === 'route-1' &&
+        (f.payload as { state: string }).state === 'final',
+      20_000,
+    );
+    expect((final.payload as { sessionKey: string }).sessionKey).toMatch(/^agent:main:telegram:/);
+    const bad = await socket.request('chat.send', { message: 'nowhere', idempotencyKey: 'route-2' });
+    expect(bad.error?.message).toMatch(/sessionKey/);
+  });
+
   it('does not run the turn twice for a retried idempotency key', async () => {
     const before = llm.requests.length;
     const again = await socket.request('chat.send', { sessionKey: 'main', message: 'hi', idempotencyKey: 'turn-1' });

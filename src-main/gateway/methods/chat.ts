@@ -11,12 +11,25 @@ import type { CallContext, MethodRouter } from '../method-router.js';
 export type ChatCommandHandler = (
   message: string,
   call: CallContext,
-) => { name: string; ok: boolean; reply: string } | undefined | Promise<{ name: string; ok: boolean; reply: string } | undefined>;
+) =>
+  | { name: string; ok: boolean; reply: string }
+  | undefined
+  | Promise<{ name: string; ok: boolean; reply: string } | undefined>;
 
 export interface ChatMethodsDeps {
   runtime: AgentRuntime;
   /** Tried in order before a turn starts; the first that recognises the message answers it. */
   commands?: readonly ChatCommandHandler[];
+  /** Resolves a channel/peer route to a session key through agents.bindings (chat.send without sessionKey). */
+  route?(input: {
+    channel: string;
+    accountId?: string;
+    peerKind: 'direct' | 'group' | 'channel';
+    peerId: string;
+    guildId?: string;
+  }): {
+    sessionKey: string;
+  };
 }
 
 /** Runtime and input errors become wire errors; a provider failure keeps its reason in details. */
@@ -105,9 +118,18 @@ export function registerChatMethods(router: MethodRouter, deps: ChatMethodsDeps)
       }
       let started: ReturnType<AgentRuntime['start']>;
       try {
+        let sessionKey = params.sessionKey;
+        if (!sessionKey && params.route) {
+          if (!deps.route) throw invalidRequest('this gateway cannot route by channel/peer; pass sessionKey');
+          sessionKey = deps.route(params.route).sessionKey;
+        }
+        if (!sessionKey)
+          throw invalidRequest("invalid chat.send params: must have required property 'sessionKey' (or a route)");
+        if (params.sessionKey && params.route)
+          throw invalidRequest('invalid chat.send params: pass sessionKey or route, not both');
         started = runtime.start({
           runId: params.idempotencyKey,
-          sessionKey: params.sessionKey,
+          sessionKey,
           message: params.message,
           attachments: params.attachments,
           timeoutMs: params.timeoutMs,

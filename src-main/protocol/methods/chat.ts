@@ -59,7 +59,18 @@ export const chatMethods = {
     scope: 'operator.write',
     params: z
       .object({
-        sessionKey: z.string().min(1),
+        /** Either a session key ("main" = agent:main:main), or a route (channel + peer) resolved through agents.bindings. */
+        sessionKey: z.string().min(1).optional(),
+        route: z
+          .object({
+            channel: z.string().min(1),
+            accountId: z.string().optional(),
+            peerKind: z.enum(['direct', 'group', 'channel']),
+            peerId: z.string().min(1),
+            guildId: z.string().optional(),
+          })
+          .strict()
+          .optional(),
         message: z.string(),
         idempotencyKey: z.string().min(1),
         thinking: z.string().optional(),
