@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -10,8 +10,8 @@ import { type BenchResult, percentile } from './bench-result.js';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const builtCli = join(root, 'dist', 'src-main', 'cli', 'main.js');
 
+/** Always rebuilds: a stale dist/ would measure old code. */
 function ensureBuilt(): void {
-  if (existsSync(builtCli)) return;
   const result = spawnSync('npm', ['run', '--silent', 'build:main'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) throw new Error('build:main failed');
 }

@@ -1,13 +1,42 @@
 #!/usr/bin/env node
-// The `hearth` command. Runs the compiled CLI when it has been built (dist/), and
-// the TypeScript sources through tsx otherwise, so it works right after `npm install`.
-// HEARTH_FROM_SOURCE=1 forces the sources (for development after editing them).
-import { existsSync } from 'node:fs';
+// The `hearth` command. Runs the compiled CLI (dist/) when it is at least as new as the
+// sources, and the TypeScript sources through tsx otherwise — so it works right after
+// `npm install`, and a stale build never runs after the sources changed.
+// HEARTH_FROM_SOURCE=1 forces the sources.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
+const root = fileURLToPath(new URL('..', import.meta.url));
 const built = new URL('../dist/src-main/cli/main.js', import.meta.url);
+const stamp = new URL('../dist/.build-stamp', import.meta.url);
 const source = new URL('../src-main/cli/main.ts', import.meta.url);
 
-if (existsSync(built) && (process.env.HEARTH_FROM_SOURCE !== '1' || !existsSync(source))) {
+function newestSourceMtime() {
+  let newest = 0;
+  for (const folder of ['src-main', 'extensions']) {
+    let names = [];
+    try {
+      names = readdirSync(`${root}${folder}`, { recursive: true });
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (!String(name).endsWith('.ts')) continue;
+      const mtime = statSync(`${root}${folder}/${name}`).mtimeMs;
+      if (mtime > newest) newest = mtime;
+    }
+  }
+  return newest;
+}
+
+function builtIsCurrent() {
+  if (!existsSync(built)) return false;
+  if (!existsSync(source)) return true; // a packaged app ships only dist/
+  if (process.env.HEARTH_FROM_SOURCE === '1' || !existsSync(stamp)) return false;
+  return statSync(stamp).mtimeMs >= newestSourceMtime();
+}
+
+if (builtIsCurrent()) {
   await import(built.href);
 } else {
   const { register } = await import('tsx/esm/api');
