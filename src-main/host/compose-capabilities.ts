@@ -68,6 +68,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       import('../providers/index.js'),
       import('./capability-methods.js'),
     ]);
+    const pluginsModule = await import('../plugins/index.js');
 
     const secrets =
       options.secretStore ??
@@ -139,6 +140,35 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
     const sessionEngines = new Map<string, import('../agent/context/index.js').ContextEngine>();
     const tools: ToolDefinition[] = [exec.tool as ToolDefinition];
 
+    // Plugins: bundled (extensions/, compiled to dist/extensions/ in a build) and the user's own.
+    const plugins = new pluginsModule.PluginRegistry(() => config.current.plugins.slots);
+    const compiled = import.meta.url.endsWith('.js');
+    const discovered = await pluginsModule.discoverPlugins([
+      { dir: join(options.appRoot, ...(compiled ? ['dist', 'extensions'] : ['extensions'])), source: 'bundled' },
+      { dir: paths.userExtensionsDir, source: 'user' },
+    ]);
+    const pluginReport = await pluginsModule.loadPlugins({
+      discovered,
+      config: config.current.plugins,
+      registry: plugins,
+      log: log.child({ part: 'plugins' }),
+      uid: process.getuid?.(),
+    });
+    for (const refused of pluginReport.refused)
+      log.warn('plugin refused', { plugin: refused.id, refusals: refused.refusals });
+    for (const failed of pluginReport.failed) log.error('plugin failed', { plugin: failed.id, error: failed.error });
+    const pluginContext = (pluginId: string) => ({
+      pluginId,
+      config: config.current.plugins.entries[pluginId]?.config ?? {},
+      log: log.child({ plugin: pluginId }),
+      home: paths.home,
+    });
+    for (const { pluginId, id } of plugins.list('context-engine')) {
+      const contribution = plugins.get<import('../agent/context/index.js').ContextEngineFactory>('context-engine', id)!;
+      root.add(engines.register(await contribution.create(pluginContext(pluginId) as never)));
+    }
+    tools.push(...plugins.listTools());
+
     let services: import('../agent/runtime/runtime-services.js').RuntimeServices | undefined;
     const summarizer: import('../agent/context/index.js').Summarizer = async (input, signal) => {
       if (!services) throw new Error('the runtime is not ready');
@@ -153,8 +183,12 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
     const engineFor = (agentId: string, sessionKey: string) => {
       let engine = sessionEngines.get(sessionKey);
       if (!engine) {
+        const agents = config.current.agents as {
+          defaults?: { contextEngine?: string };
+          list?: { id: string; contextEngine?: string }[];
+        };
         const id =
-          (config.current.agents as { defaults?: { contextEngine?: string } }).defaults?.contextEngine ?? 'linear';
+          agents.list?.find((a) => a.id === agentId)?.contextEngine ?? agents.defaults?.contextEngine ?? 'linear';
         const factory = engines.get(id);
         engine = factory.createEngine({
           agentId,
@@ -170,6 +204,15 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       return engine;
     };
 
+    const contextWindowFor = (agentId: string) => {
+      const selection = providersModule.resolveModelSelection(config.current.agents, agentId);
+      if (!selection || !services) return 32_000;
+      try {
+        return services.catalog.limits(providersModule.parseModelRef(selection.primary)).contextWindow;
+      } catch {
+        return 32_000;
+      }
+    };
     const traceWriter = contextModule.createCacheTraceWriter({
       dir: paths.cacheTraceDir,
       clock,
@@ -203,7 +246,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
           engine: engineFor(scope.agentId, scope.sessionKey),
           policy: contextModule.createCompactionPolicy(),
           log,
-          contextWindow: 128_000,
+          contextWindow: contextWindowFor(scope.agentId),
         });
         // One cache-trace record set per LLM call (a turn with tools makes several calls).
         const turnId = crypto.randomUUID().slice(0, 8);
@@ -227,6 +270,10 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       },
     });
     root.add(services);
+    for (const { pluginId, id } of plugins.list('provider')) {
+      const contribution = plugins.get<import('../providers/index.js').ModelProviderService>('provider', id)!;
+      root.add(services.providerRegistry.register(await contribution.create(pluginContext(pluginId) as never)));
+    }
     const runtime = services.runtime;
     // `/approve <id> allow-once|allow-always|deny` from any chat surface resolves an approval without a model turn.
     const approveCommand = (message: string, call: import('../gateway/method-router.js').CallContext) => {
