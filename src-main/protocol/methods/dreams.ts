@@ -1,5 +1,58 @@
+import { z } from 'zod';
 import { method } from './define.js';
 
-// Methods of the `dreams` namespace. Filled in by the capability that owns them.
-void method;
-export const dreamsMethods = {};
+const agentId = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'agent id: letters, digits, _ and -')
+  .optional();
+const userId = z.string().min(1).max(128).optional();
+
+export interface DreamCandidateInfo {
+  text: string;
+  path: string;
+  line: number;
+  recalls: number;
+  uniqueQueries: number;
+  score: number;
+  signals: Record<string, number>;
+  /** Empty when every gate passes. */
+  failures: string[];
+  withdrawn?: string;
+}
+
+export interface DreamsRunResult {
+  day: string;
+  applied: boolean;
+  notesSeen: number;
+  recalls: number;
+  reflections: { tag: string; count: number }[];
+  truths: { text: string; confidence: number }[];
+  candidates: DreamCandidateInfo[];
+  promoted: string[];
+}
+
+export const dreamsMethods = {
+  'dreams.status': method<{
+    enabled: boolean;
+    cron: string;
+    last?: { at: number; promoted: number; applied: boolean };
+  }>()({
+    scope: 'operator.read',
+    params: z.object({ agentId, userId }).strict(),
+  }),
+  'dreams.run': method<DreamsRunResult>()({
+    scope: 'operator.admin',
+    controlPlaneWrite: true,
+    params: z.object({ agentId, userId, apply: z.boolean().optional() }).strict(),
+  }),
+  'dreams.candidates': method<{ candidates: DreamCandidateInfo[] }>()({
+    scope: 'operator.read',
+    params: z.object({ agentId, userId }).strict(),
+  }),
+  'dreams.explain': method<{ lines: string[] }>()({
+    scope: 'operator.read',
+    params: z.object({ agentId, userId, text: z.string().min(1).max(2000) }).strict(),
+  }),
+};

@@ -1,5 +1,79 @@
+import { z } from 'zod';
 import { method } from './define.js';
 
-// Methods of the `memory` namespace. Filled in by the capability that owns them.
-void method;
-export const memoryMethods = {};
+const agentId = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'agent id: letters, digits, _ and -')
+  .optional();
+/** Per-user memory scope: the user (or linked account) whose memory to read. */
+const userId = z.string().min(1).max(128).optional();
+
+export interface MemorySearchHit {
+  /** Workspace-relative, e.g. `memory/2026-11-02.md`. */
+  path: string;
+  startLine: number;
+  endLine: number;
+  score: number;
+  /** Component scores so the UI can show why a hit ranked where it did. */
+  vectorScore: number;
+  textScore: number;
+  decay: number;
+  snippet: string;
+  heading: string;
+  date?: string;
+  category: string;
+}
+
+export interface MemoryFileInfo {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  kind: 'static' | 'daily';
+  date?: string;
+}
+
+export interface MemoryStatusResult {
+  agentId: string;
+  backend: string;
+  embedder: { id: string; dimension: number };
+  files: number;
+  chunks: number;
+  reindex: { running: boolean; phase?: 'index' | 'reembed'; done: number; total: number };
+  recovered?: string;
+  issues: { path: string; line: number; reason: string }[];
+  lastSync?: { at: number; indexed: number; removed: number };
+}
+
+export const memoryMethods = {
+  'memory.search': method<{ results: MemorySearchHit[] }>()({
+    scope: 'operator.read',
+    params: z
+      .object({
+        query: z.string().min(1).max(2000),
+        agentId,
+        userId,
+        k: z.number().int().min(1).max(100).optional(),
+        minScore: z.number().min(0).max(1).optional(),
+      })
+      .strict(),
+  }),
+  'memory.files.list': method<{ files: MemoryFileInfo[] }>()({
+    scope: 'operator.read',
+    params: z.object({ agentId }).strict(),
+  }),
+  'memory.file.get': method<{ path: string; content: string }>()({
+    scope: 'operator.read',
+    params: z.object({ agentId, path: z.string().min(1).max(512) }).strict(),
+  }),
+  'memory.file.set': method<{ ok: true; path: string }>()({
+    scope: 'operator.admin',
+    controlPlaneWrite: true,
+    params: z.object({ agentId, path: z.string().min(1).max(512), content: z.string().max(5_000_000) }).strict(),
+  }),
+  'memory.status': method<MemoryStatusResult>()({
+    scope: 'operator.read',
+    params: z.object({ agentId }).strict(),
+  }),
+};
