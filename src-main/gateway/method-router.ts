@@ -96,7 +96,12 @@ export class MethodRegistry implements MethodRouter {
     const { caller } = call;
     const handler = this.handlers.get(method);
     if (!handler && this.starting && isMethodName(method)) {
-      throw new GatewayError('UNAVAILABLE', `${method} is not ready yet: Hearth is still starting`, { reason: 'startup-sidecars' }, { retryable: true, retryAfterMs: 500 });
+      throw new GatewayError(
+        'UNAVAILABLE',
+        `${method} is not ready yet: Hearth is still starting`,
+        { reason: 'startup-sidecars' },
+        { retryable: true, retryAfterMs: 500 },
+      );
     }
     if (!isMethodName(method) || !handler) {
       // Non-admins cannot tell unknown methods from forbidden ones (PROTOCOL.md §5).

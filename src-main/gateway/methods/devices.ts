@@ -148,7 +148,16 @@ export function registerDevicesMethods(router: MethodRouter, deps: DevicesMethod
         QRCode.toString(webUrl, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 }),
         QRCode.toString(webUrl, { type: 'terminal', small: true, errorCorrectionLevel: 'L' }),
       ]);
-      return { code, link, webUrl, urls: lan.urls, tlsFingerprint: fingerprint, expiresAt: issued.expiresAt, qrSvg, qrText };
+      return {
+        code,
+        link,
+        webUrl,
+        urls: lan.urls,
+        tlsFingerprint: fingerprint,
+        expiresAt: issued.expiresAt,
+        qrSvg,
+        qrText,
+      };
     }),
   );
 
