@@ -242,17 +242,28 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
         return bootstrapModule.buildSystemPrompt({ bootstrapText: loaded.text });
       },
       hooks: (scope) => {
+        const window = contextWindowFor(scope.agentId);
         const contextHooks = contextModule.createRunContextHooks({
           engine: engineFor(scope.agentId, scope.sessionKey),
           policy: contextModule.createCompactionPolicy(),
           log,
-          contextWindow: contextWindowFor(scope.agentId),
+          contextWindow: window,
         });
         // One cache-trace record set per LLM call (a turn with tools makes several calls).
         const turnId = crypto.randomUUID().slice(0, 8);
         const calls = new Map<number, ReturnType<typeof contextModule.createCallTrace>>();
         return {
           ...contextHooks,
+          // Tool results are cut as they arrive (≤ 30% of the context, ≤ 16 000 chars), keeping errors in the tail.
+          afterToolCall: (_call, result) => {
+            const cut = contextModule.truncateToolOutput(result.output, contextModule.toolResultCharLimit(window));
+            if (!cut.truncated) return result;
+            return {
+              ...result,
+              output: cut.text,
+              truncated: { originalChars: cut.originalChars, keptChars: cut.keptChars },
+            };
+          },
           traceContext: ({ step, stage, system, tools: toolNames, messages }) => {
             let call = calls.get(step);
             if (!call) {

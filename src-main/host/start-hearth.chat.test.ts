@@ -110,6 +110,38 @@ describe('a chat turn through the composed gateway', () => {
     expect(bad.error?.message).toMatch(/sessionKey/);
   });
 
+  it('asks before running a command, runs it once allowed, and streams its output', async () => {
+    llm.script([
+      { type: 'tool_calls', calls: [{ name: 'exec', input: { command: 'cat greeting.txt' } }] },
+      { type: 'text', text: 'The command printed its greeting.' },
+    ]);
+    await writeFile(`${host.paths.workspaceDir('main')}/greeting.txt`, 'hello-from-exec');
+    const mark = socket.frames.length;
+    await socket.request('chat.send', { sessionKey: 'main', message: 'run the greeting', idempotencyKey: 'exec-1' });
+    const requested = await socket.next(
+      (f) => socket.frames.indexOf(f) >= mark && f.event === 'exec.approval.requested',
+      20_000,
+    );
+    const approval = requested.payload as { id: string; request?: { command?: string }; command?: string };
+    expect(JSON.stringify(approval)).toContain('cat greeting.txt');
+    const resolved = await socket.request('exec.approval.resolve', { id: approval.id, decision: 'allow-once' });
+    expect(resolved).toMatchObject({ ok: true });
+    const final = await socket.next(
+      (f) =>
+        f.event === 'chat' &&
+        (f.payload as { runId: string }).runId === 'exec-1' &&
+        (f.payload as { state: string }).state === 'final',
+      20_000,
+    );
+    expect(JSON.stringify(final.payload)).toContain('The command printed its greeting.');
+    const streamed = socket.frames.filter(
+      (f) => f.event === 'agent' && (f.payload as { stream: string }).stream === 'tool_output',
+    );
+    expect(JSON.stringify(streamed)).toContain('hello-from-exec');
+    // The model saw the real output as the tool result.
+    expect(JSON.stringify(llm.requests.at(-1)!.body)).toContain('hello-from-exec');
+  });
+
   it('does not run the turn twice for a retried idempotency key', async () => {
     const before = llm.requests.length;
     const again = await socket.request('chat.send', { sessionKey: 'main', message: 'hi', idempotencyKey: 'turn-1' });

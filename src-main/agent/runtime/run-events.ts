@@ -94,6 +94,11 @@ export class RunEventPublisher {
     return { role: 'assistant', content: [{ type: 'text', text: this.text }] };
   }
 
+  /** Live output of a running tool (exec streams here), so clients see it before the result lands. */
+  onToolProgress(text: string): void {
+    this.agent('tool_output', { text });
+  }
+
   private chat(payload: Record<string, unknown>): void {
     this.sink.publish('chat', { runId: this.runId, sessionKey: this.sessionKey, seq: ++this.chatSeq, ...payload });
   }
