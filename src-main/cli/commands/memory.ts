@@ -1,8 +1,166 @@
 import type { Command } from 'commander';
-import type { CliContext } from '../cli-context.js';
+import { lanceDbMemoryBackend } from '../../../extensions/memory-lancedb/index.js';
+import { silentLogger } from '../../base/logger.js';
+import { createEmbedder } from '../../memory/embedders/create-embedder.js';
+import type { MemoryBackend } from '../../memory/memory-backend.js';
+import { type MemoryConfig, parseMemoryConfig } from '../../memory/memory-config.js';
+import { agentScope, resolveScope } from '../../memory/memory-scope.js';
+import { MemoryService } from '../../memory/memory-service.js';
+import { type CliContext, CliError } from '../cli-context.js';
 
-/** `hearth memory …`. Filled in by the capability that owns it. */
-export function registerMemoryCommands(program: Command, context: CliContext): void {
-  void program;
-  void context;
+export interface MemoryCommandOptions {
+  /** The `memory` block of the loaded config; defaults when absent. */
+  config?: MemoryConfig;
+  backend?: MemoryBackend;
+}
+
+/** `hearth memory …`: status, index, search, promote, promote-explain. */
+export function registerMemoryCommands(
+  program: Command,
+  context: CliContext,
+  options: MemoryCommandOptions = {},
+): void {
+  const memory = program.command('memory').description('Inspect and maintain the agent memory');
+
+  const withService = async <T>(agent: string, run: (service: MemoryService) => Promise<T>): Promise<T> => {
+    if (!/^[a-z0-9][a-z0-9_-]{0,63}$/i.test(agent)) throw new CliError(`invalid --agent: ${agent}`);
+    const config = options.config ?? parseMemoryConfig({});
+    const service = new MemoryService({
+      paths: context.paths(),
+      backend: options.backend ?? lanceDbMemoryBackend,
+      config,
+      embedder: () => createEmbedder(config.embedder),
+      clock: context.clock,
+      log: silentLogger,
+    });
+    try {
+      const engine = await service.engine(agent);
+      await engine.idle();
+      return await run(service);
+    } catch (error) {
+      if (error instanceof CliError) throw error;
+      throw new CliError(error instanceof Error ? error.message : String(error));
+    } finally {
+      await service.close();
+    }
+  };
+
+  // The agent's own scope, or in per-user mode the named user's (never a silent fall-back).
+  const scopeOf = (opts: { agent: string; user?: string }) => {
+    const config = options.config ?? parseMemoryConfig({});
+    if (config.scope === 'per-agent') return agentScope(opts.agent);
+    if (!opts.user) throw new CliError('memory.scope is per-user: pass --user <account>');
+    return resolveScope(opts.agent, config, opts.user);
+  };
+
+  memory
+    .command('status')
+    .description('Index and Dreaming status')
+    .option('--agent <id>', 'agent id', 'main')
+    .option('--user <account>', 'with memory.scope per-user: whose memory')
+    .option('--deep', 'also list indexing issues and promotion candidates')
+    .action(async (opts: { agent: string; user?: string; deep?: boolean }) => {
+      await withService(opts.agent, async (service) => {
+        const engine = await service.engine(opts.agent);
+        const status = await engine.status();
+        context.stdout(
+          `agent ${status.agentId}: ${status.files} files, ${status.chunks} chunks, backend ${status.backend}, embedder ${status.embedder.id} (${status.embedder.dimension} dims)\n`,
+        );
+        if (status.recovered) context.stdout(`recovered: ${status.recovered}\n`);
+        context.stdout(
+          `dreaming: ${service.config.dreaming.enabled ? `on (${service.config.dreaming.cron})` : 'off'}\n`,
+        );
+        if (!opts.deep) return;
+        for (const issue of status.issues) context.stdout(`issue: ${issue.path}:${issue.line} ${issue.reason}\n`);
+        const summary = await service.candidates(opts.agent, scopeOf(opts));
+        context.stdout(
+          `candidates: ${summary.candidates.length} (${summary.candidates.filter((c) => c.failures.length === 0).length} pass the gates)\n`,
+        );
+      });
+    });
+
+  memory
+    .command('index')
+    .description('Index the agent workspace and exit when done')
+    .option('--agent <id>', 'agent id', 'main')
+    .option('--user <account>', 'with memory.scope per-user: whose memory')
+    .option('--force', 're-embed every file')
+    .action(async (opts: { agent: string; user?: string; force?: boolean }) => {
+      await withService(opts.agent, async (service) => {
+        const engine = await service.engine(opts.agent);
+        const report = await engine.sync({ force: opts.force });
+        const status = await engine.status();
+        context.stdout(
+          `indexed ${status.files} files (${report.indexed} updated, ${report.removed} removed), ${status.chunks} chunks\n`,
+        );
+        for (const issue of status.issues) context.stdout(`issue: ${issue.path}:${issue.line} ${issue.reason}\n`);
+      });
+    });
+
+  memory
+    .command('search <query>')
+    .description('Hybrid search over memory')
+    .option('--agent <id>', 'agent id', 'main')
+    .option('--user <account>', 'with memory.scope per-user: whose memory')
+    .option('--k <n>', 'number of results', '6')
+    .option('--json', 'print {"results":[…]}')
+    .action(async (query: string, opts: { agent: string; user?: string; k: string; json?: boolean }) => {
+      const k = Number(opts.k);
+      if (!Number.isInteger(k) || k < 1 || k > 100)
+        throw new CliError(`--k must be an integer from 1 to 100, got ${opts.k}`);
+      await withService(opts.agent, async (service) => {
+        const engine = await service.engine(opts.agent);
+        const results = await engine.search(query, { scope: scopeOf(opts), k, record: false });
+        if (opts.json) {
+          const out = results.map(({ path, startLine, endLine, score, snippet }) => ({
+            path,
+            startLine,
+            endLine,
+            score,
+            snippet,
+          }));
+          context.stdout(`${JSON.stringify({ results: out })}\n`);
+          return;
+        }
+        if (results.length === 0) context.stdout('no results\n');
+        for (const result of results)
+          context.stdout(
+            `${result.score.toFixed(3)}  ${result.path}:${result.startLine}-${result.endLine}  ${result.snippet.replace(/\s+/g, ' ').slice(0, 120)}\n`,
+          );
+      });
+    });
+
+  memory
+    .command('promote')
+    .description('Run Dreaming now (preview unless --apply)')
+    .option('--agent <id>', 'agent id', 'main')
+    .option('--user <account>', 'with memory.scope per-user: whose memory')
+    .option('--apply', 'append promoted notes to MEMORY.md')
+    .action(async (opts: { agent: string; user?: string; apply?: boolean }) => {
+      await withService(opts.agent, async (service) => {
+        const summary = await service.dream(opts.agent, scopeOf(opts), Boolean(opts.apply));
+        const passing = summary.candidates.filter(
+          (candidate) => candidate.failures.length === 0 && !candidate.withdrawn,
+        );
+        context.stdout(
+          `${summary.candidates.length} candidates, ${passing.length} pass the gates${opts.apply ? '' : ' (preview; --apply to write MEMORY.md)'}\n`,
+        );
+        for (const candidate of summary.candidates)
+          context.stdout(
+            `${candidate.signals.score.toFixed(3)}  ${candidate.text}${candidate.failures.length ? `  [held: ${candidate.failures.join(', ')}]` : ''}\n`,
+          );
+        if (opts.apply) context.stdout(`promoted ${summary.promoted.length}\n`);
+      });
+    });
+
+  memory
+    .command('promote-explain <text>')
+    .description('Why a note would or would not be promoted, signal by signal')
+    .option('--agent <id>', 'agent id', 'main')
+    .option('--user <account>', 'with memory.scope per-user: whose memory')
+    .action(async (text: string, opts: { agent: string; user?: string }) => {
+      await withService(opts.agent, async (service) => {
+        for (const line of await service.explain(opts.agent, scopeOf(opts), text)) context.stdout(`${line}\n`);
+      });
+    });
 }

@@ -1,6 +1,17 @@
+import type { MemoryBackend } from '../../memory/memory-backend.js';
 import type { Contribution, PluginServiceContext } from './contributions.js';
 
-// SDK types for memory backends (src-main/memory). The capability that owns them refines `MemoryBackendService`
-// (a type-only re-export from the capability is fine: extensions still see only the SDK).
-export type MemoryBackendService = unknown;
+// SDK types for memory backends (src-main/memory). Type-only re-exports from the capability:
+// extensions still see only the SDK.
+export type {
+  BackendFileEntry,
+  BackendHit,
+  BackendOpenReport,
+  BackendQuery,
+  MemoryBackend,
+  MemoryChunkRow,
+  MemoryIndexStore,
+  MemoryIndexStoreOptions,
+} from '../../memory/memory-backend.js';
+export type MemoryBackendService = MemoryBackend;
 export type MemoryBackendContribution = Contribution<MemoryBackendService, PluginServiceContext>;

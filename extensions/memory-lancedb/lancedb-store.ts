@@ -1,0 +1,322 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import * as lancedb from '@lancedb/lancedb';
+import type * as Arrow from 'apache-arrow';
+import type {
+  BackendFileEntry,
+  BackendHit,
+  BackendOpenReport,
+  BackendQuery,
+  MemoryChunkRow,
+  MemoryIndexStore,
+  MemoryIndexStoreOptions,
+} from '../../src-main/plugins/sdk/memory.js';
+
+// LanceDB is CommonJS and checks `instanceof` against its own (CommonJS) apache-arrow; the ESM
+// build is a different set of classes, so tables built from it would be copied field by field.
+const arrow = createRequire(import.meta.url)('apache-arrow') as typeof Arrow;
+
+const TABLE = 'chunks';
+/** Below this many rows a flat scan is fast enough; above it an IVF index keeps search in budget. */
+const VECTOR_INDEX_MIN_ROWS = 20_000;
+/**
+ * New rows are searchable at once (LanceDB scans rows its FTS index has not seen yet); they are
+ * folded into the index once this many (or a quarter of the table) pile up, so small edits
+ * never pay for an index merge while BM25 statistics stay those of the index.
+ */
+const FTS_UNINDEXED_MAX = 5_000;
+
+interface StoredRow {
+  id: string;
+  path: string;
+  scope: string;
+  agent: string;
+  date: string;
+  category: string;
+  heading: string;
+  start_line: number;
+  end_line: number;
+  text: string;
+  fts: string;
+  file_hash: string;
+  embedder: string;
+  vector: ArrayLike<number>;
+}
+
+function schemaFor(dimension: number): Arrow.Schema {
+  const text = (name: string) => new arrow.Field(name, new arrow.Utf8(), false);
+  return new arrow.Schema([
+    text('id'),
+    text('path'),
+    text('scope'),
+    text('agent'),
+    text('date'),
+    text('category'),
+    text('heading'),
+    new arrow.Field('start_line', new arrow.Int32(), false),
+    new arrow.Field('end_line', new arrow.Int32(), false),
+    text('text'),
+    text('fts'),
+    text('file_hash'),
+    text('embedder'),
+    new arrow.Field(
+      'vector',
+      new arrow.FixedSizeList(dimension, new arrow.Field('item', new arrow.Float32(), true)),
+      false,
+    ),
+  ]);
+}
+
+const TEXT_COLUMNS = [
+  'id',
+  'path',
+  'scope',
+  'agent',
+  'date',
+  'category',
+  'heading',
+  'start_line',
+  'end_line',
+  'text',
+  'fts',
+  'file_hash',
+  'embedder',
+];
+
+/**
+ * LanceDB sizes its CPU runtime from the core count; with 2 cores its full-text index
+ * builder deadlocks on large tables (measured here: FTS over 100k chunks never returns with
+ * the default, finishes in ~12 s with 4 threads). The runtime reads LANCE_CPU_THREADS once,
+ * on first use, so it is set before the first connection unless the user set it already.
+ */
+export function ensureLanceRuntimeThreads(env: Record<string, string | undefined>, cores: number): void {
+  if (env.LANCE_CPU_THREADS === undefined) env.LANCE_CPU_THREADS = String(Math.max(4, cores));
+}
+
+const FTS_CONFIG = () => lancedb.Index.fts({ withPosition: false });
+
+/**
+ * Rows as one Arrow batch: the vectors go in as one flat Float32Array instead of 384 JS numbers
+ * per row, which is most of the cost of writing through plain objects.
+ */
+function toArrow(rows: MemoryChunkRow[], dimension: number): Arrow.Table {
+  const schema = schemaFor(dimension);
+  const length = rows.length;
+  const text = (pick: (row: MemoryChunkRow) => string) => {
+    const data = arrow.vectorFromArray(rows.map(pick), new arrow.Utf8()).data;
+    if (data.length !== 1) throw new Error('unexpected chunked string column');
+    return data[0]!;
+  };
+  const int = (pick: (row: MemoryChunkRow) => number) =>
+    arrow.makeData({ type: new arrow.Int32(), length, data: Int32Array.from(rows, pick) });
+  const flat = new Float32Array(length * dimension);
+  rows.forEach((row, index) => {
+    if (row.vector.length !== dimension)
+      throw new Error(`vector of ${row.path} has ${row.vector.length} dimensions, the index has ${dimension}`);
+    flat.set(row.vector, index * dimension);
+  });
+  const vectorType = schema.fields[schema.fields.length - 1]!.type as Arrow.FixedSizeList<Arrow.Float32>;
+  const vectors = arrow.makeData({
+    type: vectorType,
+    length,
+    child: arrow.makeData({ type: new arrow.Float32(), length: length * dimension, data: flat }),
+  });
+  const children = [
+    text((row) => row.id),
+    text((row) => row.path),
+    text((row) => row.scope),
+    text((row) => row.agent),
+    text((row) => row.date),
+    text((row) => row.category),
+    text((row) => row.heading),
+    int((row) => row.startLine),
+    int((row) => row.endLine),
+    text((row) => row.text),
+    text((row) => row.ftsText),
+    text((row) => row.fileHash),
+    text((row) => row.embedder),
+    vectors,
+  ];
+  const batch = new arrow.RecordBatch(
+    schema,
+    arrow.makeData({ type: new arrow.Struct(schema.fields), length, children }),
+  );
+  return new arrow.Table([batch]);
+}
+
+const quote = (value: string) => `'${value.replaceAll("'", "''")}'`;
+
+/**
+ * One agent's chunks in one LanceDB table: vectors, the CJK-aware full-text column (BM25
+ * through LanceDB's FTS index) and metadata. A table that cannot be opened or read is
+ * treated as corrupt: the folder is dropped and the engine re-indexes from markdown.
+ */
+export function createLanceDbStore(options: MemoryIndexStoreOptions): MemoryIndexStore {
+  ensureLanceRuntimeThreads(process.env, availableParallelism());
+  let db: lancedb.Connection | undefined;
+  let table: lancedb.Table | undefined;
+  let vectorIndexed = false;
+  /** Rows covered by the last IVF build; rows added since are scanned flat until the next rebuild. */
+  let vectorIndexedRows = 0;
+
+  const ensureTable = async (): Promise<lancedb.Table> => {
+    if (table) return table;
+    throw new Error('memory index is not open');
+  };
+
+  const createFresh = async () => {
+    await mkdir(options.dir, { recursive: true });
+    db = await lancedb.connect(options.dir);
+    table = await db.createEmptyTable(TABLE, schemaFor(options.dimension), { mode: 'overwrite' });
+    await table.createIndex('fts', { config: FTS_CONFIG() });
+    vectorIndexed = false;
+    vectorIndexedRows = 0;
+  };
+
+  const toRow = (raw: StoredRow): MemoryChunkRow => ({
+    id: raw.id,
+    path: raw.path,
+    scope: raw.scope,
+    agent: raw.agent,
+    date: raw.date,
+    category: raw.category,
+    heading: raw.heading,
+    startLine: Number(raw.start_line),
+    endLine: Number(raw.end_line),
+    text: raw.text,
+    ftsText: raw.fts,
+    fileHash: raw.file_hash,
+    embedder: raw.embedder,
+    vector: raw.vector ? Float32Array.from(raw.vector as ArrayLike<number>) : new Float32Array(0),
+  });
+
+  return {
+    async open(): Promise<BackendOpenReport> {
+      try {
+        await mkdir(options.dir, { recursive: true });
+        db = await lancedb.connect(options.dir);
+        const names = await db.tableNames();
+        if (!names.includes(TABLE)) {
+          await createFresh();
+          return { rows: 0 };
+        }
+        table = await db.openTable(TABLE);
+        const schema = await table.schema();
+        const vectorField = schema.fields.find((field) => field.name === 'vector');
+        const listSize = (vectorField?.type as Arrow.FixedSizeList | undefined)?.listSize;
+        if (listSize !== options.dimension) {
+          await createFresh();
+          return { rows: 0, recovered: `vector dimension changed (${listSize} → ${options.dimension}); index reset` };
+        }
+        // Reading every column of a row proves the data files are there and decodable.
+        const rows = await table.countRows();
+        await table.query().limit(1).toArray();
+        const indices = await table.listIndices();
+        if (!indices.some((index) => index.columns.includes('fts')))
+          await table.createIndex('fts', { config: FTS_CONFIG() });
+        vectorIndexed = indices.some((index) => index.columns.includes('vector'));
+        vectorIndexedRows = vectorIndexed ? rows : 0;
+        return { rows };
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        table = undefined;
+        db = undefined;
+        await rm(options.dir, { recursive: true, force: true });
+        await createFresh();
+        return { rows: 0, recovered: `memory index was unreadable (${reason.split('\n')[0]}); rebuilt empty` };
+      }
+    },
+
+    async deleteFiles(paths) {
+      if (paths.length === 0) return;
+      const current = await ensureTable();
+      for (let i = 0; i < paths.length; i += 500)
+        await current.delete(
+          `path IN (${paths
+            .slice(i, i + 500)
+            .map(quote)
+            .join(', ')})`,
+        );
+    },
+
+    async addRows(rows) {
+      if (rows.length > 0) await (await ensureTable()).add(toArrow(rows, options.dimension));
+    },
+
+    async files(): Promise<BackendFileEntry[]> {
+      const current = await ensureTable();
+      const byPath = new Map<string, BackendFileEntry>();
+      const rows = await current.query().select(['path', 'file_hash', 'embedder']).toArray();
+      for (const row of rows as { path: string; file_hash: string; embedder: string }[]) {
+        const entry = byPath.get(row.path);
+        if (entry) entry.chunks++;
+        else byPath.set(row.path, { path: row.path, fileHash: row.file_hash, embedder: row.embedder, chunks: 1 });
+      }
+      return [...byPath.values()];
+    },
+
+    async vectorSearch(vector, query: BackendQuery): Promise<BackendHit[]> {
+      const current = await ensureTable();
+      let search = current
+        .vectorSearch(Array.from(vector))
+        .distanceType('dot')
+        .where(`scope = ${quote(query.scope)}`);
+      if (vectorIndexed) search = search.nprobes(6);
+      const rows = (await search.limit(query.limit).toArray()) as (StoredRow & { _distance: number })[];
+      // LanceDB's dot "distance" is 1 - dot; vectors are unit length so dot is cosine similarity.
+      return rows.map((raw) => ({ row: toRow(raw), score: 1 - Number(raw._distance) }));
+    },
+
+    async textSearch(ftsQuery, query: BackendQuery): Promise<BackendHit[]> {
+      if (!ftsQuery.trim()) return [];
+      const current = await ensureTable();
+      const rows = (await current
+        .query()
+        .fullTextSearch(ftsQuery, { columns: 'fts' })
+        .where(`scope = ${quote(query.scope)}`)
+        // The vector column is most of a row's bytes; text hits do not need it (MMR uses the vector hits').
+        .select(TEXT_COLUMNS)
+        .limit(query.limit)
+        .toArray()) as (StoredRow & { _score: number })[];
+      return rows.map((raw) => ({ row: toRow(raw), score: Number(raw._score) }));
+    },
+
+    async maintainIndexes(force = false) {
+      const current = await ensureTable();
+      const rows = await current.countRows();
+      if (rows === 0) return;
+      const stats = await current.indexStats('fts_idx');
+      if (!stats) await current.createIndex('fts', { config: FTS_CONFIG(), replace: true });
+      else if (stats.numUnindexedRows > (force ? 0 : Math.min(FTS_UNINDEXED_MAX, rows * 0.25)))
+        await current.optimize();
+      // Rebuilding the IVF index costs seconds at 100k rows: only when a fifth of the rows are new.
+      if (rows >= VECTOR_INDEX_MIN_ROWS && (!vectorIndexed || rows > vectorIndexedRows * 1.2)) {
+        await current.createIndex('scope', { config: lancedb.Index.bitmap(), replace: true });
+        // ~2k vectors per partition: probing a few partitions stays in a few milliseconds at 100k rows.
+        const partitions = Math.max(8, Math.round(rows / 2048));
+        await current.createIndex('vector', {
+          config: lancedb.Index.ivfFlat({ numPartitions: partitions, distanceType: 'dot' }),
+          replace: true,
+        });
+        vectorIndexed = true;
+        vectorIndexedRows = rows;
+      }
+    },
+
+    async count() {
+      return (await ensureTable()).countRows();
+    },
+
+    async reset() {
+      await createFresh();
+    },
+
+    async close() {
+      table?.close();
+      db?.close();
+      table = undefined;
+      db = undefined;
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import { type Disposable, DisposableStore } from '../../base/disposable.js';
+import type { DreamSummary, ScoredCandidate } from '../../memory/dreaming/dreaming.js';
+import type { MemoryService } from '../../memory/memory-service.js';
+import type { DreamCandidateInfo, DreamsRunResult } from '../../protocol/methods/dreams.js';
+import type { MethodRouter } from '../method-router.js';
+import { asClientError } from './memory.js';
+
+export interface DreamsMethodsDeps {
+  memory: MemoryService;
+  defaultAgentId?: string;
+}
+
+function candidateInfo(candidate: ScoredCandidate): DreamCandidateInfo {
+  const { score, ...signals } = candidate.signals;
+  return {
+    text: candidate.text,
+    path: candidate.path,
+    line: candidate.line,
+    recalls: candidate.recalls,
+    uniqueQueries: candidate.uniqueQueries,
+    score,
+    signals: { ...signals },
+    failures: candidate.failures,
+    withdrawn: candidate.withdrawn,
+  };
+}
+
+function runResult(summary: DreamSummary): DreamsRunResult {
+  return {
+    day: summary.day,
+    applied: summary.applied,
+    notesSeen: summary.notesSeen,
+    recalls: summary.recalls,
+    reflections: summary.reflections,
+    truths: summary.truths,
+    candidates: summary.candidates.map(candidateInfo),
+    promoted: summary.promoted,
+  };
+}
+
+export function registerDreamsMethods(router: MethodRouter, deps: DreamsMethodsDeps): Disposable {
+  const store = new DisposableStore();
+  const resolve = async (agentId?: string, userId?: string) => {
+    const id = agentId ?? deps.defaultAgentId ?? 'main';
+    const engine = await deps.memory.engine(id);
+    return { id, scope: engine.scopeFor(userId) };
+  };
+  store.add(
+    router.handle('dreams.status', (params) =>
+      asClientError(async () => {
+        const { id, scope } = await resolve(params.agentId, params.userId);
+        return deps.memory.dreamStatus(id, scope);
+      }),
+    ),
+  );
+  store.add(
+    router.handle('dreams.run', (params) =>
+      asClientError(async () => {
+        const { id, scope } = await resolve(params.agentId, params.userId);
+        return runResult(await deps.memory.dream(id, scope, params.apply ?? false));
+      }),
+    ),
+  );
+  store.add(
+    router.handle('dreams.candidates', (params) =>
+      asClientError(async () => {
+        const { id, scope } = await resolve(params.agentId, params.userId);
+        return { candidates: (await deps.memory.candidates(id, scope)).candidates.map(candidateInfo) };
+      }),
+    ),
+  );
+  store.add(
+    router.handle('dreams.explain', (params) =>
+      asClientError(async () => {
+        const { id, scope } = await resolve(params.agentId, params.userId);
+        return { lines: await deps.memory.explain(id, scope, params.text) };
+      }),
+    ),
+  );
+  return store;
+}

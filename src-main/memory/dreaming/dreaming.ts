@@ -1,0 +1,256 @@
+import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../../fs/atomic-write.js';
+import { dot, type Embedder } from '../embedders/embedder.js';
+import { appendMemoryFile, listMemoryFiles, localDate, staticPath } from '../memory-files.js';
+import type { MemoryScope } from '../memory-scope.js';
+import { noteBody } from '../note-lines.js';
+import { dreamsStateDir, readRecalls } from '../recall-log.js';
+import { acquireDreamLock, type DreamLockDeps } from './dream-lock.js';
+import {
+  conceptTags,
+  type DeepSignals,
+  type DreamCandidate,
+  deepSignals,
+  gateFailures,
+  noteKey,
+  REM_DEDUPE,
+  REM_KEEP,
+  REM_TOP,
+  remConfidence,
+} from './dream-signals.js';
+
+const DAY_MS = 86_400_000;
+
+export interface DreamingDeps {
+  workspaceDir: string;
+  scope: MemoryScope;
+  embedder: Embedder;
+  now(): number;
+  lock: DreamLockDeps;
+  lookbackDays?: number;
+  /** Writes the DREAMS.md entry in the model's voice; a plain factual summary is used without it. */
+  writeDiary?(summary: DreamSummary): Promise<string>;
+}
+
+export interface ScoredCandidate extends DreamCandidate {
+  signals: DeepSignals;
+  failures: string[];
+  /** Set when the note was edited away from its daily file since it was recalled. */
+  withdrawn?: string;
+  alreadyPromoted?: boolean;
+}
+
+export interface DreamSummary {
+  day: string;
+  notesSeen: number;
+  recalls: number;
+  reflections: { tag: string; count: number }[];
+  truths: { text: string; confidence: number }[];
+  candidates: ScoredCandidate[];
+  promoted: string[];
+  applied: boolean;
+}
+
+/** Light → REM → Deep over one scope. Preview unless `apply`; only Deep with apply writes MEMORY.md. */
+export async function runDreaming(deps: DreamingDeps, options: { apply?: boolean } = {}): Promise<DreamSummary> {
+  const stateDir = dreamsStateDir(deps.workspaceDir, deps.scope);
+  await mkdir(stateDir, { recursive: true });
+  const lock = await acquireDreamLock(stateDir, deps.lock);
+  try {
+    const summary = await analyse(deps);
+    summary.applied = Boolean(options.apply);
+    if (options.apply) await promote(deps, summary);
+    await writeReports(deps, summary);
+    return summary;
+  } finally {
+    await lock.release();
+  }
+}
+
+/** Everything up to the Deep decision, without writing anything (also what `explain` uses). */
+export async function analyse(deps: DreamingDeps): Promise<DreamSummary> {
+  const now = deps.now();
+  const day = localDate(now);
+  const since = localDate(now - (deps.lookbackDays ?? 30) * DAY_MS);
+
+  // Light: recent daily notes and recalls; what was seen gets the light signal.
+  const notes = await recentNotes(deps, since);
+  const seen = new Set(notes.map((note) => noteKey(note)));
+  const recalls = (await readRecalls(deps.workspaceDir, deps.scope)).filter(
+    (entry) => entry.day >= since && entry.text,
+  );
+  const grouped = new Map<
+    string,
+    { entry: (typeof recalls)[number]; scores: number[]; queries: Set<string>; days: Set<string>; last: string }
+  >();
+  for (const entry of recalls) {
+    const key = noteKey(entry.text);
+    const group = grouped.get(key) ?? { entry, scores: [], queries: new Set(), days: new Set(), last: entry.day };
+    group.scores.push(entry.score);
+    group.queries.add(entry.query.toLowerCase().trim());
+    group.days.add(entry.day);
+    if (entry.day > group.last) group.last = entry.day;
+    grouped.set(key, group);
+  }
+
+  // REM: concept tags shared across memories → reflections and candidate truths.
+  const tagCounts = new Map<string, number>();
+  for (const note of notes) for (const tag of conceptTags(note)) tagCounts.set(tag, (tagCounts.get(tag) ?? 0) + 1);
+  const reflections = [...tagCounts.entries()]
+    .filter(([, count]) => count >= 2)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, 8)
+    .map(([tag, count]) => ({ tag, count }));
+  const candidates: DreamCandidate[] = [...grouped.entries()].map(([key, group]) => ({
+    key,
+    text: group.entry.text,
+    path: group.entry.path,
+    line: group.entry.line,
+    recalls: group.scores.length,
+    uniqueQueries: group.queries.size,
+    avgScore: group.scores.reduce((sum, score) => sum + score, 0) / group.scores.length,
+    days: group.days.size,
+    lastRecallDay: group.last,
+    tags: conceptTags(group.entry.text).filter((tag) => (tagCounts.get(tag) ?? 0) >= 2),
+    lightSeen: seen.has(key),
+  }));
+  const truths = await remTruths(deps.embedder, candidates);
+
+  // Deep: score and gate each candidate.
+  const scored = candidates
+    .map((candidate) => {
+      const signals = deepSignals(candidate, now);
+      return { ...candidate, signals, failures: gateFailures(candidate, signals) };
+    })
+    .sort((a, b) => b.signals.score - a.signals.score);
+  return {
+    day,
+    notesSeen: notes.length,
+    recalls: recalls.length,
+    reflections,
+    truths,
+    candidates: scored,
+    promoted: [],
+    applied: false,
+  };
+}
+
+async function remTruths(embedder: Embedder, candidates: DreamCandidate[]): Promise<DreamSummary['truths']> {
+  const ranked = candidates
+    .map((candidate) => ({ candidate, confidence: remConfidence(candidate) }))
+    .filter((item) => item.confidence >= REM_KEEP)
+    .sort((a, b) => b.confidence - a.confidence);
+  const vectors = await embedder.embed(ranked.map((item) => item.candidate.text));
+  const kept: { index: number; text: string; confidence: number }[] = [];
+  ranked.forEach((item, index) => {
+    if (kept.length >= REM_TOP) return;
+    if (kept.some((other) => dot(vectors[other.index]!, vectors[index]!) >= REM_DEDUPE)) return;
+    kept.push({ index, text: item.candidate.text, confidence: item.confidence });
+    item.candidate.remConfidence = item.confidence;
+  });
+  return kept.map(({ text, confidence }) => ({ text, confidence }));
+}
+
+async function recentNotes(deps: DreamingDeps, since: string): Promise<string[]> {
+  const prefix = deps.scope.root ? `${deps.scope.root}/memory/` : 'memory/';
+  const notes: string[] = [];
+  for (const file of await listMemoryFiles(deps.workspaceDir)) {
+    if (
+      !file.date ||
+      file.date < since ||
+      !file.path.startsWith(prefix) ||
+      file.path.slice(prefix.length).includes('/')
+    )
+      continue;
+    const text = await readFile(join(deps.workspaceDir, file.path), 'utf8').catch(() => '');
+    for (const line of text.split('\n')) {
+      const body = noteBody(line);
+      if (body && !line.startsWith('#')) notes.push(body);
+    }
+  }
+  return notes;
+}
+
+/** Re-reads each daily file first: a note the user deleted since it was recalled withdraws its candidate. */
+async function promote(deps: DreamingDeps, summary: DreamSummary): Promise<void> {
+  const memoryPath = staticPath(deps.scope);
+  const existing = await readFile(join(deps.workspaceDir, memoryPath), 'utf8').catch(() => '');
+  const existingKeys = new Set(existing.split('\n').map((line) => noteKey(noteBody(line))));
+  const promoted: string[] = [];
+  for (const candidate of summary.candidates) {
+    if (candidate.failures.length > 0) continue;
+    if (existingKeys.has(candidate.key)) {
+      candidate.alreadyPromoted = true;
+      continue;
+    }
+    const source = await readFile(join(deps.workspaceDir, candidate.path), 'utf8').catch(() => undefined);
+    const stillThere = source?.split('\n').some((line) => noteKey(noteBody(line)) === candidate.key);
+    if (!stillThere) {
+      candidate.withdrawn = `no longer in ${candidate.path}`;
+      continue;
+    }
+    promoted.push(candidate.text);
+  }
+  if (promoted.length > 0) {
+    // Appended under a dated heading: what the user wrote above is never rewritten.
+    const block = `\n## Promoted by Dreaming — ${summary.day}\n\n${promoted.map((text) => `- ${text}`).join('\n')}\n`;
+    await appendMemoryFile(deps.workspaceDir, memoryPath, block);
+  }
+  summary.promoted = promoted;
+}
+
+async function writeReports(deps: DreamingDeps, summary: DreamSummary): Promise<void> {
+  const base = join(deps.workspaceDir, deps.scope.root, 'memory', 'dreaming');
+  const pct = (value: number) => value.toFixed(3);
+  const light = [
+    `# Light — ${summary.day}`,
+    '',
+    `Daily notes seen: ${summary.notesSeen}`,
+    `Recalls gathered: ${summary.recalls}`,
+  ];
+  const rem = [
+    `# REM — ${summary.day}`,
+    '',
+    '## Reflections',
+    ...summary.reflections.map((item) => `- ${item.tag} (${item.count})`),
+    '',
+    '## Candidate truths',
+    ...summary.truths.map((truth) => `- ${truth.text} (confidence ${pct(truth.confidence)})`),
+  ];
+  const deep = [
+    `# Deep — ${summary.day}${summary.applied ? '' : ' (preview)'}`,
+    '',
+    ...summary.candidates.map(
+      (candidate) =>
+        `- ${candidate.text} — score ${pct(candidate.signals.score)}, recalls ${candidate.recalls}, queries ${candidate.uniqueQueries}` +
+        (candidate.failures.length
+          ? `; held: ${candidate.failures.join(', ')}`
+          : candidate.withdrawn
+            ? `; withdrawn: ${candidate.withdrawn}`
+            : '; passes'),
+    ),
+  ];
+  await writeFileAtomic(join(base, 'light', `${summary.day}.md`), `${light.join('\n')}\n`);
+  await writeFileAtomic(join(base, 'rem', `${summary.day}.md`), `${rem.join('\n')}\n`);
+  await writeFileAtomic(join(base, 'deep', `${summary.day}.md`), `${deep.join('\n')}\n`);
+  if (!summary.applied) return;
+  const diary = deps.writeDiary
+    ? await deps.writeDiary(summary).catch(() => factualDiary(summary))
+    : factualDiary(summary);
+  // The diary is append-only, like the daily notes.
+  await appendFile(join(deps.workspaceDir, deps.scope.root, 'DREAMS.md'), `\n## ${summary.day}\n\n${diary.trim()}\n`, {
+    mode: 0o600,
+  });
+}
+
+function factualDiary(summary: DreamSummary): string {
+  const themes = summary.reflections.slice(0, 3).map((item) => item.tag);
+  return [
+    `Reviewed ${summary.notesSeen} recent notes and ${summary.recalls} recalls.`,
+    themes.length ? `Recurring themes: ${themes.join(', ')}.` : 'No recurring themes yet.',
+    summary.promoted.length
+      ? `Promoted ${summary.promoted.length} to MEMORY.md: ${summary.promoted.join('; ')}.`
+      : 'Nothing met the bar for MEMORY.md.',
+  ].join(' ');
+}

@@ -1,0 +1,49 @@
+export { type ActiveRecallDeps, createActiveRecall, type RecallRequest } from './active-recall.js';
+export {
+  type CaptureCategory,
+  type CaptureDecision,
+  type CaptureInput,
+  classifyCapture,
+  shouldCapture,
+} from './capture.js';
+export { DreamingLockedError, processIsAlive } from './dreaming/dream-lock.js';
+export { DEEP_GATES, type DeepSignals, type DreamCandidate } from './dreaming/dream-signals.js';
+export {
+  analyse,
+  type DreamingDeps,
+  type DreamSummary,
+  runDreaming,
+  type ScoredCandidate,
+} from './dreaming/dreaming.js';
+export { nextDreamingRun, scheduleDreaming } from './dreaming/dreaming-schedule.js';
+export { ingestTranscripts, type TranscriptMessage } from './dreaming/transcript-ingest.js';
+export { createEmbedder, type EmbedderDeps } from './embedders/create-embedder.js';
+export { type Embedder, EmbedderError } from './embedders/embedder.js';
+export { createHashedEmbedder } from './embedders/hashed-embedder.js';
+export { createOnnxEmbedder } from './embedders/onnx-embedder.js';
+export { createProviderEmbedder, type ProviderEmbedderOptions } from './embedders/provider-embedder.js';
+export type {
+  BackendFileEntry,
+  BackendHit,
+  BackendOpenReport,
+  BackendQuery,
+  MemoryBackend,
+  MemoryChunkRow,
+  MemoryIndexStore,
+  MemoryIndexStoreOptions,
+} from './memory-backend.js';
+export {
+  type MemoryConfig,
+  type MemoryConfigInput,
+  memoryConfigSchema,
+  parseMemoryConfig,
+  type RecallStyle,
+} from './memory-config.js';
+export { MemoryEngine, type MemoryEngineDeps, type MemorySearchResult, type MemoryStatus } from './memory-engine.js';
+export { dailyPath, listMemoryFiles, localDate, type MemoryFileEntry } from './memory-files.js';
+export type { IndexProgress, IndexReport } from './memory-index.js';
+export { agentScope, type MemoryScope, resolveScope, resolveUserId, userScope } from './memory-scope.js';
+export { MemoryService, type MemoryServiceDeps } from './memory-service.js';
+export { createMemoryTools } from './memory-tools.js';
+export { nodeWatchSource, type WatchSource, watchMemoryFiles } from './memory-watcher.js';
+export { redactSecrets } from './redact-secrets.js';

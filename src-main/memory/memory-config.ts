@@ -1,0 +1,86 @@
+import { z } from 'zod';
+
+/** Search weights and gates (ARCHITECTURE.md "Constants from the seed"). */
+export const memorySearchConfigSchema = z
+  .object({
+    vectorWeight: z.number().min(0).max(1).default(0.7),
+    textWeight: z.number().min(0).max(1).default(0.3),
+    /** Half-life of dated daily notes; MEMORY.md / USER.md are evergreen. */
+    halfLifeDays: z.number().positive().default(30),
+    mmrLambda: z.number().min(0).max(1).default(0.7),
+    topK: z.number().int().min(1).max(100).default(6),
+    minScore: z.number().min(0).max(1).default(0.15),
+  })
+  .strict();
+
+export const memoryEmbedderConfigSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('hashed'), dimension: z.number().int().min(32).max(4096).default(384) }).strict(),
+  z
+    .object({
+      kind: z.literal('provider'),
+      provider: z.enum(['openai', 'google', 'ollama']),
+      model: z.string().min(1),
+      baseUrl: z.string().url().optional(),
+      /** Name of the secret holding the API key (never the key itself). */
+      apiKeySecret: z.string().optional(),
+      dimension: z.number().int().positive().optional(),
+    })
+    .strict(),
+  z.object({ kind: z.literal('onnx'), modelDir: z.string().min(1) }).strict(),
+]);
+
+export const memoryRecallConfigSchema = z
+  .object({
+    enabled: z.boolean().default(true),
+    mode: z.enum(['message', 'recent', 'full']).default('message'),
+    style: z
+      .enum(['balanced', 'strict', 'contextual', 'recall-heavy', 'precision-heavy', 'preference-only'])
+      .default('balanced'),
+    timeoutMs: z.number().int().positive().max(60_000).default(15_000),
+    cacheMs: z.number().int().min(0).default(15_000),
+    maxChars: z.number().int().min(40).max(220).default(220),
+  })
+  .strict();
+
+export const memoryDreamingConfigSchema = z
+  .object({
+    enabled: z.boolean().default(false),
+    /** croner pattern, local time. */
+    cron: z.string().min(1).default('0 3 * * *'),
+    lookbackDays: z.number().int().min(1).max(365).default(30),
+  })
+  .strict();
+
+export const memoryConfigSchema = z
+  .object({
+    /** Plugin slot: the memory backend plugin id. */
+    backend: z.string().min(1).default('memory-lancedb'),
+    scope: z.enum(['per-agent', 'per-user']).default('per-agent'),
+    /** userId → account ids (`telegram:123`, `webhook:alice`) that are the same person. */
+    identityLinks: z.record(z.string(), z.array(z.string())).default({}),
+    embedder: memoryEmbedderConfigSchema.default({ kind: 'hashed', dimension: 384 }),
+    search: memorySearchConfigSchema.default(memorySearchConfigSchema.parse({})),
+    recall: memoryRecallConfigSchema.default(memoryRecallConfigSchema.parse({})),
+    dreaming: memoryDreamingConfigSchema.default(memoryDreamingConfigSchema.parse({})),
+    capture: z
+      .object({ enabled: z.boolean().default(true), maxChars: z.number().int().min(20).default(500) })
+      .strict()
+      .default({ enabled: true, maxChars: 500 }),
+  })
+  .strict();
+
+export type MemoryConfig = z.output<typeof memoryConfigSchema>;
+export type MemoryConfigInput = z.input<typeof memoryConfigSchema>;
+export type MemorySearchConfig = z.output<typeof memorySearchConfigSchema>;
+export type MemoryEmbedderConfig = z.output<typeof memoryEmbedderConfigSchema>;
+export type MemoryRecallConfig = z.output<typeof memoryRecallConfigSchema>;
+export type RecallStyle = MemoryRecallConfig['style'];
+
+export function parseMemoryConfig(input: unknown): MemoryConfig {
+  const parsed = memoryConfigSchema.safeParse(input ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`invalid memory config at memory.${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'unknown'}`);
+  }
+  return parsed.data;
+}

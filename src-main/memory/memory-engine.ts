@@ -1,0 +1,278 @@
+import type { Clock } from '../base/clock.js';
+import type { Logger } from '../base/logger.js';
+import { type CaptureDecision, type CaptureInput, shouldCapture } from './capture.js';
+import type { Embedder } from './embedders/embedder.js';
+import { rankHybrid } from './hybrid-ranking.js';
+import type { BackendOpenReport, MemoryBackend, MemoryIndexStore } from './memory-backend.js';
+import type { MemoryConfig } from './memory-config.js';
+import { appendMemoryFile, dailyPath, listMemoryFiles, localDate, writeMemoryFile } from './memory-files.js';
+import { type IndexProgress, type IndexReport, MemoryIndexer } from './memory-index.js';
+import { agentScope, type MemoryScope, resolveScope } from './memory-scope.js';
+import { bestLine } from './note-lines.js';
+import { recordRecalls } from './recall-log.js';
+import { toFtsText } from './text-tokens.js';
+
+export interface MemorySearchResult {
+  path: string;
+  startLine: number;
+  endLine: number;
+  score: number;
+  vectorScore: number;
+  textScore: number;
+  decay: number;
+  snippet: string;
+  heading: string;
+  date?: string;
+  category: string;
+}
+
+export interface MemorySearchOptions {
+  scope: MemoryScope;
+  k?: number;
+  minScore?: number;
+  /** Record hits for Dreaming (searches by the model and recall do; UI previews need not). */
+  record?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface MemoryStatus {
+  agentId: string;
+  backend: string;
+  embedder: { id: string; dimension: number };
+  files: number;
+  chunks: number;
+  reindex: { running: boolean; phase?: IndexProgress['phase']; done: number; total: number };
+  recovered?: string;
+  issues: IndexReport['issues'];
+  lastSync?: { at: number; indexed: number; removed: number };
+}
+
+export interface MemoryEngineDeps {
+  agentId: string;
+  workspaceDir: string;
+  dbDir: string;
+  backend: MemoryBackend;
+  embedder: Embedder;
+  config: MemoryConfig;
+  clock: Clock;
+  log: Logger;
+  onProgress?(progress: IndexProgress): void;
+}
+
+/** One agent's memory: files ⇄ index, hybrid search, capture landing spot. */
+export class MemoryEngine {
+  private store: MemoryIndexStore | undefined;
+  private indexer: MemoryIndexer | undefined;
+  private openReport: BackendOpenReport | undefined;
+  private syncing: Promise<IndexReport> | undefined;
+  private pendingSync = false;
+  private progress: MemoryStatus['reindex'] = { running: false, done: 0, total: 0 };
+  private lastSync: MemoryStatus['lastSync'];
+
+  constructor(readonly deps: MemoryEngineDeps) {}
+
+  get agentId(): string {
+    return this.deps.agentId;
+  }
+
+  get workspaceDir(): string {
+    return this.deps.workspaceDir;
+  }
+
+  get config(): MemoryConfig {
+    return this.deps.config;
+  }
+
+  /** Opens the index; a corrupt or half-written one is rebuilt from the markdown files. */
+  async open(): Promise<BackendOpenReport & { needsSync: boolean }> {
+    const { backend, dbDir, embedder } = this.deps;
+    this.store = await backend.openStore({ dir: dbDir, dimension: embedder.dimension });
+    this.openReport = await this.store.open();
+    this.indexer = new MemoryIndexer({ ...this.deps, store: this.store });
+    const meta = await this.indexer.readMeta();
+    if (this.openReport.recovered) this.deps.log.warn('memory index rebuilt', { reason: this.openReport.recovered });
+    const needsSync = !(meta?.complete && meta.embedder === embedder.id) || Boolean(this.openReport.recovered);
+    if (meta && !meta.complete && !this.openReport.recovered)
+      this.openReport.recovered = 'previous indexing did not finish; re-checking every file';
+    return { ...this.openReport, needsSync };
+  }
+
+  /** Brings the index up to date. Concurrent callers share one run; a request during a run queues one more. */
+  sync(options: { force?: boolean } = {}): Promise<IndexReport> {
+    if (this.syncing) {
+      this.pendingSync = true;
+      return this.syncing;
+    }
+    const indexer = this.requireIndexer();
+    this.progress = { running: true, done: 0, total: 0 };
+    const run = indexer
+      .sync({
+        force: options.force,
+        onProgress: (progress) => {
+          this.progress = { running: true, phase: progress.phase, done: progress.done, total: progress.total };
+          this.deps.onProgress?.(progress);
+        },
+      })
+      .then((report) => {
+        this.lastSync = { at: this.deps.clock.now(), indexed: report.indexed, removed: report.removed };
+        return report;
+      })
+      .finally(() => {
+        this.progress = { ...this.progress, running: false };
+        this.syncing = undefined;
+        if (this.pendingSync) {
+          this.pendingSync = false;
+          void this.sync().catch((error) => this.deps.log.error('memory re-index failed', { error: String(error) }));
+        }
+      });
+    this.syncing = run;
+    return run;
+  }
+
+  /** Resolves when no sync is running or queued (tests and the CLI wait on it). */
+  async idle(): Promise<void> {
+    while (this.syncing) await this.syncing.catch(() => undefined);
+  }
+
+  /** Folds all recent writes into the search indexes now (otherwise done once enough pile up). */
+  async maintainIndexes(): Promise<void> {
+    await this.idle();
+    await this.requireStore().maintainIndexes(true);
+  }
+
+  scopeFor(account?: string): MemoryScope {
+    return resolveScope(this.deps.agentId, this.deps.config, account);
+  }
+
+  defaultScope(): MemoryScope {
+    return agentScope(this.deps.agentId);
+  }
+
+  async search(query: string, options: MemorySearchOptions): Promise<MemorySearchResult[]> {
+    const text = query.trim();
+    if (!text) throw new Error('memory search needs a non-empty query');
+    const store = this.requireStore();
+    const settings = this.deps.config.search;
+    const k = options.k ?? settings.topK;
+    if (!Number.isInteger(k) || k < 1 || k > 100) throw new Error(`memory search k must be 1..100, got ${k}`);
+    const [vector] = await this.deps.embedder.embed([text], options.signal);
+    const pool = Math.max(40, k * 4);
+    const backendQuery = { scope: options.scope.id, limit: pool };
+    const [vectorHits, textHits] = await Promise.all([
+      store.vectorSearch(vector!, backendQuery),
+      store.textSearch(toFtsText(text), backendQuery),
+    ]);
+    const now = this.deps.clock.now();
+    const ranked = rankHybrid(vectorHits, textHits, {
+      ...settings,
+      topK: k,
+      minScore: options.minScore ?? settings.minScore,
+      now,
+    });
+    const results = ranked.map(({ row, score, vectorScore, textScore, decay }) => ({
+      path: row.path,
+      startLine: row.startLine,
+      endLine: row.endLine,
+      score,
+      vectorScore,
+      textScore,
+      decay,
+      snippet: row.text.length > 700 ? `${row.text.slice(0, 700)}…` : row.text,
+      heading: row.heading,
+      date: row.date || undefined,
+      category: row.category,
+    }));
+    if (options.record !== false && results.length > 0) {
+      const day = localDate(now);
+      await recordRecalls(
+        this.deps.workspaceDir,
+        options.scope,
+        ranked.map(({ row, score }) => ({
+          ts: now,
+          day,
+          query: text,
+          path: row.path,
+          score,
+          ...bestLine(row.text, row.startLine, text),
+        })),
+      );
+    }
+    return results;
+  }
+
+  /** Appends a note to today's daily file of the scope (local date from the injected clock). */
+  async appendDaily(
+    scope: MemoryScope,
+    text: string,
+    options: { category?: string; slug?: string } = {},
+  ): Promise<string> {
+    const body = text.replace(/\s+/g, ' ').trim();
+    if (!body) throw new Error('memory note is empty');
+    const now = this.deps.clock.now();
+    const path = dailyPath(scope, localDate(now), options.slug);
+    const time = new Date(now);
+    const stamp = `${String(time.getHours()).padStart(2, '0')}:${String(time.getMinutes()).padStart(2, '0')}`;
+    await appendMemoryFile(this.deps.workspaceDir, path, `- ${stamp} [${options.category ?? 'other'}] ${body}`);
+    return path;
+  }
+
+  /**
+   * Auto-capture: a user message that passes `shouldCapture` lands in today's daily file with
+   * its category. Returns the decision so callers can log why something was skipped.
+   */
+  async capture(
+    scope: MemoryScope,
+    text: string,
+    role: CaptureInput['role'],
+  ): Promise<CaptureDecision & { path?: string }> {
+    const decision = shouldCapture({ text, role, maxChars: this.deps.config.capture.maxChars });
+    if (!this.deps.config.capture.enabled) return { capture: false, reason: 'capture is disabled' };
+    if (!decision.capture) return decision;
+    const path = await this.appendDaily(scope, decision.text, { category: decision.category });
+    void this.sync().catch((error) => this.deps.log.error('memory re-index failed', { error: String(error) }));
+    return { ...decision, path };
+  }
+
+  /** `/new`: the finished session's summary becomes `memory/YYYY-MM-DD-<slug>.md` (written atomically). */
+  async archiveSession(scope: MemoryScope, slug: string, markdown: string): Promise<string> {
+    if (!slug.trim()) throw new Error('session archive needs a slug');
+    const path = dailyPath(scope, localDate(this.deps.clock.now()), slug);
+    await writeMemoryFile(this.deps.workspaceDir, path, markdown.endsWith('\n') ? markdown : `${markdown}\n`);
+    void this.sync().catch((error) => this.deps.log.error('memory re-index failed', { error: String(error) }));
+    return path;
+  }
+
+  async status(): Promise<MemoryStatus> {
+    const store = this.requireStore();
+    const files = await listMemoryFiles(this.deps.workspaceDir);
+    return {
+      agentId: this.deps.agentId,
+      backend: this.deps.backend.id,
+      embedder: { id: this.deps.embedder.id, dimension: this.deps.embedder.dimension },
+      files: files.length,
+      chunks: await store.count(),
+      reindex: this.progress,
+      recovered: this.openReport?.recovered,
+      issues: [...(this.indexer?.issues ?? new Map()).entries()].flatMap(([path, issues]) =>
+        issues.map((issue: { line: number; reason: string }) => ({ path, ...issue })),
+      ),
+      lastSync: this.lastSync,
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.idle();
+    await this.store?.close();
+    this.store = undefined;
+  }
+
+  private requireStore(): MemoryIndexStore {
+    if (!this.store) throw new Error('memory engine is not open');
+    return this.store;
+  }
+
+  private requireIndexer(): MemoryIndexer {
+    if (!this.indexer) throw new Error('memory engine is not open');
+    return this.indexer;
+  }
+}

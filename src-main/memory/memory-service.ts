@@ -1,0 +1,147 @@
+import type { Clock } from '../base/clock.js';
+import type { Logger } from '../base/logger.js';
+import type { HearthPaths } from '../config/paths.js';
+import { processIsAlive } from './dreaming/dream-lock.js';
+import { noteKey } from './dreaming/dream-signals.js';
+import { analyse, type DreamingDeps, type DreamSummary, runDreaming } from './dreaming/dreaming.js';
+import type { Embedder } from './embedders/embedder.js';
+import type { MemoryBackend } from './memory-backend.js';
+import type { MemoryConfig } from './memory-config.js';
+import { MemoryEngine } from './memory-engine.js';
+import type { IndexProgress } from './memory-index.js';
+import type { MemoryScope } from './memory-scope.js';
+
+export interface MemoryServiceDeps {
+  paths: HearthPaths;
+  backend: MemoryBackend;
+  config: MemoryConfig;
+  /** The embedder for an agent (built with createEmbedder from config). */
+  embedder(agentId: string): Promise<Embedder> | Embedder;
+  clock: Clock;
+  log: Logger;
+  pid?: number;
+  isAlive?(pid: number): boolean;
+  writeDiary?: DreamingDeps['writeDiary'];
+  onProgress?(agentId: string, progress: IndexProgress): void;
+}
+
+/** All agents' memory engines, opened lazily; what tools, gateway methods and the CLI share. */
+export class MemoryService {
+  private readonly engines = new Map<string, Promise<MemoryEngine>>();
+  private readonly lastDreams = new Map<string, { at: number; promoted: number; applied: boolean }>();
+
+  constructor(readonly deps: MemoryServiceDeps) {}
+
+  get config(): MemoryConfig {
+    return this.deps.config;
+  }
+
+  /** The open engine for an agent. The first call opens it and starts indexing in the background. */
+  engine(agentId: string): Promise<MemoryEngine> {
+    let pending = this.engines.get(agentId);
+    if (!pending) {
+      pending = this.openEngine(agentId);
+      this.engines.set(agentId, pending);
+      pending.catch(() => this.engines.delete(agentId));
+    }
+    return pending;
+  }
+
+  private async openEngine(agentId: string): Promise<MemoryEngine> {
+    const { paths, backend, config, clock, log } = this.deps;
+    const engine = new MemoryEngine({
+      agentId,
+      workspaceDir: paths.workspaceDir(agentId),
+      dbDir: paths.memoryDbDir(agentId),
+      backend,
+      embedder: await this.deps.embedder(agentId),
+      config,
+      clock,
+      log: log.child({ agentId }),
+      onProgress: (progress) => this.deps.onProgress?.(agentId, progress),
+    });
+    await engine.open();
+    // Always sync on open: hand edits made while Hearth was not running are picked up too.
+    void engine.sync().catch((error) => log.error('memory indexing failed', { agentId, error: String(error) }));
+    return engine;
+  }
+
+  private async dreamingDeps(agentId: string, scope: MemoryScope): Promise<DreamingDeps> {
+    const engine = await this.engine(agentId);
+    const { clock } = this.deps;
+    return {
+      workspaceDir: engine.workspaceDir,
+      scope,
+      embedder: engine.deps.embedder,
+      now: () => clock.now(),
+      lookbackDays: this.deps.config.dreaming.lookbackDays,
+      lock: { pid: this.deps.pid ?? process.pid, now: () => clock.now(), isAlive: this.deps.isAlive ?? processIsAlive },
+      writeDiary: this.deps.writeDiary,
+    };
+  }
+
+  async dream(agentId: string, scope: MemoryScope, apply: boolean): Promise<DreamSummary> {
+    const summary = await runDreaming(await this.dreamingDeps(agentId, scope), { apply });
+    this.lastDreams.set(`${agentId}/${scope.id}`, {
+      at: this.deps.clock.now(),
+      promoted: summary.promoted.length,
+      applied: apply,
+    });
+    if (apply && summary.promoted.length > 0) await (await this.engine(agentId)).sync();
+    return summary;
+  }
+
+  async candidates(agentId: string, scope: MemoryScope): Promise<DreamSummary> {
+    return analyse(await this.dreamingDeps(agentId, scope));
+  }
+
+  /** Why a note would or would not be promoted, signal by signal. */
+  async explain(agentId: string, scope: MemoryScope, text: string): Promise<string[]> {
+    if (!text.trim()) throw new Error('promote-explain needs the text of a note');
+    const summary = await this.candidates(agentId, scope);
+    const key = noteKey(text);
+    const candidate =
+      summary.candidates.find((item) => item.key === key) ?? summary.candidates.find((item) => item.key.includes(key));
+    if (!candidate)
+      return [
+        `"${text}" has not been recalled in the last ${this.deps.config.dreaming.lookbackDays} days: nothing to promote.`,
+      ];
+    const s = candidate.signals;
+    const f = (value: number) => value.toFixed(3);
+    return [
+      `candidate: ${candidate.text} (${candidate.path}:${candidate.line})`,
+      `frequency     ${f(s.frequency)} × 0.24  (${candidate.recalls} recalls)`,
+      `relevance     ${f(s.relevance)} × 0.30  (average score)`,
+      `diversity     ${f(s.diversity)} × 0.15  (${candidate.uniqueQueries} unique queries)`,
+      `recency       ${f(s.recency)} × 0.15  (last recalled ${candidate.lastRecallDay}, half-life 14 d)`,
+      `consolidation ${f(s.consolidation)} × 0.10  (${candidate.days} distinct days)`,
+      `conceptual    ${f(s.conceptual)} × 0.06  (${candidate.tags.length} shared tags)`,
+      `light boost   ${f(s.lightBoost)} (≤ 0.06)`,
+      `REM boost     ${f(s.remBoost)} (≤ 0.09)`,
+      `score         ${f(s.score)}`,
+      candidate.failures.length
+        ? `would NOT be promoted: ${candidate.failures.join('; ')}`
+        : 'would be promoted (all gates pass)',
+    ];
+  }
+
+  dreamStatus(agentId: string, scope: MemoryScope) {
+    return {
+      enabled: this.deps.config.dreaming.enabled,
+      cron: this.deps.config.dreaming.cron,
+      last: this.lastDreams.get(`${agentId}/${scope.id}`),
+    };
+  }
+
+  /** After a turn: capture the user's message when it carries a trigger (scope from the resolved account). */
+  async capture(agentId: string, account: string | undefined, text: string, role: 'user' | 'assistant' | 'tool') {
+    const engine = await this.engine(agentId);
+    return engine.capture(engine.scopeFor(account), text, role);
+  }
+
+  async close(): Promise<void> {
+    const engines = [...this.engines.values()];
+    this.engines.clear();
+    for (const pending of engines) await (await pending.catch(() => undefined))?.close();
+  }
+}
