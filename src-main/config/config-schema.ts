@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { execConfigSchema } from '../exec/exec-config.js';
+import { memoryConfigSchema } from '../memory/memory-config.js';
 import { authConfigSchema, providersConfigSchema } from '../providers/provider-config.js';
 import { agentsConfigSchema, sessionConfigSchema } from '../sessions/routing-config.js';
 
@@ -76,7 +77,7 @@ export const hearthConfigSchema = z
     auth: authConfigSchema.default(authConfigSchema.parse({})),
     /** Defaults for every agent's tools; `agents.list[].tools` overrides per agent. */
     tools: z.object({ exec: execConfigSchema.optional() }).loose().default({}),
-    memory: openSection.default({}),
+    memory: memoryConfigSchema.default(memoryConfigSchema.parse({})),
     cron: openSection.default({}),
     channels: openSection.default({}),
     ui: openSection.default({}),

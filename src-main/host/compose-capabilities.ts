@@ -163,11 +163,87 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       log: log.child({ plugin: pluginId }),
       home: paths.home,
     });
+    const composeMemory = async (parts: {
+      plugins: typeof plugins;
+      pluginContext: typeof pluginContext;
+      secrets: SecretStore;
+      root: AsyncDisposableStore;
+      tools: ToolDefinition[];
+    }) => {
+      const memoryModule = await import('../memory/index.js');
+      const memoryConfig = memoryModule.parseMemoryConfig(config.current.memory);
+      const slot = parts.plugins.slot<import('../memory/index.js').MemoryBackend>('memory', 'memory', 'memory-lancedb');
+      if (!slot) {
+        log.info('memory is off (plugins.slots.memory is "none")');
+        return undefined;
+      }
+      const owner = parts.plugins.list('memory').find((c) => c.id === slot.id)?.pluginId ?? slot.id;
+      const backend = await slot.create(parts.pluginContext(owner) as never);
+      const service = new memoryModule.MemoryService({
+        paths,
+        backend,
+        config: memoryConfig,
+        embedder: () =>
+          memoryModule.createEmbedder(memoryConfig.embedder, { resolveSecret: (name) => parts.secrets.get(name) }),
+        clock,
+        log: log.child({ part: 'memory' }),
+        onProgress: (agentId, progress) => core.bus.publish('memory.changed', { agentId, progress }),
+      });
+      parts.root.add({ dispose: () => service.close() });
+      parts.root.add(methods.registerMemoryMethods(core.registry, { memory: service }));
+      parts.root.add(methods.registerDreamsMethods(core.registry, { memory: service }));
+      parts.tools.push(...memoryModule.createMemoryTools(service));
+      // Hand edits are re-indexed; the first index builds in the background.
+      parts.root.add(
+        memoryModule.watchMemoryFiles({
+          source: memoryModule.nodeWatchSource(paths.workspaceDir('main')),
+          clock,
+          sync: async () => {
+            await (await service.engine('main')).sync();
+            core.bus.publish('memory.changed', { agentId: 'main', reason: 'files' });
+          },
+        }),
+      );
+      void service
+        .engine('main')
+        .then((engine) => engine.sync())
+        .catch((error) => log.warn('initial memory index failed', { error: String(error) }));
+      parts.root.add(
+        memoryModule.scheduleDreaming({
+          enabled: memoryConfig.dreaming.enabled,
+          cron: memoryConfig.dreaming.cron,
+          run: async () => {
+            const report = await service.dream('main', memoryModule.agentScope('main'), true);
+            core.bus.publish('dreams.changed', { agentId: 'main', reason: 'scheduled' });
+            return report;
+          },
+          onError: (error) => log.error('scheduled Dreaming failed', { error: String(error) }),
+        }),
+      );
+      const recallers = new Map<string, ReturnType<typeof memoryModule.createActiveRecall>>();
+      const recallFor = async (agentId: string) => {
+        let recaller = recallers.get(agentId);
+        if (!recaller) {
+          recaller = memoryModule.createActiveRecall({
+            engine: await service.engine(agentId),
+            config: memoryConfig.recall,
+            clock,
+          });
+          recallers.set(agentId, recaller);
+        }
+        return recaller;
+      };
+      return { service, config: memoryConfig, recallFor, memoryModule };
+    };
+
     for (const { pluginId, id } of plugins.list('context-engine')) {
       const contribution = plugins.get<import('../agent/context/index.js').ContextEngineFactory>('context-engine', id)!;
       root.add(engines.register(await contribution.create(pluginContext(pluginId) as never)));
     }
     tools.push(...plugins.listTools());
+
+    // Memory: the backend fills the `memory` slot (default: the bundled LanceDB plugin; 'none' turns memory off).
+    const memory = await composeMemory({ plugins, pluginContext, secrets, root, tools });
 
     let services: import('../agent/runtime/runtime-services.js').RuntimeServices | undefined;
     const summarizer: import('../agent/context/index.js').Summarizer = async (input, signal) => {
@@ -252,8 +328,38 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
         // One cache-trace record set per LLM call (a turn with tools makes several calls).
         const turnId = crypto.randomUUID().slice(0, 8);
         const calls = new Map<number, ReturnType<typeof contextModule.createCallTrace>>();
+        // Active recall: before the first call of a turn, a short summary of what memory holds about
+        // the new message rides along as a hidden prefix (never shown to the user); the message is captured.
+        let recall: { messageId: string; prefix: string | undefined } | undefined;
+        const transformContext: typeof contextHooks.transformContext = async (messages, budget) => {
+          const assembled = await contextHooks.transformContext(messages, budget);
+          if (!memory) return assembled;
+          const lastUser = [...assembled].reverse().find((m) => m.kind === 'user');
+          if (!lastUser || lastUser.kind !== 'user') return assembled;
+          if (!recall) {
+            recall = { messageId: lastUser.id, prefix: undefined };
+            const engine = await memory.service.engine(scope.agentId);
+            try {
+              recall.prefix = await (await memory.recallFor(scope.agentId)).recall({
+                scope: engine.scopeFor(undefined),
+                message: lastUser.text,
+              });
+            } catch (error) {
+              log.warn('active recall failed; the turn goes on without it', { error: String(error) });
+            }
+            if (memory.config.capture.enabled) {
+              void memory.service.capture(scope.agentId, undefined, lastUser.text, 'user').catch(() => undefined);
+            }
+          }
+          const prefix = recall.prefix;
+          if (!prefix) return assembled;
+          return assembled.map((m) =>
+            m.id === recall?.messageId && m.kind === 'user' ? { ...m, hiddenPrefix: prefix } : m,
+          );
+        };
         return {
           ...contextHooks,
+          transformContext,
           // Tool results are cut as they arrive (≤ 30% of the context, ≤ 16 000 chars), keeping errors in the tail.
           afterToolCall: (_call, result) => {
             const cut = contextModule.truncateToolOutput(result.output, contextModule.toolResultCharLimit(window));

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { lanceDbMemoryBackend } from '../../../extensions/memory-lancedb/index.js';
 import { silentLogger } from '../../base/logger.js';
+import { ConfigService } from '../../config/index.js';
 import { createEmbedder } from '../../memory/embedders/create-embedder.js';
 import type { MemoryBackend } from '../../memory/memory-backend.js';
 import { type MemoryConfig, parseMemoryConfig } from '../../memory/memory-config.js';
@@ -14,6 +15,23 @@ export interface MemoryCommandOptions {
   backend?: MemoryBackend;
 }
 
+/** The `memory` block of HEARTH_HOME/hearth.json, so the CLI searches the way the gateway does. */
+async function memoryConfigFromFile(context: CliContext): Promise<MemoryConfig> {
+  try {
+    const service = await ConfigService.open({
+      path: context.paths().configFile,
+      clock: context.clock,
+      log: silentLogger,
+      watch: false,
+    });
+    const memory = service.current.memory;
+    service.dispose();
+    return parseMemoryConfig(memory);
+  } catch (error) {
+    throw new CliError(`cannot read the memory settings: ${(error as Error).message}`);
+  }
+}
+
 /** `hearth memory …`: status, index, search, promote, promote-explain. */
 export function registerMemoryCommands(
   program: Command,
@@ -22,9 +40,11 @@ export function registerMemoryCommands(
 ): void {
   const memory = program.command('memory').description('Inspect and maintain the agent memory');
 
+  let activeConfig: MemoryConfig | undefined;
   const withService = async <T>(agent: string, run: (service: MemoryService) => Promise<T>): Promise<T> => {
     if (!/^[a-z0-9][a-z0-9_-]{0,63}$/i.test(agent)) throw new CliError(`invalid --agent: ${agent}`);
-    const config = options.config ?? parseMemoryConfig({});
+    const config = options.config ?? (await memoryConfigFromFile(context));
+    activeConfig = config;
     const service = new MemoryService({
       paths: context.paths(),
       backend: options.backend ?? lanceDbMemoryBackend,
@@ -47,7 +67,7 @@ export function registerMemoryCommands(
 
   // The agent's own scope, or in per-user mode the named user's (never a silent fall-back).
   const scopeOf = (opts: { agent: string; user?: string }) => {
-    const config = options.config ?? parseMemoryConfig({});
+    const config = activeConfig ?? options.config ?? parseMemoryConfig({});
     if (config.scope === 'per-agent') return agentScope(opts.agent);
     if (!opts.user) throw new CliError('memory.scope is per-user: pass --user <account>');
     return resolveScope(opts.agent, config, opts.user);

@@ -1,0 +1,108 @@
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeLlmServer, startFakeLlmServer } from '../testing/fake-llm/index.js';
+import { connectRaw, type RawGatewaySocket } from '../testing/raw-gateway-socket.js';
+import { createTempHome } from '../testing/temp-home.js';
+import { startTestHost, type TestHost } from '../testing/test-host.js';
+
+// Memory in the composed product: hand-written notes get indexed, the Control UI's search
+// finds them, active recall hands the model what it needs, and "remember …" is captured.
+
+let llm: FakeLlmServer;
+let host: TestHost;
+let temp: { home: string; cleanup(): Promise<void> };
+let socket: RawGatewaySocket;
+
+beforeAll(async () => {
+  llm = await startFakeLlmServer();
+  temp = await createTempHome();
+  await writeFile(
+    join(temp.home, 'hearth.json'),
+    JSON.stringify({
+      providers: { openai: { kind: 'openai', baseURL: llm.baseUrlFor('openai') } },
+      agents: { defaults: { model: 'openai/gpt-4o' } },
+    }),
+  );
+  const memoryDir = join(temp.home, 'workspace', 'memory');
+  await mkdir(memoryDir, { recursive: true });
+  await writeFile(
+    join(memoryDir, '2026-11-29.md'),
+    "# Notes\n\n- The user's favourite colour is teal.\n- The user lives in Lisbon.\n",
+  );
+  host = await startTestHost({ home: temp.home, env: { HEARTH_SECRET_STORE: 'file' } });
+  socket = (await connectRaw(host.wsUrl, { token: host.token, scopes: ['operator.admin'] })).socket;
+  await socket.request('auth.profiles.set', { id: 'k', provider: 'openai', type: 'api_key', secret: 'sk-memory-test' });
+});
+afterAll(async () => {
+  socket?.close();
+  await host?.close();
+  await llm?.close();
+  await temp?.cleanup();
+});
+
+async function searchUntilFound(query: string): Promise<string> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const result = await socket.request('memory.search', { query });
+    const text = JSON.stringify(result.payload ?? result.error);
+    if (text.includes('teal')) return text;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('the planted note was never found');
+}
+
+describe('memory through the gateway', () => {
+  it('indexes a hand-written note and finds it', async () => {
+    const text = await searchUntilFound('favourite colour');
+    expect(text).toContain('memory/2026-11-29.md');
+  });
+
+  it('recalls the note for the model as a hidden prefix, without showing it in the transcript', async () => {
+    llm.script([{ type: 'text', text: 'Your favourite colour is teal.' }]);
+    await socket.request('chat.send', {
+      sessionKey: 'main',
+      message: "what's my favourite colour?",
+      idempotencyKey: 'm-1',
+    });
+    await socket.next(
+      (f) =>
+        f.event === 'chat' &&
+        (f.payload as { runId: string; state: string }).runId === 'm-1' &&
+        (f.payload as { state: string }).state === 'final',
+      20_000,
+    );
+    const sent = JSON.stringify(llm.requests.at(-1)!.body);
+    expect(sent).toMatch(/teal/);
+    const history = await socket.request('chat.history', { sessionKey: 'main' });
+    const userTurns = (
+      history.payload as { messages: { role: string; content: { text: string }[] }[] }
+    ).messages.filter((m) => m.role === 'user');
+    expect(userTurns.at(-1)!.content[0]!.text).toBe("what's my favourite colour?");
+  });
+
+  it('captures "remember …" into today\'s daily file', async () => {
+    llm.script([{ type: 'text', text: 'Noted.' }]);
+    await socket.request('chat.send', {
+      sessionKey: 'main',
+      message: 'remember that my dog is called Biscuit',
+      idempotencyKey: 'm-2',
+    });
+    await socket.next(
+      (f) =>
+        f.event === 'chat' &&
+        (f.payload as { runId: string; state: string }).runId === 'm-2' &&
+        (f.payload as { state: string }).state === 'final',
+      20_000,
+    );
+    const memoryDir = join(temp.home, 'workspace', 'memory');
+    let found = '';
+    for (let attempt = 0; attempt < 50 && !found.includes('Biscuit'); attempt++) {
+      const files = (await readdir(memoryDir)).filter(
+        (f) => /^\d{4}-\d{2}-\d{2}\.md$/.test(f) && f !== '2026-11-29.md',
+      );
+      found = (await Promise.all(files.map((f) => readFile(join(memoryDir, f), 'utf8')))).join('\n');
+      if (!found.includes('Biscuit')) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(found).toContain('Biscuit');
+  });
+});
