@@ -80,6 +80,16 @@ describe('memory through the gateway', () => {
     expect(userTurns.at(-1)!.content[0]!.text).toBe("what's my favourite colour?");
   });
 
+  it('serves DREAMS.md and phase reports read-only, and nothing outside memory', async () => {
+    await writeFile(join(temp.home, 'workspace', 'DREAMS.md'), '# Dreams\n\nI noticed teal again.\n');
+    const diary = await socket.request('memory.file.get', { path: 'DREAMS.md' });
+    expect(diary.payload).toMatchObject({ content: expect.stringContaining('I noticed teal again.') });
+    const escape = await socket.request('memory.file.get', { path: '../hearth.json' });
+    expect(escape.ok).toBe(false);
+    const write = await socket.request('memory.file.set', { path: 'DREAMS.md', content: 'overwritten' });
+    expect(write.ok).toBe(false);
+  });
+
   it('captures "remember …" into today\'s daily file', async () => {
     llm.script([{ type: 'text', text: 'Noted.' }]);
     await socket.request('chat.send', {

@@ -84,7 +84,14 @@ export async function listMemoryFiles(workspaceDir: string): Promise<MemoryFileE
   return out.sort((a, b) => a.path.localeCompare(b.path));
 }
 
+/** Dreaming's own output: readable (the Dreams view shows it), never written through the memory API. */
+function isDreamingOutput(path: string): boolean {
+  return path === 'DREAMS.md' || /^memory\/dreaming\/(light|rem|deep)\/[^/]+\.md$/.test(path);
+}
+
 export async function readMemoryFile(workspaceDir: string, relativePath: string): Promise<string> {
+  const clean = normalize(relativePath).split(sep).join('/');
+  if (isDreamingOutput(clean) && !relativePath.includes('\0')) return readFile(join(workspaceDir, clean), 'utf8');
   return readFile(resolveMemoryPath(workspaceDir, relativePath), 'utf8');
 }
 
