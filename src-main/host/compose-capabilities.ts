@@ -110,6 +110,16 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       configFor: execConfig,
       spawn,
       spawnPty: ptyModule.spawn,
+      // Smart approval: a cheaper model triages what would be asked (exec.approvals.mode "smart").
+      judge: async (prompt, signal) => {
+        if (!services) throw new Error('the model runtime is not ready');
+        const ref =
+          execConfig('main').approvals.model ??
+          providersModule.resolveModelSelection(config.current.agents, 'main')?.primary;
+        if (!ref) throw new Error('no model for smart approval (tools.exec.approvals.model)');
+        const { completeText } = await import('./model-text.js');
+        return completeText(services, ref, prompt, signal);
+      },
       hasWireApprovers: () =>
         core.callers().some((c) => c.role === 'operator' && hasScope(c.scopes, 'operator.approvals')),
     });

@@ -1,0 +1,32 @@
+import { streamText } from 'ai';
+import { parseModelRef, type RuntimeServices } from './runtime-model-deps.js';
+
+/**
+ * One short completion from a configured model (the smart-approval judge), with the
+ * same credentials and profile order as chat turns. Streamed, because some providers
+ * (and the test fake) only speak SSE; no retries — callers treat any failure as "ask a human".
+ */
+export async function completeText(
+  services: RuntimeServices,
+  modelRef: string,
+  prompt: string,
+  signal: AbortSignal,
+): Promise<string> {
+  const ref = parseModelRef(modelRef);
+  const profile = services.auth.order(ref.provider)[0];
+  const credential = profile ? await services.auth.credential(profile) : undefined;
+  const result = streamText({
+    model: services.models.create(ref, credential),
+    prompt,
+    maxOutputTokens: 64,
+    maxRetries: 0,
+    abortSignal: signal,
+    onError: () => {},
+  });
+  let text = '';
+  for await (const part of result.fullStream) {
+    if (part.type === 'text-delta') text += part.text;
+    if (part.type === 'error') throw part.error instanceof Error ? part.error : new Error(String(part.error));
+  }
+  return text;
+}

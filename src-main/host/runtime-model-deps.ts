@@ -1,0 +1,2 @@
+export type { RuntimeServices } from '../agent/runtime/runtime-services.js';
+export { parseModelRef } from '../providers/index.js';
