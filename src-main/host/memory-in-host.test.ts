@@ -84,8 +84,8 @@ describe('memory through the gateway', () => {
     await writeFile(join(temp.home, 'workspace', 'DREAMS.md'), '# Dreams\n\nI noticed teal again.\n');
     const diary = await socket.request('memory.file.get', { path: 'DREAMS.md' });
     expect(diary.payload).toMatchObject({ content: expect.stringContaining('I noticed teal again.') });
-    const escape = await socket.request('memory.file.get', { path: '../hearth.json' });
-    expect(escape.ok).toBe(false);
+    const outside = await socket.request('memory.file.get', { path: '../hearth.json' });
+    expect(outside.ok).toBe(false);
     const write = await socket.request('memory.file.set', { path: 'DREAMS.md', content: 'overwritten' });
     expect(write.ok).toBe(false);
   });
