@@ -437,6 +437,14 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       methods.registerModelsMethods(core.registry, {
         runtime,
         modelSelection: () => providersModule.resolveModelSelection(config.current.agents, 'main'),
+        detectOllama: () =>
+          providersModule.detectOllama({
+            baseURL:
+              (config.current.providers as Record<string, { baseURL?: string }>).ollama?.baseURL ??
+              env.OLLAMA_HOST ??
+              'http://127.0.0.1:11434',
+            fetch,
+          }),
       }),
     );
     const live = services;

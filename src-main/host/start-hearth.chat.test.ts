@@ -23,7 +23,10 @@ beforeAll(async () => {
       agents: { defaults: { model: 'openai/gpt-4o' } },
     }),
   );
-  host = await startTestHost({ home: temp.home, env: { HEARTH_SECRET_STORE: 'file' } });
+  host = await startTestHost({
+    home: temp.home,
+    env: { HEARTH_SECRET_STORE: 'file', OLLAMA_HOST: llm.baseUrlFor('ollama-host') },
+  });
   socket = (await connectRaw(host.wsUrl, { token: host.token, scopes: ['operator.admin'] })).socket;
   const added = await socket.request('auth.profiles.set', {
     id: 'openai-main',
@@ -140,6 +143,11 @@ describe('a chat turn through the composed gateway', () => {
     expect(JSON.stringify(streamed)).toContain('hello-from-exec');
     // The model saw the real output as the tool result.
     expect(JSON.stringify(llm.requests.at(-1)!.body)).toContain('hello-from-exec');
+  });
+
+  it('finds a local Ollama server for onboarding', async () => {
+    const listed = await socket.request('models.list', { provider: 'ollama' });
+    expect(listed.payload).toMatchObject({ local: { ollama: { available: true, models: ['llama3.2:latest'] } } });
   });
 
   it('does not run the turn twice for a retried idempotency key', async () => {

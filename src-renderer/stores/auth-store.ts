@@ -37,6 +37,23 @@ const fixes: Record<string, string> = {
   missing_secret: 'The key is missing from the keychain: add the profile again with its key.',
 };
 
+/** The runtime records why a call failed as a failover reason code (providers/failover-error.ts). */
+const reasonWords: Record<string, string> = {
+  rate_limit: 'Rate limited by the provider (HTTP 429).',
+  overloaded: 'The provider is overloaded.',
+  billing: 'Billing problem: out of credit or quota.',
+  auth: 'The provider rejected the key.',
+  auth_permanent: 'The provider rejected the key for good.',
+  timeout: 'The provider did not answer in time.',
+  format: 'The provider refused the request.',
+  model_not_found: 'The model is not available with this key.',
+  session_expired: 'The login session expired.',
+  context_overflow: 'The conversation was too long for the model.',
+  server_error: 'The provider had a server error.',
+  empty_response: 'The provider sent an empty answer.',
+  unknown: 'The last call failed for an unknown reason.',
+};
+
 const defaultReasons: Record<string, string> = {
   expired: 'The credential has expired.',
   missing_secret: 'The secret is not in the keychain.',
@@ -49,6 +66,7 @@ export function toAuthProfile(value: unknown, now: number): AuthProfile | undefi
   const wireStatus = str(row.status, 'ok');
   const status = wireStatus === 'ok' ? 'ready' : wireStatus === 'cooldown' ? 'cooldown' : 'disabled';
   const remaining = num(row.cooldownRemainingMs) ?? 0;
+  const rawReason = str(row.disabledReason) || str(row.lastErrorReason);
   const failureCount = Object.values(record(row.failureCounts)).reduce<number>((sum, n) => sum + (num(n) ?? 0), 0);
   return {
     id,
@@ -56,7 +74,7 @@ export function toAuthProfile(value: unknown, now: number): AuthProfile | undefi
     label: str(row.label) || id,
     status,
     cooldownUntil: status === 'cooldown' ? now + remaining : undefined,
-    reason: str(row.disabledReason) || str(row.lastErrorReason) || defaultReasons[wireStatus] || undefined,
+    reason: reasonWords[rawReason] ?? (rawReason || defaultReasons[wireStatus] || undefined),
     fix: status === 'disabled' ? fixes[wireStatus] : undefined,
     lastUsedAt: num(row.lastUsed),
     failureCount,
@@ -130,6 +148,12 @@ export function createAuthStore(client: GatewayPort, now: () => number): StoreAp
       // Ollama needs no key: its models are listed as available when the local server answers.
       try {
         const result = record(await client.call('models.list', { provider: 'ollama' }));
+        const local = record(record(result.local).ollama);
+        if (typeof local.available === 'boolean') {
+          // The gateway asked the local Ollama server itself.
+          set({ ollama: { running: local.available, models: list(local.models).map((m) => str(m)) } });
+          return;
+        }
         const models = list(result.models).filter((m) => record(m).available !== false);
         set({
           ollama: { running: models.length > 0, models: models.map((m) => str(record(m).name) || str(record(m).id)) },

@@ -17,6 +17,8 @@ export interface ModelsListResult {
   /** agents.defaults.model */
   primary?: string;
   fallbacks: string[];
+  /** With `provider: "ollama"`: whether an Ollama server answers on this machine, and its models (no key needed). */
+  local?: { ollama: { available: boolean; models: string[]; baseURL?: string; reason?: string } };
 }
 
 export const modelsMethods = {
