@@ -9,7 +9,18 @@ type Register = (program: Command, context: CliContext) => void;
 const groups: Record<string, () => Promise<Register>> = {
   gateway: async () => (await import('./commands/gateway.js')).registerGatewayCommands,
   config: async () => (await import('./commands/config.js')).registerConfigCommands,
-  doctor: async () => (await import('./commands/doctor.js')).registerDoctorCommand,
+  doctor: async () => {
+    const { registerDoctorCommand } = await import('./commands/doctor.js');
+    return (program, context) =>
+      registerDoctorCommand(program, context, {
+        secretStore: async () => {
+          const { openSecretStore } = await import('../secrets/index.js');
+          const { silentLogger } = await import('../base/logger.js');
+          const { store } = await openSecretStore({ paths: context.paths(), log: silentLogger, env: context.env });
+          return { backend: store.backend, warning: store.warning };
+        },
+      });
+  },
   exec: async () => (await import('./commands/exec.js')).registerExecCommands,
   approvals: async () => (await import('./commands/approvals.js')).registerApprovalsCommands,
   memory: async () => (await import('./commands/memory.js')).registerMemoryCommands,
