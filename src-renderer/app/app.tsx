@@ -10,6 +10,8 @@ import { flushViews, viewComponents } from './view-registry.js';
 export interface AppProps {
   /** Present in the browser: lets the user paste a token after a refusal. Absent inside Electron. */
   onToken?: (token: string) => void;
+  /** Present in the browser: pair this device with a setup code instead. */
+  onPair?: () => void;
 }
 
 function NavButton({ id, label, count, onSelect }: { id: ViewId; label: string; count?: number; onSelect(): void }) {
@@ -33,7 +35,7 @@ function NavButton({ id, label, count, onSelect }: { id: ViewId; label: string; 
   );
 }
 
-export function App({ onToken }: AppProps) {
+export function App({ onToken, onPair }: AppProps) {
   const t = useT();
   const { ui } = useStores();
   const view = useDomain('ui', (s) => s.view);
@@ -45,7 +47,7 @@ export function App({ onToken }: AppProps) {
     setMoreOpen(false);
   };
 
-  if (status === 'auth-failed' && onToken) return <TokenGate onSubmit={onToken} />;
+  if (status === 'auth-failed' && onToken) return <TokenGate onSubmit={onToken} onPair={onPair} />;
 
   const View = viewComponents[view];
   const countFor = (id: ViewId) => (id === 'approvals' ? pendingApprovals : undefined);

@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { useDomain, useT } from './stores-context.js';
 
 /** Shown when the gateway refused our token (or we have none): paste one and try again. */
-export function TokenGate({ onSubmit }: { onSubmit(token: string): void }) {
+export function TokenGate({ onSubmit, onPair }: { onSubmit(token: string): void; onPair?: () => void }) {
   const t = useT();
   const error = useDomain('connection', (s) => s.connection.lastError);
   const [token, setToken] = useState('');
@@ -36,6 +36,11 @@ export function TokenGate({ onSubmit }: { onSubmit(token: string): void }) {
         <button className="button primary" type="submit" disabled={!token.trim()}>
           {t('conn.tokenSave')}
         </button>
+        {onPair && (
+          <button className="button ghost" type="button" onClick={onPair}>
+            Pair this device with a code instead
+          </button>
+        )}
       </form>
     </div>
   );

@@ -47,7 +47,7 @@ describe('ApprovalsView', () => {
     expect(view.getByText('deletes files recursively')).toBeTruthy();
     expect(view.getByText('/home/me/project')).toBeTruthy();
     expect(view.getByText('main')).toBeTruthy();
-    expect(view.getByText('120s left')).toBeTruthy();
+    expect(view.getByText('2:00 left')).toBeTruthy();
     expect(view.getByText('Adds to the allowlist: rm ^-rf ./build$')).toBeTruthy();
     fireEvent.keyDown(window, { key: 'a' });
     await waitFor(() =>
@@ -142,6 +142,21 @@ describe('AuthProfilesView', () => {
     expect(within(rows[1]!).getByText(/3 failures/)).toBeTruthy();
     expect(within(rows[2]!).getByText('key rejected (401)')).toBeTruthy();
     expect(within(rows[2]!).getByText(/How to fix: Add the profile again/)).toBeTruthy();
+  });
+
+  it('re-reads profiles when shown: a cooldown from a run sends no auth.profiles.changed', async () => {
+    let status = 'ok';
+    app = startTestApp({
+      'auth.profiles.list': () => ({
+        secretBackend: 'keychain',
+        profiles: [row({ id: 'p1', provider: 'openai', label: 'Personal', status, cooldownRemainingMs: 60_000 })],
+      }),
+    });
+    await act(() => app.client.waitForConnected());
+    await waitFor(() => expect(app.stores.auth.getState().profiles[0]?.status).toBe('ready'));
+    status = 'cooldown';
+    renderWithStores(app, <AuthProfilesView />);
+    await waitFor(() => expect(screen.getByTestId('auth-profile').dataset.status).toBe('cooldown'));
   });
 
   it('adds a profile and clears the key field; an empty key is refused with a message', async () => {
@@ -243,6 +258,18 @@ describe('DreamsView', () => {
     expect(within(card).getByText('recalls')).toBeTruthy();
     fireEvent.click(within(card).getByRole('button', { name: 'Why?' }));
     expect(await within(card).findByText('recalled 4 times from 3 queries')).toBeTruthy();
+  });
+});
+
+describe('DreamsView re-read', () => {
+  it('shows a diary written while the app was elsewhere (the CLI sends no dreams.changed)', async () => {
+    let diary = '# Dreams';
+    app = startTestApp({ 'memory.file.get': (p) => ({ path: p.path, content: diary }) });
+    await act(() => app.client.waitForConnected());
+    await waitFor(() => expect(app.stores.dreams.getState().diary).toBe('# Dreams'));
+    diary = '# Dreams\n\n## 2026-11-30\n\nPromoted 1 to MEMORY.md: tea.';
+    renderWithStores(app, <DreamsView />);
+    expect(await screen.findByText('Promoted 1 to MEMORY.md: tea.')).toBeTruthy();
   });
 });
 

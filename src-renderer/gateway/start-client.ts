@@ -6,6 +6,7 @@ import {
 } from '../../src-main/protocol/client/websocket-transport.js';
 import { findBridge } from './bridge.js';
 import { buildUiConnectParams } from './connect-params.js';
+import type { DeviceCredentials } from './device-identity-credentials.js';
 import { gatewaySocketUrl } from './gateway-url.js';
 import { createIpcTransportFactory } from './ipc-bridge-transport.js';
 import { readGatewayToken, saveGatewayToken, type TokenSource } from './token-storage.js';
@@ -18,6 +19,10 @@ export interface StartClientEnvironment {
   WebSocket: WebSocketConstructor;
   platform: string;
   locale: string;
+  /** A paired browser (phone): connects with its device key and token when it has one. */
+  device?: DeviceCredentials;
+  /** Browser only: do not connect yet (the page is about to pair with a setup code). */
+  deferStart?: boolean;
 }
 
 export interface StartedClient {
@@ -27,6 +32,8 @@ export interface StartedClient {
   gatewayOrigin?: string;
   /** Browser only: retry with a token the user pasted. */
   useToken?: (token: string) => void;
+  /** Browser only: connect again from scratch (after pairing stored a device token). */
+  restart?: () => void;
 }
 
 /** Picks the transport once, at start: the preload bridge when present, else a WebSocket to our own origin. */
@@ -45,15 +52,24 @@ export function startClient(env: StartClientEnvironment): StartedClient {
   const transport: TransportFactory = () => createWebSocketTransport(url, env.WebSocket);
   const client = new GatewayClient({
     transport,
-    connectParams: () => buildUiConnectParams({ token, platform: env.platform, locale: env.locale }),
+    connectParams: (challenge) => {
+      if (env.device?.token()) return env.device.connectParams(challenge, env);
+      return buildUiConnectParams({ token, platform: env.platform, locale: env.locale });
+    },
   });
-  client.start();
+  if (!env.deferStart) client.start();
   return {
     client,
     kind: 'ws',
+    restart() {
+      client.stop();
+      client.start();
+    },
     useToken(next) {
       token = next;
       saveGatewayToken(env.tokens, next);
+      // A pasted gateway token is the user's choice over a device token that stopped working.
+      env.device?.forgetToken();
       client.stop();
       client.start();
     },

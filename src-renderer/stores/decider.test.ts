@@ -10,7 +10,11 @@ describe('describeDecider', () => {
   };
 
   it('names each kind of decider the gateway reports', () => {
-    expect(say('operator:hearth-control-ui')).toBe('hearth-control-ui');
+    expect(say('operator:hearth-control-ui')).toBe('Control UI');
+    // What the real gateway sends: display name or client id, then the connection id.
+    expect(say('operator:hearth-control-ui(fe167edd-4c7a-4b4a-a596-5dbe66951a55)')).toBe('Control UI');
+    expect(say('operator:Sam laptop(c1)')).toBe('Sam laptop');
+    expect(say('chat:hearth-control-ui')).toBe('a reply in Control UI');
     expect(say('chat:telegram')).toBe('a reply in telegram');
     expect(say('prompter:desktop')).toBe('the desktop dialog');
     expect(say('smart-judge')).toBe('smart triage');

@@ -17,6 +17,11 @@ export interface PairRequest {
   name: string;
   scopes: string[];
   ts?: number;
+  platform?: string;
+  remoteAddress?: string;
+  role?: string;
+  /** The device paired before (same key): "known device, new token?". */
+  isRepair: boolean;
 }
 
 export interface SetupCode {
@@ -24,6 +29,10 @@ export interface SetupCode {
   link: string;
   qrSvg: string;
   expiresAt: number;
+  /** The https link the QR encodes (opens the Control UI on the phone). */
+  webUrl?: string;
+  /** SHA-256 of the gateway's TLS certificate, pinned by the phone. */
+  tlsFingerprint?: string;
 }
 
 export interface DevicesState {
@@ -77,6 +86,10 @@ export function createDevicesStore(client: GatewayPort): StoreApi<DevicesState> 
               name: str(r.displayName) || str(r.clientId) || str(r.deviceId).slice(0, 12),
               scopes: strings(r.scopes),
               ts: num(r.ts),
+              platform: str(r.platform) || undefined,
+              remoteAddress: str(r.remoteAddress) || undefined,
+              role: str(r.role) || undefined,
+              isRepair: r.isRepair === true,
             };
           }),
           error: undefined,
@@ -89,7 +102,14 @@ export function createDevicesStore(client: GatewayPort): StoreApi<DevicesState> 
       try {
         const r = record(await client.call('device.pair.setup', {}));
         set({
-          setup: { code: str(r.code), link: str(r.link), qrSvg: str(r.qrSvg), expiresAt: num(r.expiresAt) ?? 0 },
+          setup: {
+            code: str(r.code),
+            link: str(r.link),
+            qrSvg: str(r.qrSvg),
+            expiresAt: num(r.expiresAt) ?? 0,
+            webUrl: str(r.webUrl) || undefined,
+            tlsFingerprint: str(r.tlsFingerprint) || undefined,
+          },
           error: undefined,
         });
       } catch (error) {

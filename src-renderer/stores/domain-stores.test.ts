@@ -126,7 +126,8 @@ describe('auth store', () => {
     expect(profiles[0]).toMatchObject({
       status: 'cooldown',
       cooldownUntil: 91_000,
-      reason: 'rate_limit',
+      // The wire's reason code, in words.
+      reason: 'Rate limited by the provider (HTTP 429).',
       failureCount: 3,
     });
     expect(profiles[1]).toMatchObject({ status: 'disabled', reason: 'The secret is not in the keychain.' });

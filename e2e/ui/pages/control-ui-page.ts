@@ -14,9 +14,36 @@ export type ViewName =
   | 'devices'
   | 'settings';
 
+/** One server → client event frame the page received over its gateway WebSocket. */
+export interface SeenEvent {
+  event: string;
+  payload: Record<string, unknown>;
+}
+
 /** The Control UI as a user sees it; specs talk to this, never to selectors. */
 export class ControlUiPage {
-  constructor(readonly page: Page) {}
+  /** Every gateway event the page received (recorded from the page's own WebSocket). */
+  readonly events: SeenEvent[] = [];
+
+  constructor(readonly page: Page) {
+    page.on('websocket', (ws) => {
+      ws.on('framereceived', ({ payload }) => {
+        if (typeof payload !== 'string') return;
+        try {
+          const frame = JSON.parse(payload) as { type?: string; event?: string; payload?: Record<string, unknown> };
+          if (frame.type === 'event' && frame.event)
+            this.events.push({ event: frame.event, payload: frame.payload ?? {} });
+        } catch {
+          // Not a gateway frame.
+        }
+      });
+    });
+  }
+
+  /** `chat` events of one state (delta / final / error…) the page received. */
+  chatEvents(state: string): SeenEvent[] {
+    return this.events.filter((e) => e.event === 'chat' && e.payload.state === state);
+  }
 
   async open(baseUrl: string, token: string, view?: ViewName): Promise<void> {
     const query = view ? `?view=${view}` : '';
@@ -60,9 +87,25 @@ export class ControlUiPage {
     await this.composer.press('Enter');
   }
 
+  /** A tool call in the transcript, by the gist shown on its summary line (e.g. the command). */
+  toolCall(gist: string): Locator {
+    return this.transcript.locator('details.tool-call').filter({ hasText: gist });
+  }
+  /** Opens a tool call and returns where its output shows. */
+  async toolOutput(gist: string): Promise<Locator> {
+    const call = this.toolCall(gist);
+    if ((await call.getAttribute('open')) === null) await call.locator('summary').click();
+    return call.locator('.tool-output');
+  }
+
   // Approvals
   get approvalCards(): Locator {
     return this.page.getByTestId('approval-card');
+  }
+
+  /** A decided command in the approvals history. */
+  decidedCommand(command: string): Locator {
+    return this.page.getByRole('listitem').locator('code', { hasText: command });
   }
 
   // Auth
@@ -78,6 +121,15 @@ export class ControlUiPage {
   get memoryHits(): Locator {
     return this.page.getByTestId('memory-hit');
   }
+  /** The card showing MEMORY.md or USER.md. */
+  memoryDocument(name: 'MEMORY.md' | 'USER.md'): Locator {
+    return this.page.getByRole('region', { name, exact: true });
+  }
+
+  // Dreams
+  get dreamsDiary(): Locator {
+    return this.page.getByTestId('dreams-diary');
+  }
 
   // Canvas
   get canvasFrame() {
@@ -87,6 +139,18 @@ export class ControlUiPage {
   // Terminal
   get terminal(): Locator {
     return this.page.getByTestId('terminal');
+  }
+
+  /** Every card on the current view. */
+  get cards(): Locator {
+    return this.page.locator('main .card');
+  }
+
+  /** How far past the right edge of the viewport an element reaches (0 when it fits). */
+  async overflowRight(locator: Locator): Promise<number> {
+    const box = await locator.boundingBox();
+    const width = this.page.viewportSize()?.width ?? 0;
+    return box ? Math.max(0, Math.ceil(box.x + box.width - width)) : 0;
   }
 
   async screenshot(name: string): Promise<void> {

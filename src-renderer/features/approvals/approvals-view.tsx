@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useDomain, useStores, useT } from '../../app/stores-context.js';
 import type { Decision, PendingApproval } from '../../stores/approvals-store.js';
 import { describeDecider } from '../../stores/decider.js';
-import { formatTime, useNow } from '../../ui/use-now.js';
+import { formatDuration, formatTime, useNow } from '../../ui/use-now.js';
 import './approvals.css';
 
 const decisionLabel = {
@@ -26,7 +26,11 @@ function ApprovalCard({ entry, selected, now }: { entry: PendingApproval; select
       <div className="spread">
         <h3>{t('approvals.command')}</h3>
         <span className={secondsLeft > 0 ? (secondsLeft < 30 ? 'badge warn' : 'badge') : 'badge danger'}>
-          {secondsLeft > 0 ? t('approvals.timeLeft', { s: secondsLeft }) : t('approvals.expired')}
+          {secondsLeft <= 0
+            ? t('approvals.expired')
+            : secondsLeft < 60
+              ? t('approvals.timeLeft', { s: secondsLeft })
+              : t('approvals.timeLeftLong', { time: formatDuration(secondsLeft) })}
         </span>
       </div>
       <pre className="approval-command" id={`cmd-${entry.id}`}>
@@ -120,7 +124,7 @@ export function ApprovalsView() {
     <div className="view-narrow">
       <header className="view-header">
         <h1>{t('approvals.title')}</h1>
-        <span className="faint">{t('approvals.shortcuts')}</span>
+        <span className="faint approvals-keys">{t('approvals.shortcuts')}</span>
       </header>
       {error && (
         <p className="notice" role="alert">

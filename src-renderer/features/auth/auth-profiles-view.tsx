@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useDomain, useStores, useT } from '../../app/stores-context.js';
 import type { AuthProfile } from '../../stores/auth-store.js';
 import { formatDuration, formatTime, useNow } from '../../ui/use-now.js';
@@ -29,7 +29,7 @@ function ProfileRow({ profile, now }: { profile: AuthProfile; now: number }) {
         {profile.fix && status === 'disabled' && <p className="muted">{t('auth.fix', { fix: profile.fix })}</p>}
         <p className="faint">
           {t('auth.lastUsed', { when: formatTime(profile.lastUsedAt) })} ·{' '}
-          {t('auth.failures', { n: profile.failureCount })}
+          {profile.failureCount === 1 ? t('auth.failureOne') : t('auth.failures', { n: profile.failureCount })}
         </p>
       </div>
       <button
@@ -97,6 +97,11 @@ function AddProfileForm() {
 
 export function AuthProfilesView() {
   const t = useT();
+  const { auth } = useStores();
+  // Cooldowns and failures are recorded by runs, which send no auth.profiles.changed: re-read on show.
+  useEffect(() => {
+    void auth.getState().refresh();
+  }, [auth]);
   const profiles = useDomain('auth', (s) => s.profiles);
   const error = useDomain('auth', (s) => s.error);
   const secretWarning = useDomain('auth', (s) => s.secretWarning);
@@ -111,7 +116,7 @@ export function AuthProfilesView() {
           {error}
         </p>
       )}
-      {secretWarning && <p className="badge warn plain">{secretWarning}</p>}
+      {secretWarning && <p className="badge warn plain secret-warning">{secretWarning}</p>}
       {profiles.length === 0 ? (
         <p className="empty card">{t('auth.none')}</p>
       ) : (

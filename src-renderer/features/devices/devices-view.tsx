@@ -1,5 +1,7 @@
 import { useDomain, useStores, useT } from '../../app/stores-context.js';
 import { formatTime } from '../../ui/use-now.js';
+import { PairRequestCard } from '../pairing/pair-request-card.js';
+import { PairSetupPanel } from '../pairing/pair-setup-panel.js';
 import './devices.css';
 
 export function DevicesView() {
@@ -8,7 +10,6 @@ export function DevicesView() {
   const paired = useDomain('devices', (s) => s.paired);
   const pending = useDomain('devices', (s) => s.pending);
   const error = useDomain('devices', (s) => s.error);
-  const setup = useDomain('devices', (s) => s.setup);
   return (
     <div className="view-narrow stack">
       <header className="view-header">
@@ -23,34 +24,7 @@ export function DevicesView() {
         <section className="stack" aria-labelledby="devices-pending">
           <h2 id="devices-pending">{t('devices.pending')}</h2>
           {pending.map((request) => (
-            <div key={request.requestId} className="card device">
-              <div>
-                <strong>{request.name}</strong>
-                <div className="scopes">
-                  {request.scopes.map((scope) => (
-                    <span key={scope} className="badge plain">
-                      {scope}
-                    </span>
-                  ))}
-                </div>
-              </div>
-              <div className="row">
-                <button
-                  type="button"
-                  className="button"
-                  onClick={() => void devices.getState().reject(request.requestId)}
-                >
-                  {t('devices.reject')}
-                </button>
-                <button
-                  type="button"
-                  className="button primary"
-                  onClick={() => void devices.getState().approve(request.requestId)}
-                >
-                  {t('devices.approve')}
-                </button>
-              </div>
-            </div>
+            <PairRequestCard key={request.requestId} request={request} />
           ))}
         </section>
       )}
@@ -84,32 +58,7 @@ export function DevicesView() {
           </div>
         ))}
       </section>
-      <section className="card pair" aria-labelledby="devices-pair">
-        {setup?.qrSvg ? (
-          // An <img> renders the gateway's SVG without letting it run anything in our page.
-          <img
-            className="qr"
-            src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(setup.qrSvg)}`}
-            alt={t('devices.qrAlt')}
-          />
-        ) : (
-          <div className="qr-placeholder" aria-hidden="true" />
-        )}
-        <div className="stack">
-          <h2 id="devices-pair">{t('devices.pairTitle')}</h2>
-          <p className="muted">{t('devices.pairNote')}</p>
-          {setup ? (
-            <p>
-              <code data-testid="setup-code">{setup.code}</code>{' '}
-              <span className="faint">{t('devices.expires', { time: formatTime(setup.expiresAt) })}</span>
-            </p>
-          ) : (
-            <button type="button" className="button primary" onClick={() => void devices.getState().createSetupCode()}>
-              {t('devices.showCode')}
-            </button>
-          )}
-        </div>
-      </section>
+      <PairSetupPanel />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useDomain, useStores, useT } from '../../app/stores-context.js';
 import { TabList } from '../../ui/tab-list.js';
 import { Markdown } from '../chat/markdown.js';
@@ -9,6 +9,10 @@ type Tab = 'diary' | 'phases' | 'candidates';
 export function DreamsView() {
   const t = useT();
   const { dreams } = useStores();
+  // `hearth memory promote --apply` and scheduled runs write DREAMS.md without telling this client: re-read on show.
+  useEffect(() => {
+    void dreams.getState().refresh();
+  }, [dreams]);
   const diary = useDomain('dreams', (s) => s.diary);
   const phases = useDomain('dreams', (s) => s.phases);
   const candidates = useDomain('dreams', (s) => s.candidates);

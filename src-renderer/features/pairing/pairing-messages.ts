@@ -1,0 +1,92 @@
+/** Why pairing stopped, and what the person holding the phone should do about it. */
+export type PairingProblemKind =
+  | 'invalid-code'
+  | 'expired'
+  | 'already-used'
+  | 'rejected'
+  | 'removed'
+  | 'timed-out'
+  | 'rate-limited'
+  | 'signature'
+  | 'unsupported'
+  | 'other';
+
+export interface PairingProblem {
+  kind: PairingProblemKind;
+  title: string;
+  message: string;
+}
+
+const NEW_CODE = 'Scan a new code: on your computer, open Hearth → Devices → Pair a phone.';
+
+export function pairingProblem(kind: PairingProblemKind, detail?: string): PairingProblem {
+  switch (kind) {
+    case 'invalid-code':
+      return {
+        kind,
+        title: 'This is not a Hearth pairing code',
+        message: `${detail ?? 'The code is damaged.'} ${NEW_CODE}`,
+      };
+    case 'expired':
+      return { kind, title: 'This pairing code has expired', message: `Codes last 10 minutes. ${NEW_CODE}` };
+    case 'already-used':
+      return {
+        kind,
+        title: 'This pairing code was already used',
+        message: `Each code pairs one device, once. ${NEW_CODE}`,
+      };
+    case 'rejected':
+      return {
+        kind,
+        title: 'Pairing was declined on your computer',
+        message: 'If that was a mistake, scan a new code: on your computer, open Hearth → Devices → Pair a phone.',
+      };
+    case 'removed':
+      return {
+        kind,
+        title: 'This device was removed',
+        message: `Your computer no longer accepts this phone. ${NEW_CODE}`,
+      };
+    case 'timed-out':
+      return {
+        kind,
+        title: 'Pairing timed out',
+        message: `Nobody approved this device before the code expired. ${NEW_CODE}`,
+      };
+    case 'rate-limited':
+      return {
+        kind,
+        title: 'Too many failed attempts',
+        message: `Your computer is refusing this device for a few minutes${detail ? ` (${detail})` : ''}. Wait, then scan a fresh code.`,
+      };
+    case 'signature':
+      return {
+        kind,
+        title: "Your computer didn't accept this device's signature",
+        message: `${detail ?? 'The device proof was refused.'} Check the phone's clock, reload this page and scan a new code.`,
+      };
+    case 'unsupported':
+      return {
+        kind,
+        title: "This browser can't pair",
+        message: `${detail ?? 'It lacks the cryptography Hearth needs.'} Try the phone's default browser.`,
+      };
+    default:
+      return { kind: 'other', title: "Pairing didn't work", message: `${detail ?? 'Unknown error.'} ${NEW_CODE}` };
+  }
+}
+
+/** Maps a refused `connect` (error code + details.code) to what the phone says. */
+export function problemFromRefusal(error: { code: string; message: string; details?: unknown }): PairingProblem {
+  const details = (error.details ?? {}) as { code?: unknown; retryAfterMs?: unknown };
+  const detailCode = typeof details.code === 'string' ? details.code : '';
+  if (detailCode === 'AUTH_BOOTSTRAP_TOKEN_INVALID') return pairingProblem('already-used');
+  if (detailCode === 'AUTH_DEVICE_TOKEN_MISMATCH' || detailCode === 'AUTH_SCOPE_MISMATCH')
+    return pairingProblem('removed');
+  if (detailCode === 'AUTH_RATE_LIMITED') {
+    const ms = typeof details.retryAfterMs === 'number' ? details.retryAfterMs : undefined;
+    return pairingProblem('rate-limited', ms ? `try again in ${Math.ceil(ms / 60_000)} min` : undefined);
+  }
+  if (detailCode.startsWith('DEVICE_AUTH_')) return pairingProblem('signature', `${error.message}.`);
+  return pairingProblem('other', `${error.message}.`);
+}
