@@ -147,6 +147,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
     });
     const loader = bootstrapModule.createBootstrapLoader({ workspaceDir: paths.workspaceDir('main') });
     const engines = contextModule.createContextEngineRegistry();
+    const persistedSummaries = new Map<string, Set<string>>();
     const sessionEngines = new Map<string, import('../agent/context/index.js').ContextEngine>();
     const tools: ToolDefinition[] = [exec.tool as ToolDefinition];
 
@@ -341,8 +342,27 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
         // Active recall: before the first call of a turn, a short summary of what memory holds about
         // the new message rides along as a hidden prefix (never shown to the user); the message is captured.
         let recall: { messageId: string; prefix: string | undefined } | undefined;
-        const transformContext: typeof contextHooks.transformContext = async (messages, budget) => {
+        // Compaction summaries are written to the transcript, so a restart resumes from the
+        // compacted history (applyCompactionSummaries) instead of losing what was summarised.
+        const engine = engineFor(scope.agentId, scope.sessionKey);
+        const persisted = persistedSummaries.get(scope.sessionKey) ?? new Set<string>();
+        persistedSummaries.set(scope.sessionKey, persisted);
+        const persistSummaries = async () => {
+          const fresh = engine.history().filter((m) => m.kind === 'compaction_summary' && !persisted.has(m.id));
+          if (fresh.length === 0) return;
+          for (const m of fresh) persisted.add(m.id);
+          await sessions.append(scope.agentId, scope.sessionId, fresh);
+        };
+        const compact: typeof contextHooks.compact = async (reason) => {
+          const outcome = await contextHooks.compact(reason);
+          await persistSummaries();
+          return outcome;
+        };
+        const transformContext: typeof contextHooks.transformContext = async (loaded, budget) => {
+          for (const m of loaded) if (m.kind === 'compaction_summary') persisted.add(m.id);
+          const messages = contextModule.applyCompactionSummaries(loaded);
           const assembled = await contextHooks.transformContext(messages, budget);
+          await persistSummaries();
           if (!memory) return assembled;
           const lastUser = [...assembled].reverse().find((m) => m.kind === 'user');
           if (!lastUser || lastUser.kind !== 'user') return assembled;
@@ -369,6 +389,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
         };
         return {
           ...contextHooks,
+          compact,
           transformContext,
           // Tool results are cut as they arrive (≤ 30% of the context, ≤ 16 000 chars), keeping errors in the tail.
           afterToolCall: (_call, result) => {

@@ -1,3 +1,4 @@
+export { applyCompactionSummaries } from './apply-compactions.js';
 export {
   buildTraceRecord,
   CACHE_TRACE_FILE,
