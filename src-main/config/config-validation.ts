@@ -15,15 +15,9 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys')
     return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
   if (issue.code === 'invalid_type') {
-    const received =
-      issue.input === undefined
-        ? 'nothing'
-        : Array.isArray(issue.input)
-          ? 'array'
-          : issue.input === null
-            ? 'null'
-            : typeof issue.input;
-    return `expected ${issue.expected}, got ${received}`;
+    // zod 4 does not keep the input by default; its message says what it received.
+    const received = /received (\w+)/.exec(issue.message)?.[1];
+    return `expected ${issue.expected}, got ${received === 'undefined' ? 'nothing' : (received ?? 'something else')}`;
   }
   return issue.message;
 }
