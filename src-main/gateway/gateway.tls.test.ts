@@ -67,3 +67,39 @@ describe('TLS', () => {
     core.dispose();
   });
 });
+
+describe('password mode', () => {
+  it('accepts the password (also sent as token) and refuses a wrong one', async () => {
+    const own = await createTempHome();
+    await writeFile(`${own.home}/hearth.json`, JSON.stringify({ gateway: { auth: { mode: 'password' } } }));
+    const pwHost = await startTestHost({
+      home: own.home,
+      env: { HEARTH_GATEWAY_PASSWORD: 'correct horse battery staple' },
+      capabilities: false,
+    });
+    try {
+      const good = await connectRaw(pwHost.wsUrl, { password: 'correct horse battery staple' });
+      expect(good.hello).toMatchObject({ ok: true, payload: { auth: { method: 'password' } } });
+      good.socket.close();
+      const asToken = await connectRaw(pwHost.wsUrl, { token: 'correct horse battery staple' });
+      expect(asToken.hello.ok).toBe(true);
+      asToken.socket.close();
+      const bad = await connectRaw(pwHost.wsUrl, { password: 'wrong' });
+      expect(bad.hello.error).toMatchObject({ code: 'INVALID_REQUEST' });
+      const gatewayToken = await connectRaw(pwHost.wsUrl, { token: pwHost.token });
+      expect(gatewayToken.hello.ok).toBe(false);
+    } finally {
+      await pwHost.close();
+      await own.cleanup();
+    }
+  });
+
+  it('refuses to start in password mode without a password', async () => {
+    const own = await createTempHome();
+    await writeFile(`${own.home}/hearth.json`, JSON.stringify({ gateway: { auth: { mode: 'password' } } }));
+    await expect(
+      startTestHost({ home: own.home, env: { HEARTH_SECRET_STORE: 'file' }, capabilities: false }),
+    ).rejects.toThrow(/no password is stored/);
+    await own.cleanup();
+  });
+});

@@ -85,6 +85,23 @@ export async function startHearth(options: StartHearthOptions): Promise<HearthHo
     const gatewayConfig = config.current.gateway;
 
     const token = options.token ?? (await loadOrCreateGatewayToken(paths.identityDir)).token;
+    // Password mode: the password lives in the secret store (never hearth.json), or comes from the environment.
+    const gatewayPassword = async (): Promise<string | undefined> => {
+      if (gatewayConfig.auth.mode !== 'password') return undefined;
+      const fromEnv = options.env?.HEARTH_GATEWAY_PASSWORD;
+      if (fromEnv) return fromEnv;
+      const name = gatewayConfig.auth.passwordSecret ?? 'gateway-password';
+      const store =
+        options.secretStore ??
+        (await (await import('../secrets/index.js')).openSecretStore({ paths, log, env: options.env ?? {} })).store;
+      const password = await store.get(name);
+      if (!password) {
+        throw new Error(
+          `gateway.auth.mode is "password" but no password is stored under "${name}": set HEARTH_GATEWAY_PASSWORD or store it in the keychain`,
+        );
+      }
+      return password;
+    };
     const devices = await DeviceRegistry.open(paths.identityDir, clock, log);
     const host = resolveBindAddress(options.bind ?? gatewayConfig.bind);
     const needsTls = !isLoopbackAddress(host) || gatewayConfig.tls.enabled;
@@ -98,7 +115,7 @@ export async function startHearth(options: StartHearthOptions): Promise<HearthHo
       clock,
       log: log.child({ part: 'gateway' }),
       version: HEARTH_VERSION,
-      auth: { mode: gatewayConfig.auth.mode, token },
+      auth: { mode: gatewayConfig.auth.mode, token, password: await gatewayPassword() },
       devices,
       tickIntervalMs: options.tickIntervalMs ?? gatewayConfig.tickIntervalMs,
       writeBudget: gatewayConfig.writeBudget,
