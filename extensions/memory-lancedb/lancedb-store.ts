@@ -92,6 +92,8 @@ const TEXT_COLUMNS = [
  */
 export function ensureLanceRuntimeThreads(env: Record<string, string | undefined>, cores: number): void {
   if (env.LANCE_CPU_THREADS === undefined) env.LANCE_CPU_THREADS = String(Math.max(4, cores));
+  // LanceDB logs routine events ("will be created") as warnings on stderr; ours go to the log file.
+  if (env.LANCEDB_LOG === undefined) env.LANCEDB_LOG = 'error';
 }
 
 const FTS_CONFIG = () => lancedb.Index.fts({ withPosition: false });
@@ -276,7 +278,8 @@ export function createLanceDbStore(options: MemoryIndexStoreOptions): MemoryInde
         .fullTextSearch(ftsQuery, { columns: 'fts' })
         .where(`scope = ${quote(query.scope)}`)
         // The vector column is most of a row's bytes; text hits do not need it (MMR uses the vector hits').
-        .select(TEXT_COLUMNS)
+        // _score named explicitly: LanceDB warns on every search when it is projected implicitly.
+        .select([...TEXT_COLUMNS, '_score'])
         .limit(query.limit)
         .toArray()) as (StoredRow & { _score: number })[];
       return rows.map((raw) => ({ row: toRow(raw), score: Number(raw._score) }));

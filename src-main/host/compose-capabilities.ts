@@ -300,11 +300,22 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
         return 32_000;
       }
     };
-    const traceWriter = contextModule.createCacheTraceWriter({
+    const baseTraceWriter = contextModule.createCacheTraceWriter({
       dir: paths.cacheTraceDir,
       clock,
       debug: env.HEARTH_TRACE_CONTENT === '1',
     });
+    // Traces are written in the background; shutdown waits for them so nothing writes after it.
+    const inFlightTraces = new Set<Promise<void>>();
+    const traceWriter: typeof baseTraceWriter = {
+      record(input) {
+        const write = baseTraceWriter.record(input);
+        inFlightTraces.add(write);
+        void write.catch(() => {}).finally(() => inFlightTraces.delete(write));
+        return write;
+      },
+    };
+    root.add({ dispose: async () => void (await Promise.allSettled([...inFlightTraces])) });
 
     // The agent runtime
     services = await agentModule.createRuntimeServices({

@@ -1,0 +1,102 @@
+// A chat turn through the whole product: WebSocket → gateway → composed runtime (bootstrap
+// files, context engine, memory recall, exec + memory tools) → real AI SDK → fake LLM on
+// loopback answering at once. Overhead = turn time minus nothing (the fake answers instantly).
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { silentLogger } from '../src-main/base/logger.js';
+import { startHearth } from '../src-main/host/start-hearth.js';
+import { startFakeLlmServer } from '../src-main/testing/fake-llm/index.js';
+import { connectRaw, type RawGatewaySocket } from '../src-main/testing/raw-gateway-socket.js';
+import { createTempHome } from '../src-main/testing/temp-home.js';
+import { type BenchResult, percentile } from './bench-result.js';
+
+async function turn(socket: RawGatewaySocket, key: string, message: string): Promise<number> {
+  const t0 = process.hrtime.bigint();
+  await socket.request('chat.send', { sessionKey: 'main', message, idempotencyKey: key });
+  await socket.next(
+    (f) =>
+      f.event === 'chat' &&
+      (f.payload as { runId: string }).runId === key &&
+      ['final', 'error'].includes((f.payload as { state: string }).state),
+    30_000,
+  );
+  return Number(process.hrtime.bigint() - t0) / 1e6;
+}
+
+export async function run(): Promise<BenchResult[]> {
+  const results: BenchResult[] = [];
+  const llm = await startFakeLlmServer();
+  llm.setDefault({ type: 'text', text: 'Sure.', chunkSize: 64 });
+  const temp = await createTempHome('hearth-bench-turn-');
+  try {
+    await writeFile(
+      join(temp.home, 'hearth.json'),
+      JSON.stringify({
+        providers: { openai: { kind: 'openai', baseURL: llm.baseUrlFor('openai') } },
+        agents: { defaults: { model: 'openai/gpt-4o' } },
+        ...(process.env.BENCH_NO_RECALL ? { memory: { recall: { enabled: false }, capture: { enabled: false } } } : {}),
+      }),
+    );
+    const started = process.hrtime.bigint();
+    const host = await startHearth({
+      home: temp.home,
+      port: 0,
+      log: silentLogger,
+      env: { HEARTH_SECRET_STORE: 'file' },
+    });
+    await host.ready;
+    const readyMs = Number(process.hrtime.bigint() - started) / 1e6;
+    const { socket } = await connectRaw(host.url.replace(/^http/, 'ws'), {
+      token: host.token,
+      scopes: ['operator.admin'],
+    });
+    await socket.request('auth.profiles.set', { id: 'k', provider: 'openai', type: 'api_key', secret: 'sk-bench' });
+
+    const conversation = [
+      'hi',
+      "what's 2+2?",
+      'remember that my favourite colour is teal',
+      "what's my favourite colour?",
+      'thanks',
+    ];
+    const firstTurnMs = await turn(socket, 'c-0', conversation[0]!);
+    for (let i = 1; i < conversation.length; i++) await turn(socket, `c-${i}`, conversation[i]!);
+    const requests = llm.requests.slice(-conversation.length);
+    results.push({ name: 'host start to ready (all capabilities)', value: readyMs, unit: 'ms' });
+    results.push({ name: 'first turn after a cold start', value: firstTurnMs, unit: 'ms', budget: '≤ 300 ms' });
+    requests.forEach((request, index) => {
+      results.push({
+        name: `5-turn conversation: turn ${index + 1} prompt tokens (fake LLM, o200k)`,
+        value: request.promptTokens,
+        unit: 'tokens',
+        budget: '≤ 5 000 (OpenClaw ~13 600)',
+      });
+    });
+    results.push({
+      name: '5-turn conversation: mean prompt tokens per turn',
+      value: requests.reduce((sum, r) => sum + r.promptTokens, 0) / requests.length,
+      unit: 'tokens',
+      budget: '≤ 5 000',
+    });
+
+    const times: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      const ms = await turn(socket, `w-${i}`, `warm turn ${i}`);
+      if (i >= 10) times.push(ms);
+    }
+    times.sort((a, b) => a - b);
+    results.push({
+      name: 'warm turn through the gateway p50 (50 turns)',
+      value: percentile(times, 50),
+      unit: 'ms',
+      budget: '≤ 20 ms',
+    });
+    results.push({ name: 'warm turn through the gateway p99', value: percentile(times, 99), unit: 'ms' });
+    socket.close();
+    await host.dispose();
+  } finally {
+    await llm.close();
+    await temp.cleanup();
+  }
+  return results;
+}
