@@ -11,6 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { chromiumArgs } from '../e2e/chromium.js';
 import { startPreviewGateway } from '../e2e/ui/preview-gateway.js';
 import { GatewayClient } from '../src-main/protocol/client/gateway-client.js';
 import { createLoopbackPair } from '../src-main/protocol/client/loopback-transport.js';
@@ -20,15 +21,7 @@ import type { GatewayPort } from '../src-renderer/stores/gateway-port.js';
 import { type BenchResult, percentile } from './bench-result.js';
 
 const uiDir = fileURLToPath(new URL('../dist/renderer/', import.meta.url));
-const browserArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const browserArgs = chromiumArgs;
 
 /** The entry script and everything index.html preloads: what loads before first paint. */
 async function initialJsGzip(): Promise<BenchResult[]> {

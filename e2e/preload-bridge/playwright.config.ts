@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { chromiumArgs, chromiumExecutable } from '../chromium.js';
 
 // The desktop path without Electron (preload-bridge/*.spec.ts) and the real-Electron
 // smoke test (../electron.smoke.ts, which skips and says why when the binary is missing).
@@ -14,16 +15,8 @@ export default defineConfig({
     headless: true,
     viewport: { width: 1280, height: 800 },
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      executablePath: chromiumExecutable,
+      args: chromiumArgs,
     },
   },
 });

@@ -7,6 +7,7 @@ import { type FakeLlmServer, startFakeLlmServer } from '../../src-main/testing/f
 import { type AnyFrame, connectRaw, type RawGatewaySocket } from '../../src-main/testing/raw-gateway-socket.js';
 import { createTempHome } from '../../src-main/testing/temp-home.js';
 import { startTestHost, type TestHost } from '../../src-main/testing/test-host.js';
+import { chromiumArgs, chromiumExecutable } from '../chromium.js';
 import { ControlUiPage } from './pages/control-ui-page.js';
 import { PhonePage } from './pages/phone-page.js';
 
@@ -82,17 +83,8 @@ test.beforeAll(async () => {
   expect(setup.webUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/#pair=/);
   const spki = await spkiHash(join(host.paths.identityDir, 'tls-cert.pem'));
   browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      `--ignore-certificate-errors-spki-list=${spki}`,
-    ],
+    executablePath: chromiumExecutable,
+    args: [...chromiumArgs, `--ignore-certificate-errors-spki-list=${spki}`],
   });
 });
 

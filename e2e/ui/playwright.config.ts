@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { chromiumArgs, chromiumExecutable } from '../chromium.js';
 
 // Debian Chromium, never a downloaded browser (ENVIRONMENT.md "Browser tests").
 export default defineConfig({
@@ -12,16 +13,8 @@ export default defineConfig({
     headless: true,
     viewport: { width: 1280, height: 800 },
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      executablePath: chromiumExecutable,
+      args: chromiumArgs,
     },
   },
 });

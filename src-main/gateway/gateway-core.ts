@@ -23,7 +23,7 @@ import {
   type GatewayAuthSettings,
   type PeerInfo,
 } from './auth/handshake.js';
-import { PairingRequests } from './auth/pairing-requests.js';
+import { PairingRequests, pairingRequestView } from './auth/pairing-requests.js';
 import type { CallerIdentity } from './caller.js';
 import { Connection, type ConnectionHost, connectionPolicyDefaults, type FrameTransport } from './connection.js';
 import { GatewayEventBus, type PublishedEvent } from './event-bus.js';
@@ -152,22 +152,7 @@ export class GatewayCore implements InProcessGateway, Disposable {
     this.store.add(clock.setInterval(() => this.broadcast('tick', { ts: clock.now() }), this.policy.tickIntervalMs));
     this.store.add(
       this.pairing.onDidRequest((request) =>
-        this.bus.publish('device.pair.requested', {
-          requestId: request.requestId,
-          deviceId: request.deviceId,
-          publicKey: request.publicKey,
-          clientId: request.clientId,
-          clientMode: request.clientMode,
-          displayName: request.displayName,
-          platform: request.platform,
-          remoteAddress: request.remoteAddress,
-          role: request.role,
-          scopes: request.scopes,
-          silent: request.silent,
-          isRepair: request.isRepair,
-          ts: request.ts,
-          expiresAtMs: request.expiresAtMs,
-        }),
+        this.bus.publish('device.pair.requested', { ...pairingRequestView(request), silent: request.silent }),
       ),
     );
     this.store.add(

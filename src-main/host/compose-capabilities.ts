@@ -376,7 +376,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
           await persistSummaries();
           if (!memory) return assembled;
           const lastUser = [...assembled].reverse().find((m) => m.kind === 'user');
-          if (!lastUser || lastUser.kind !== 'user') return assembled;
+          if (lastUser?.kind !== 'user') return assembled;
           if (!recall) {
             recall = { messageId: lastUser.id, prefix: undefined };
             const engine = await memory.service.engine(scope.agentId);

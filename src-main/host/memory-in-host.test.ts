@@ -1,44 +1,32 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeLlmServer, startFakeLlmServer } from '../testing/fake-llm/index.js';
-import { connectRaw, type RawGatewaySocket } from '../testing/raw-gateway-socket.js';
-import { createTempHome } from '../testing/temp-home.js';
-import { startTestHost, type TestHost } from '../testing/test-host.js';
+import { type ProductFixture, startProductFixture } from '../testing/product-fixture.js';
 
 // Memory in the composed product: hand-written notes get indexed, the Control UI's search
 // finds them, active recall hands the model what it needs, and "remember …" is captured.
 
-let llm: FakeLlmServer;
-let host: TestHost;
-let temp: { home: string; cleanup(): Promise<void> };
-let socket: RawGatewaySocket;
+let product: ProductFixture;
+let llm: ProductFixture['llm'];
+let socket: ProductFixture['socket'];
+let temp: { home: string };
 
 beforeAll(async () => {
-  llm = await startFakeLlmServer();
-  temp = await createTempHome();
-  await writeFile(
-    join(temp.home, 'hearth.json'),
-    JSON.stringify({
-      providers: { openai: { kind: 'openai', baseURL: llm.baseUrlFor('openai') } },
-      agents: { defaults: { model: 'openai/gpt-4o' } },
-    }),
-  );
-  const memoryDir = join(temp.home, 'workspace', 'memory');
-  await mkdir(memoryDir, { recursive: true });
-  await writeFile(
-    join(memoryDir, '2026-11-29.md'),
-    "# Notes\n\n- The user's favourite colour is teal.\n- The user lives in Lisbon.\n",
-  );
-  host = await startTestHost({ home: temp.home, env: { HEARTH_SECRET_STORE: 'file' } });
-  socket = (await connectRaw(host.wsUrl, { token: host.token, scopes: ['operator.admin'] })).socket;
-  await socket.request('auth.profiles.set', { id: 'k', provider: 'openai', type: 'api_key', secret: 'sk-memory-test' });
+  product = await startProductFixture({
+    before: async (home) => {
+      const memoryDir = join(home, 'workspace', 'memory');
+      await mkdir(memoryDir, { recursive: true });
+      await writeFile(
+        join(memoryDir, '2026-11-29.md'),
+        "# Notes\n\n- The user's favourite colour is teal.\n- The user lives in Lisbon.\n",
+      );
+    },
+  });
+  ({ llm, socket } = product);
+  temp = { home: product.home };
 });
 afterAll(async () => {
-  socket?.close();
-  await host?.close();
-  await llm?.close();
-  await temp?.cleanup();
+  await product?.close();
 });
 
 async function searchUntilFound(query: string): Promise<string> {

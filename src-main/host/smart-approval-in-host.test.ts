@@ -1,44 +1,26 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeLlmServer, startFakeLlmServer } from '../testing/fake-llm/index.js';
-import { connectRaw, type RawGatewaySocket } from '../testing/raw-gateway-socket.js';
-import { createTempHome } from '../testing/temp-home.js';
-import { startTestHost, type TestHost } from '../testing/test-host.js';
+import { type ProductFixture, startProductFixture } from '../testing/product-fixture.js';
 
 // Smart approval in the composed product: the judge model approves a harmless command
 // (no human is asked) and every decision is recorded with who decided.
 
-let llm: FakeLlmServer;
-let host: TestHost;
-let temp: { home: string; cleanup(): Promise<void> };
-let socket: RawGatewaySocket;
+let product: ProductFixture;
 
 beforeAll(async () => {
-  llm = await startFakeLlmServer();
-  temp = await createTempHome();
-  await writeFile(
-    join(temp.home, 'hearth.json'),
-    JSON.stringify({
-      providers: { openai: { kind: 'openai', baseURL: llm.baseUrlFor('openai') } },
-      agents: { defaults: { model: 'openai/gpt-4o' } },
-      tools: { exec: { approvals: { mode: 'smart', model: 'openai/gpt-4o-mini' } } },
-    }),
-  );
-  host = await startTestHost({ home: temp.home, env: { HEARTH_SECRET_STORE: 'file' } });
-  socket = (await connectRaw(host.wsUrl, { token: host.token, scopes: ['operator.admin'] })).socket;
-  await socket.request('auth.profiles.set', { id: 'k', provider: 'openai', type: 'api_key', secret: 'sk-smart-test' });
+  product = await startProductFixture({
+    config: { tools: { exec: { approvals: { mode: 'smart', model: 'openai/gpt-4o-mini' } } } },
+  });
 });
 afterAll(async () => {
-  socket?.close();
-  await host?.close();
-  await llm?.close();
-  await temp?.cleanup();
+  await product?.close();
 });
 
 describe('smart approval through the gateway', () => {
   it('lets the judge model approve a harmless command without asking a person', async () => {
-    await writeFile(join(temp.home, 'workspace', 'notes.txt'), 'judged-and-run');
+    const { llm, socket, home } = product;
+    await writeFile(join(home, 'workspace', 'notes.txt'), 'judged-and-run');
     llm.script([{ type: 'text', text: 'APPROVE' }], { model: 'gpt-4o-mini' });
     llm.script(
       [
@@ -61,7 +43,7 @@ describe('smart approval through the gateway', () => {
     expect(JSON.stringify(llm.requests.at(-1)!.body)).toContain('judged-and-run');
     const judged = llm.requests.find((r) => r.model === 'gpt-4o-mini');
     expect(JSON.stringify(judged?.body)).toContain('cat notes.txt');
-    const history = await readFile(join(temp.home, 'state', 'approvals-history.jsonl'), 'utf8');
+    const history = await readFile(join(home, 'state', 'approvals-history.jsonl'), 'utf8');
     expect(history).toMatch(/smart|judge/i);
   });
 });

@@ -1,46 +1,21 @@
 import { writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeLlmServer, startFakeLlmServer } from '../testing/fake-llm/index.js';
-import { connectRaw, type RawGatewaySocket } from '../testing/raw-gateway-socket.js';
-import { createTempHome } from '../testing/temp-home.js';
-import { startTestHost, type TestHost } from '../testing/test-host.js';
+import { type ProductFixture, startProductFixture } from '../testing/product-fixture.js';
 
 // The whole product path: a client sends chat.send over the WebSocket, the composed
 // runtime calls the (fake) provider through the real AI SDK, chat events stream back.
 
-let llm: FakeLlmServer;
-let host: TestHost;
-let temp: { home: string; cleanup(): Promise<void> };
-let socket: RawGatewaySocket;
+let product: ProductFixture;
+let llm: ProductFixture['llm'];
+let host: ProductFixture['host'];
+let socket: ProductFixture['socket'];
 
 beforeAll(async () => {
-  llm = await startFakeLlmServer();
-  temp = await createTempHome();
-  await writeFile(
-    `${temp.home}/hearth.json`,
-    JSON.stringify({
-      providers: { openai: { kind: 'openai', baseURL: llm.baseUrlFor('openai') } },
-      agents: { defaults: { model: 'openai/gpt-4o' } },
-    }),
-  );
-  host = await startTestHost({
-    home: temp.home,
-    env: { HEARTH_SECRET_STORE: 'file', OLLAMA_HOST: llm.baseUrlFor('ollama-host') },
-  });
-  socket = (await connectRaw(host.wsUrl, { token: host.token, scopes: ['operator.admin'] })).socket;
-  const added = await socket.request('auth.profiles.set', {
-    id: 'openai-main',
-    provider: 'openai',
-    type: 'api_key',
-    secret: 'sk-test-1234',
-  });
-  expect(added).toMatchObject({ ok: true });
+  product = await startProductFixture({ env: (fake) => ({ OLLAMA_HOST: fake.baseUrlFor('ollama-host') }) });
+  ({ llm, host, socket } = product);
 });
 afterAll(async () => {
-  socket?.close();
-  await host?.close();
-  await llm?.close();
-  await temp?.cleanup();
+  await product?.close();
 });
 
 describe('a chat turn through the composed gateway', () => {

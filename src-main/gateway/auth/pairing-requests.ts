@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../base/clock.js';
 import { type Disposable, Emitter } from '../../base/index.js';
+import type { PairingRequestView } from '../../protocol/methods/devices.js';
 
 export const PAIRING_REQUEST_TTL_MS = 5 * 60_000;
 
@@ -93,4 +94,25 @@ export class PairingRequests implements Disposable {
     this.didRequest.dispose();
     this.didResolve.dispose();
   }
+}
+
+/** What clients see of a request (device.pair.list, device.pair.requested). */
+export function pairingRequestView(request: PairingRequest): PairingRequestView {
+  return {
+    requestId: request.requestId,
+    deviceId: request.deviceId,
+    publicKey: request.publicKey,
+    clientId: request.clientId,
+    clientMode: request.clientMode,
+    displayName: request.displayName,
+    platform: request.platform,
+    remoteAddress: request.remoteAddress,
+    role: request.role,
+    scopes: request.scopes,
+    isRepair: request.isRepair,
+    reason: request.reason,
+    viaSetupCode: request.viaBootstrap,
+    ts: request.ts,
+    expiresAtMs: request.expiresAtMs,
+  };
 }

@@ -2,10 +2,10 @@ import QRCode from 'qrcode';
 import type { Clock } from '../../base/clock.js';
 import { type Disposable, DisposableStore } from '../../base/disposable.js';
 import { encodeSetupCode, GatewayError, notFound, setupLink } from '../../protocol/index.js';
-import type { PairedDeviceView, PairingRequestView } from '../../protocol/methods/devices.js';
+import type { PairedDeviceView } from '../../protocol/methods/devices.js';
 import type { BootstrapTokenStore } from '../auth/bootstrap-tokens.js';
 import type { PairedDevice } from '../auth/device-registry.js';
-import type { PairingRequest } from '../auth/pairing-requests.js';
+import { pairingRequestView } from '../auth/pairing-requests.js';
 import { normaliseFingerprint } from '../auth/tls-identity.js';
 import type { GatewayCore } from '../gateway-core.js';
 import type { MethodRouter } from '../method-router.js';
@@ -21,26 +21,6 @@ export interface DevicesMethodsDeps {
   clock: Clock;
   /** Makes sure the gateway listens on the LAN with TLS, and says where. */
   ensureLan(): Promise<LanEndpoint>;
-}
-
-export function pairingRequestView(request: PairingRequest): PairingRequestView {
-  return {
-    requestId: request.requestId,
-    deviceId: request.deviceId,
-    publicKey: request.publicKey,
-    clientId: request.clientId,
-    clientMode: request.clientMode,
-    displayName: request.displayName,
-    platform: request.platform,
-    remoteAddress: request.remoteAddress,
-    role: request.role,
-    scopes: request.scopes,
-    isRepair: request.isRepair,
-    reason: request.reason,
-    viaSetupCode: request.viaBootstrap,
-    ts: request.ts,
-    expiresAtMs: request.expiresAtMs,
-  };
 }
 
 function deviceView(device: PairedDevice, online: boolean): PairedDeviceView {
