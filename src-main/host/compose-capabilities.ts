@@ -148,6 +148,19 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
     const loader = bootstrapModule.createBootstrapLoader({ workspaceDir: paths.workspaceDir('main') });
     const engines = contextModule.createContextEngineRegistry();
     const persistedSummaries = new Map<string, Set<string>>();
+    // Who a session speaks for, for per-user memory: the owner in the main session, the person in a
+    // direct chat; in a group the speaker is not known per message, so no one (per-user memory refuses).
+    const accountOf = (sessionKey: string): string | undefined => {
+      try {
+        const parsed = sessionsModule.parseSessionKey(sessionKey);
+        if (parsed.kind === 'main') return 'owner';
+        if (parsed.kind === 'peer' && parsed.peerKind === 'direct')
+          return `${parsed.channel ?? 'direct'}:${parsed.peerId}`;
+      } catch {
+        // An unparseable key has no identity.
+      }
+      return undefined;
+    };
     const sessionEngines = new Map<string, import('../agent/context/index.js').ContextEngine>();
     const tools: ToolDefinition[] = [exec.tool as ToolDefinition];
 
@@ -330,6 +343,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       auth: () => config.current.auth as never,
       agents: () => config.current.agents,
       tools: () => tools,
+      userFor: (scope) => accountOf(scope.sessionKey),
       systemPrompt: async (scope) => {
         const loaded = await loader.load({
           agentId: scope.agentId,
@@ -380,16 +394,17 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
           if (!recall) {
             recall = { messageId: lastUser.id, prefix: undefined };
             const engine = await memory.service.engine(scope.agentId);
+            const account = accountOf(scope.sessionKey);
             try {
               recall.prefix = await (await memory.recallFor(scope.agentId)).recall({
-                scope: engine.scopeFor(undefined),
+                scope: engine.scopeFor(account),
                 message: lastUser.text,
               });
             } catch (error) {
               log.warn('active recall failed; the turn goes on without it', { error: String(error) });
             }
             if (memory.config.capture.enabled) {
-              void memory.service.capture(scope.agentId, undefined, lastUser.text, 'user').catch(() => undefined);
+              void memory.service.capture(scope.agentId, account, lastUser.text, 'user').catch(() => undefined);
             }
           }
           const prefix = recall.prefix;

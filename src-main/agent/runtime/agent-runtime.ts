@@ -47,6 +47,8 @@ export interface AgentRuntimeDeps {
   tools?(scope: TurnScope): readonly ToolDefinition[];
   /** The system prompt (bootstrap files, identity…), built by agent/bootstrap. */
   systemPrompt?(scope: TurnScope): Promise<string | undefined> | string | undefined;
+  /** The person a turn speaks for (per-user memory scope); undefined when it cannot be told. */
+  userFor?(scope: TurnScope): string | undefined;
   /** Context engine, approvals and truncation hooks for one turn. */
   hooks?(scope: TurnScope): (AgentLoopHooks & RunnerContextHooks) | undefined;
   newId?(): string;
@@ -149,6 +151,7 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
               sessionKey: run.sessionKey,
               workspaceDir: deps.workspaceDir(agentId),
               log,
+              userId: deps.userFor?.(scope),
               onProgress: (text) => publisher.onToolProgress(text),
             },
             hooks: deps.hooks?.(scope),

@@ -23,7 +23,10 @@ import { type AgentRuntime, type AgentRuntimeDeps, createAgentRuntime } from './
 import type { RuntimeEventSink } from './run-events.js';
 
 export interface RuntimeServicesDeps
-  extends Pick<AgentRuntimeDeps, 'tools' | 'systemPrompt' | 'hooks' | 'maxWaitMs' | 'historyLimit' | 'newId'> {
+  extends Pick<
+    AgentRuntimeDeps,
+    'tools' | 'systemPrompt' | 'hooks' | 'userFor' | 'maxWaitMs' | 'historyLimit' | 'newId'
+  > {
   paths: HearthPaths;
   clock: Clock;
   log: Logger;

@@ -1,0 +1,92 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ProductFixture, startProductFixture } from '../testing/product-fixture.js';
+
+// Two people talk to the same agent from their own chats. With memory.scope "per-user", what one
+// of them told it never reaches the other — not through recall, not through the memory tools.
+
+let product: ProductFixture;
+
+beforeAll(async () => {
+  product = await startProductFixture({
+    config: { memory: { scope: 'per-user', identityLinks: { alice: ['telegram:alice'], bob: ['telegram:bob'] } } },
+    before: async (home) => {
+      const aliceDir = join(home, 'workspace', 'users', 'alice', 'memory');
+      await mkdir(aliceDir, { recursive: true });
+      await writeFile(join(aliceDir, '2026-11-29.md'), '- My locker code is 4417.\n');
+      const bobDir = join(home, 'workspace', 'users', 'bob', 'memory');
+      await mkdir(bobDir, { recursive: true });
+      await writeFile(join(bobDir, '2026-11-29.md'), '- My locker code is 9031.\n');
+    },
+  });
+});
+afterAll(async () => {
+  await product?.close();
+});
+
+async function ask(key: string, peerId: string, message: string): Promise<string> {
+  const { llm, socket } = product;
+  llm.script([{ type: 'text', text: 'Let me think.' }]);
+  const before = llm.requests.length;
+  await socket.request('chat.send', {
+    route: { channel: 'telegram', peerKind: 'direct', peerId },
+    message,
+    idempotencyKey: key,
+  });
+  await socket.next(
+    (f) =>
+      f.event === 'chat' &&
+      (f.payload as { runId: string }).runId === key &&
+      ['final', 'error'].includes((f.payload as { state: string }).state),
+    30_000,
+  );
+  return llm.requests
+    .slice(before)
+    .map((r) => JSON.stringify(r.body))
+    .join('\n');
+}
+
+describe('per-user memory in the running agent', () => {
+  it('recalls each person’s own facts and never the other’s', async () => {
+    // The index builds in the background (recall caches a miss for 15 s, so wait for it first).
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const found = await product.socket.request('memory.search', { query: 'locker code', userId: 'telegram:alice' });
+      if (JSON.stringify(found.payload).includes('4417')) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const alice = await ask('a-1', 'alice', 'what is my locker code?');
+    expect(alice).toContain('4417');
+    expect(alice).not.toContain('9031');
+    const bob = await ask('b-1', 'bob', 'what is my locker code?');
+    expect(bob).toContain('9031');
+    expect(bob).not.toContain('4417');
+  });
+
+  it('keeps the memory tools inside the caller’s scope', async () => {
+    const { llm, socket } = product;
+    llm.script([
+      { type: 'tool_calls', calls: [{ name: 'memory_search', input: { query: 'locker code' } }] },
+      { type: 'text', text: 'Done.' },
+    ]);
+    const before = llm.requests.length;
+    await socket.request('chat.send', {
+      route: { channel: 'telegram', peerKind: 'direct', peerId: 'bob' },
+      message: 'search my notes',
+      idempotencyKey: 'tool-bob',
+    });
+    await socket.next(
+      (f) =>
+        f.event === 'chat' &&
+        (f.payload as { runId: string }).runId === 'tool-bob' &&
+        ['final', 'error'].includes((f.payload as { state: string }).state),
+      30_000,
+    );
+    const sent = llm.requests
+      .slice(before)
+      .map((r) => JSON.stringify(r.body))
+      .join('\n');
+    expect(sent).toContain('9031');
+    expect(sent).not.toContain('4417');
+  });
+});
