@@ -478,7 +478,52 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
         throw invalidRequest(`cannot route this message: ${(error as Error).message}`);
       }
     };
-    root.add(methods.registerChatMethods(core.registry, { runtime, commands: [approveCommand], route }));
+    // `/new`: start a fresh session; the old conversation is archived into memory
+    // (memory/YYYY-MM-DD-<slug>.md) so nothing said in it is forgotten.
+    const newSessionCommand = async (message: string, _call: unknown, chat: { sessionKey: string }) => {
+      if (!/^\/(new|reset)(\s|$)/i.test(message.trim())) return undefined;
+      const agentId = sessionsModule.parseSessionKey(chat.sessionKey).agentId;
+      const previous = await sessions.get(agentId, chat.sessionKey);
+      let archived: string | undefined;
+      if (previous && memory) {
+        const { messages } = await sessions.read(agentId, previous.sessionId, { limit: 2_000 });
+        const lines = messages.flatMap((m) =>
+          m.kind === 'user'
+            ? [`**User:** ${m.text}`]
+            : m.kind === 'assistant' && m.text
+              ? [`**Assistant:** ${m.text}`]
+              : [],
+        );
+        const firstUser = messages.find((m) => m.kind === 'user');
+        if (lines.length > 0 && firstUser?.kind === 'user') {
+          const slug =
+            firstUser.text
+              .toLowerCase()
+              .replace(/[^a-z0-9]+/g, '-')
+              .replace(/^-+|-+$/g, '')
+              .slice(0, 40) || 'session';
+          const engine = await memory.service.engine(agentId);
+          try {
+            archived = await engine.archiveSession(
+              engine.scopeFor(accountOf(chat.sessionKey)),
+              slug,
+              `# ${previous.title ?? 'Session'}\n\n${lines.join('\n\n')}\n`,
+            );
+          } catch (error) {
+            log.warn('could not archive the session into memory', { error: String(error) });
+          }
+        }
+      }
+      await sessions.reset(agentId, chat.sessionKey);
+      return {
+        name: 'new',
+        ok: true,
+        reply: archived ? `New session. The previous one is kept in ${archived}.` : 'New session.',
+      };
+    };
+    root.add(
+      methods.registerChatMethods(core.registry, { runtime, commands: [approveCommand, newSessionCommand], route }),
+    );
     root.add(methods.registerAgentMethods(core.registry, { runtime }));
     root.add(
       methods.registerModelsMethods(core.registry, {

@@ -104,3 +104,18 @@ describe('memory through the gateway', () => {
     expect(found).toContain('Biscuit');
   });
 });
+
+describe('/new', () => {
+  it('starts a fresh session and archives the old one into memory', async () => {
+    const sent = await socket.request('chat.send', { sessionKey: 'main', message: '/new', idempotencyKey: 'new-1' });
+    const command = (sent.payload as { command: { ok: boolean; reply: string } }).command;
+    expect(command.ok).toBe(true);
+    const archived = /memory\/\d{4}-\d{2}-\d{2}-[a-z0-9-]+\.md/.exec(command.reply)?.[0];
+    expect(archived).toBeDefined();
+    const text = await readFile(join(temp.home, 'workspace', archived!), 'utf8');
+    expect(text).toContain("what's my favourite colour?");
+    expect(text).toContain('Your favourite colour is teal.');
+    const history = await socket.request('chat.history', { sessionKey: 'main' });
+    expect((history.payload as { messages: unknown[] }).messages).toEqual([]);
+  });
+});

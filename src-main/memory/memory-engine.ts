@@ -10,6 +10,7 @@ import { type IndexProgress, type IndexReport, MemoryIndexer } from './memory-in
 import { agentScope, type MemoryScope, resolveScope } from './memory-scope.js';
 import { bestLine } from './note-lines.js';
 import { recordRecalls } from './recall-log.js';
+import { redactSecrets } from './redact-secrets.js';
 import { toFtsText } from './text-tokens.js';
 
 export interface MemorySearchResult {
@@ -206,7 +207,8 @@ export class MemoryEngine {
     text: string,
     options: { category?: string; slug?: string } = {},
   ): Promise<string> {
-    const body = text.replace(/\s+/g, ' ').trim();
+    // Every way in (capture, memory_write, flushes) goes through here: tokens and keys never land in memory.
+    const body = redactSecrets(text).text.replace(/\s+/g, ' ').trim();
     if (!body) throw new Error('memory note is empty');
     const now = this.deps.clock.now();
     const path = dailyPath(scope, localDate(now), options.slug);
@@ -237,7 +239,8 @@ export class MemoryEngine {
   async archiveSession(scope: MemoryScope, slug: string, markdown: string): Promise<string> {
     if (!slug.trim()) throw new Error('session archive needs a slug');
     const path = dailyPath(scope, localDate(this.deps.clock.now()), slug);
-    await writeMemoryFile(this.deps.workspaceDir, path, markdown.endsWith('\n') ? markdown : `${markdown}\n`);
+    const clean = redactSecrets(markdown).text;
+    await writeMemoryFile(this.deps.workspaceDir, path, clean.endsWith('\n') ? clean : `${clean}\n`);
     void this.sync().catch((error) => this.deps.log.error('memory re-index failed', { error: String(error) }));
     return path;
   }

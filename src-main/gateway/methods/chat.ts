@@ -11,6 +11,7 @@ import type { CallContext, MethodRouter } from '../method-router.js';
 export type ChatCommandHandler = (
   message: string,
   call: CallContext,
+  chat: { sessionKey: string },
 ) =>
   | { name: string; ok: boolean; reply: string }
   | undefined
@@ -112,21 +113,28 @@ export function registerChatMethods(router: MethodRouter, deps: ChatMethodsDeps)
 
   store.add(
     router.handle('chat.send', async (params, call) => {
-      for (const command of deps.commands ?? []) {
-        const handled = await command(params.message, call);
-        if (handled) return { runId: params.idempotencyKey, status: 'ok' as const, command: handled };
-      }
-      let started: ReturnType<AgentRuntime['start']>;
+      let sessionKey = params.sessionKey;
       try {
-        let sessionKey = params.sessionKey;
+        if (params.sessionKey && params.route) {
+          throw invalidRequest('invalid chat.send params: pass sessionKey or route, not both');
+        }
         if (!sessionKey && params.route) {
           if (!deps.route) throw invalidRequest('this gateway cannot route by channel/peer; pass sessionKey');
           sessionKey = deps.route(params.route).sessionKey;
         }
-        if (!sessionKey)
+        if (!sessionKey) {
           throw invalidRequest("invalid chat.send params: must have required property 'sessionKey' (or a route)");
-        if (params.sessionKey && params.route)
-          throw invalidRequest('invalid chat.send params: pass sessionKey or route, not both');
+        }
+        sessionKey = normalizeSessionKey(sessionKey);
+      } catch (error) {
+        throw toChatGatewayError(error);
+      }
+      for (const command of deps.commands ?? []) {
+        const handled = await command(params.message, call, { sessionKey });
+        if (handled) return { runId: params.idempotencyKey, status: 'ok' as const, command: handled };
+      }
+      let started: ReturnType<AgentRuntime['start']>;
+      try {
         started = runtime.start({
           runId: params.idempotencyKey,
           sessionKey,
