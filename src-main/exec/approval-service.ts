@@ -102,6 +102,7 @@ export class ApprovalService implements ApprovalGate, Disposable {
       createdAtMs: now,
       expiresAtMs: now + (input.timeoutMs ?? this.defaultTimeoutMs),
       allowedDecisions: input.allowedDecisions ?? [...approvalDecisions],
+      ...(input.allowAlways ? { allowAlways: input.allowAlways } : {}),
     };
 
     if (input.smart && this.deps.smartTriage) {

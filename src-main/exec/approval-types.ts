@@ -1,4 +1,5 @@
 import type { AnalysisSummary, Reason } from './analysis-types.js';
+import type { AllowlistEntry } from './exec-policy.js';
 
 export type ApprovalDecision = 'allow-once' | 'allow-always' | 'deny';
 export const approvalDecisions: readonly ApprovalDecision[] = ['allow-once', 'allow-always', 'deny'];
@@ -17,6 +18,8 @@ export interface ApprovalRequest {
   createdAtMs: number;
   expiresAtMs: number;
   allowedDecisions: ApprovalDecision[];
+  /** The allowlist entries "Always allow" would add, shown to the person before they choose. */
+  allowAlways?: AllowlistEntry[];
 }
 
 /** Who settled a request: `operator:<client>`, `chat:<channel>`, `prompter:<name>`, `smart-judge`, `expiry`, `cancelled`, `no-approver`. */
@@ -55,6 +58,7 @@ export interface ApprovalInput {
   smart?: boolean;
   timeoutMs?: number;
   allowedDecisions?: ApprovalDecision[];
+  allowAlways?: AllowlistEntry[];
 }
 
 /** What the exec host depends on: "may this run?", answered by whoever answers first. */

@@ -117,8 +117,14 @@ export class ExecHost {
       // For askFallback `allowlist`: would the allowlist alone have allowed it (ask was `always`)?
       const alone = evaluatePolicy(checked.analysis, { ...policy, ask: 'on-miss' }, { ...this.where(cwd) });
       const allowlistSatisfied = alone.decision === 'allow';
+      const alwaysEntries = allowAlwaysEntries(checked.analysis, policy, {
+        resolver: this.deps.resolver,
+        cwd,
+        home: this.deps.home,
+      });
       const resolution = await this.deps.approvals.request(
         {
+          allowAlways: alwaysEntries,
           agentId: caller.agentId,
           sessionKey: caller.sessionKey,
           command: request.command,
@@ -139,11 +145,7 @@ export class ExecHost {
           by: resolution.resolvedBy,
         };
       if (resolution.decision === 'allow-always') {
-        const entries = allowAlwaysEntries(checked.analysis, policy, {
-          resolver: this.deps.resolver,
-          cwd,
-          home: this.deps.home,
-        });
+        const entries = alwaysEntries;
         for (const entry of entries) await this.deps.allowlist.add(caller.agentId, entry);
         this.deps.logger.info('allow-always saved', { agentId: caller.agentId, entries });
       }

@@ -336,7 +336,15 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       clock,
       log,
       secrets,
-      events: core.bus,
+      // A turn that ends may have moved a profile into (or out of) cooldown: the Auth view refreshes.
+      events: {
+        publish: (event, payload) => {
+          core.bus.publish(event, payload);
+          if (event === 'chat' && (payload.state === 'final' || payload.state === 'error')) {
+            core.bus.publish('auth.profiles.changed', { reason: 'turn-ended', runId: payload.runId });
+          }
+        },
+      },
       sessions,
       lanes,
       providers: () => config.current.providers as never,

@@ -102,6 +102,8 @@ describe('a chat turn through the composed gateway', () => {
     );
     const approval = requested.payload as { id: string; request?: { command?: string }; command?: string };
     expect(JSON.stringify(approval)).toContain('cat greeting.txt');
+    // What "Always allow" would add is shown before anyone chooses: the resolved binary.
+    expect((approval as { allowAlways?: { pattern: string }[] }).allowAlways?.[0]?.pattern).toMatch(/\/cat$/);
     const resolved = await socket.request('exec.approval.resolve', { id: approval.id, decision: 'allow-once' });
     expect(resolved).toMatchObject({ ok: true });
     const final = await socket.next(
