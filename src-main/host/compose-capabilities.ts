@@ -187,6 +187,30 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       log: log.child({ plugin: pluginId }),
       home: paths.home,
     });
+    // Dreaming's fourth way in: what the user said in the last day's conversations (main-agent
+    // sessions), filtered like auto-capture and with secrets redacted, lands in today's daily file.
+    const ingestRecentTranscripts = async (
+      service: import('../memory/index.js').MemoryService,
+      memoryModule: typeof import('../memory/index.js'),
+    ) => {
+      const since = clock.now() - 24 * 3600_000;
+      const recent = await sessions.list({ agentId: 'main', updatedAfter: since, limit: 200 });
+      const engine = await service.engine('main');
+      for (const row of recent.sessions) {
+        const account = accountOf(row.key);
+        let scope: import('../memory/index.js').MemoryScope;
+        try {
+          scope = engine.scopeFor(account);
+        } catch {
+          continue; // per-user memory and no known person: nothing is ingested rather than guessed
+        }
+        const { messages } = await sessions.read('main', row.sessionId, { limit: 500 });
+        const said = messages.flatMap((m) =>
+          m.kind === 'user' && m.ts >= since ? [{ role: 'user' as const, text: m.text }] : [],
+        );
+        if (said.length > 0) await memoryModule.ingestTranscripts(engine, scope, said, clock.now());
+      }
+    };
     const composeMemory = async (parts: {
       plugins: typeof plugins;
       pluginContext: typeof pluginContext;
@@ -215,7 +239,16 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       });
       parts.root.add({ dispose: () => service.close() });
       parts.root.add(methods.registerMemoryMethods(core.registry, { memory: service }));
-      parts.root.add(methods.registerDreamsMethods(core.registry, { memory: service }));
+      // On-demand Dreaming (dreams.run, the Dreams view) ingests recent conversations first, like the nightly run.
+      const dreaming = Object.create(service, {
+        dream: {
+          value: async (...args: Parameters<typeof service.dream>) => {
+            await ingestRecentTranscripts(service, memoryModule);
+            return service.dream(...args);
+          },
+        },
+      }) as typeof service;
+      parts.root.add(methods.registerDreamsMethods(core.registry, { memory: dreaming }));
       parts.tools.push(...memoryModule.createMemoryTools(service));
       // Hand edits are re-indexed; the first index builds in the background.
       parts.root.add(
@@ -237,6 +270,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
           enabled: memoryConfig.dreaming.enabled,
           cron: memoryConfig.dreaming.cron,
           run: async () => {
+            await ingestRecentTranscripts(service, memoryModule);
             const report = await service.dream('main', memoryModule.agentScope('main'), true);
             core.bus.publish('dreams.changed', { agentId: 'main', reason: 'scheduled' });
             return report;

@@ -1,0 +1,35 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ProductFixture, startProductFixture } from '../testing/product-fixture.js';
+
+// Dreaming's way in from conversations: with auto-capture off, a preference stated in chat still
+// reaches the daily memory file when Dreaming runs — with the API key in the same message redacted.
+
+let product: ProductFixture;
+
+beforeAll(async () => {
+  product = await startProductFixture({ config: { memory: { capture: { enabled: false } } } });
+});
+afterAll(async () => {
+  await product?.close();
+});
+
+describe('Dreaming ingests recent transcripts', () => {
+  it('files what the user said, redacted, before dreaming', async () => {
+    product.llm.script([{ type: 'text', text: 'Noted.' }]);
+    await product.turn('d-1', 'I prefer green tea in the morning, my key is sk-abcdefghijklmnopqrstuvwx1234');
+    const memoryDir = join(product.home, 'workspace', 'memory');
+    const before = (await readdir(memoryDir).catch(() => [] as string[])).filter((f) =>
+      /^\d{4}-\d{2}-\d{2}\.md$/.test(f),
+    );
+    const daily = await Promise.all(before.map((f) => readFile(join(memoryDir, f), 'utf8')));
+    expect(daily.join('\n')).not.toContain('green tea');
+    const run = await product.socket.request('dreams.run', {});
+    expect(run.ok).toBe(true);
+    const after = (await readdir(memoryDir)).filter((f) => /^\d{4}-\d{2}-\d{2}\.md$/.test(f));
+    const text = (await Promise.all(after.map((f) => readFile(join(memoryDir, f), 'utf8')))).join('\n');
+    expect(text).toContain('green tea');
+    expect(text).not.toContain('sk-abcdefghijklmnopqrstuvwx1234');
+  });
+});
