@@ -1,7 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import * as lancedb from '@lancedb/lancedb';
+import type * as Lance from '@lancedb/lancedb';
 import type * as Arrow from 'apache-arrow';
 import type {
   BackendFileEntry,
@@ -15,7 +15,17 @@ import type {
 
 // LanceDB is CommonJS and checks `instanceof` against its own (CommonJS) apache-arrow; the ESM
 // build is a different set of classes, so tables built from it would be copied field by field.
-const arrow = createRequire(import.meta.url)('apache-arrow') as typeof Arrow;
+let arrowModule: typeof Arrow | undefined;
+/** Loaded on first use: the native LanceDB runtime and Arrow cost tens of MB an idle gateway need not pay. */
+const arrowLib = (): typeof Arrow => {
+  arrowModule ??= createRequire(import.meta.url)('apache-arrow') as typeof Arrow;
+  return arrowModule;
+};
+let lanceModule: Promise<typeof Lance> | undefined;
+const lance = (): Promise<typeof Lance> => {
+  lanceModule ??= import('@lancedb/lancedb');
+  return lanceModule;
+};
 
 const TABLE = 'chunks';
 /** Below this many rows a flat scan is fast enough; above it an IVF index keeps search in budget. */
@@ -45,8 +55,8 @@ interface StoredRow {
 }
 
 function schemaFor(dimension: number): Arrow.Schema {
-  const text = (name: string) => new arrow.Field(name, new arrow.Utf8(), false);
-  return new arrow.Schema([
+  const text = (name: string) => new (arrowLib().Field)(name, new (arrowLib().Utf8)(), false);
+  return new (arrowLib().Schema)([
     text('id'),
     text('path'),
     text('scope'),
@@ -54,15 +64,15 @@ function schemaFor(dimension: number): Arrow.Schema {
     text('date'),
     text('category'),
     text('heading'),
-    new arrow.Field('start_line', new arrow.Int32(), false),
-    new arrow.Field('end_line', new arrow.Int32(), false),
+    new (arrowLib().Field)('start_line', new (arrowLib().Int32)(), false),
+    new (arrowLib().Field)('end_line', new (arrowLib().Int32)(), false),
     text('text'),
     text('fts'),
     text('file_hash'),
     text('embedder'),
-    new arrow.Field(
+    new (arrowLib().Field)(
       'vector',
-      new arrow.FixedSizeList(dimension, new arrow.Field('item', new arrow.Float32(), true)),
+      new (arrowLib().FixedSizeList)(dimension, new (arrowLib().Field)('item', new (arrowLib().Float32)(), true)),
       false,
     ),
   ]);
@@ -96,7 +106,7 @@ export function ensureLanceRuntimeThreads(env: Record<string, string | undefined
   if (env.LANCEDB_LOG === undefined) env.LANCEDB_LOG = 'error';
 }
 
-const FTS_CONFIG = () => lancedb.Index.fts({ withPosition: false });
+const FTS_CONFIG = async () => (await lance()).Index.fts({ withPosition: false });
 
 /**
  * Rows as one Arrow batch: the vectors go in as one flat Float32Array instead of 384 JS numbers
@@ -106,12 +116,12 @@ function toArrow(rows: MemoryChunkRow[], dimension: number): Arrow.Table {
   const schema = schemaFor(dimension);
   const length = rows.length;
   const text = (pick: (row: MemoryChunkRow) => string) => {
-    const data = arrow.vectorFromArray(rows.map(pick), new arrow.Utf8()).data;
+    const data = arrowLib().vectorFromArray(rows.map(pick), new (arrowLib().Utf8)()).data;
     if (data.length !== 1) throw new Error('unexpected chunked string column');
     return data[0]!;
   };
   const int = (pick: (row: MemoryChunkRow) => number) =>
-    arrow.makeData({ type: new arrow.Int32(), length, data: Int32Array.from(rows, pick) });
+    arrowLib().makeData({ type: new (arrowLib().Int32)(), length, data: Int32Array.from(rows, pick) });
   const flat = new Float32Array(length * dimension);
   rows.forEach((row, index) => {
     if (row.vector.length !== dimension)
@@ -119,10 +129,10 @@ function toArrow(rows: MemoryChunkRow[], dimension: number): Arrow.Table {
     flat.set(row.vector, index * dimension);
   });
   const vectorType = schema.fields[schema.fields.length - 1]!.type as Arrow.FixedSizeList<Arrow.Float32>;
-  const vectors = arrow.makeData({
+  const vectors = arrowLib().makeData({
     type: vectorType,
     length,
-    child: arrow.makeData({ type: new arrow.Float32(), length: length * dimension, data: flat }),
+    child: arrowLib().makeData({ type: new (arrowLib().Float32)(), length: length * dimension, data: flat }),
   });
   const children = [
     text((row) => row.id),
@@ -140,11 +150,11 @@ function toArrow(rows: MemoryChunkRow[], dimension: number): Arrow.Table {
     text((row) => row.embedder),
     vectors,
   ];
-  const batch = new arrow.RecordBatch(
+  const batch = new (arrowLib().RecordBatch)(
     schema,
-    arrow.makeData({ type: new arrow.Struct(schema.fields), length, children }),
+    arrowLib().makeData({ type: new (arrowLib().Struct)(schema.fields), length, children }),
   );
-  return new arrow.Table([batch]);
+  return new (arrowLib().Table)([batch]);
 }
 
 const quote = (value: string) => `'${value.replaceAll("'", "''")}'`;
@@ -156,22 +166,22 @@ const quote = (value: string) => `'${value.replaceAll("'", "''")}'`;
  */
 export function createLanceDbStore(options: MemoryIndexStoreOptions): MemoryIndexStore {
   ensureLanceRuntimeThreads(process.env, availableParallelism());
-  let db: lancedb.Connection | undefined;
-  let table: lancedb.Table | undefined;
+  let db: Lance.Connection | undefined;
+  let table: Lance.Table | undefined;
   let vectorIndexed = false;
   /** Rows covered by the last IVF build; rows added since are scanned flat until the next rebuild. */
   let vectorIndexedRows = 0;
 
-  const ensureTable = async (): Promise<lancedb.Table> => {
+  const ensureTable = async (): Promise<Lance.Table> => {
     if (table) return table;
     throw new Error('memory index is not open');
   };
 
   const createFresh = async () => {
     await mkdir(options.dir, { recursive: true });
-    db = await lancedb.connect(options.dir);
+    db = await (await lance()).connect(options.dir);
     table = await db.createEmptyTable(TABLE, schemaFor(options.dimension), { mode: 'overwrite' });
-    await table.createIndex('fts', { config: FTS_CONFIG() });
+    await table.createIndex('fts', { config: await FTS_CONFIG() });
     vectorIndexed = false;
     vectorIndexedRows = 0;
   };
@@ -197,7 +207,7 @@ export function createLanceDbStore(options: MemoryIndexStoreOptions): MemoryInde
     async open(): Promise<BackendOpenReport> {
       try {
         await mkdir(options.dir, { recursive: true });
-        db = await lancedb.connect(options.dir);
+        db = await (await lance()).connect(options.dir);
         const names = await db.tableNames();
         if (!names.includes(TABLE)) {
           await createFresh();
@@ -216,7 +226,7 @@ export function createLanceDbStore(options: MemoryIndexStoreOptions): MemoryInde
         await table.query().limit(1).toArray();
         const indices = await table.listIndices();
         if (!indices.some((index) => index.columns.includes('fts')))
-          await table.createIndex('fts', { config: FTS_CONFIG() });
+          await table.createIndex('fts', { config: await FTS_CONFIG() });
         vectorIndexed = indices.some((index) => index.columns.includes('vector'));
         vectorIndexedRows = vectorIndexed ? rows : 0;
         return { rows };
@@ -290,16 +300,16 @@ export function createLanceDbStore(options: MemoryIndexStoreOptions): MemoryInde
       const rows = await current.countRows();
       if (rows === 0) return;
       const stats = await current.indexStats('fts_idx');
-      if (!stats) await current.createIndex('fts', { config: FTS_CONFIG(), replace: true });
+      if (!stats) await current.createIndex('fts', { config: await FTS_CONFIG(), replace: true });
       else if (stats.numUnindexedRows > (force ? 0 : Math.min(FTS_UNINDEXED_MAX, rows * 0.25)))
         await current.optimize();
       // Rebuilding the IVF index costs seconds at 100k rows: only when a fifth of the rows are new.
       if (rows >= VECTOR_INDEX_MIN_ROWS && (!vectorIndexed || rows > vectorIndexedRows * 1.2)) {
-        await current.createIndex('scope', { config: lancedb.Index.bitmap(), replace: true });
+        await current.createIndex('scope', { config: (await lance()).Index.bitmap(), replace: true });
         // ~2k vectors per partition: probing a few partitions stays in a few milliseconds at 100k rows.
         const partitions = Math.max(8, Math.round(rows / 2048));
         await current.createIndex('vector', {
-          config: lancedb.Index.ivfFlat({ numPartitions: partitions, distanceType: 'dot' }),
+          config: (await lance()).Index.ivfFlat({ numPartitions: partitions, distanceType: 'dot' }),
           replace: true,
         });
         vectorIndexed = true;

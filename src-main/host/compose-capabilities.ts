@@ -211,6 +211,20 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
         if (said.length > 0) await memoryModule.ingestTranscripts(engine, scope, said, clock.now());
       }
     };
+    // Idle costs nothing: the model SDKs are warmed and the memory index (LanceDB) opened when
+    // the first client connects (the desktop window, a browser, a phone), not at start-up.
+    const whenFirstClient = (run: () => void) => {
+      if (core.connectionCount > 0) {
+        run();
+        return toDisposable(() => {});
+      }
+      const listener = core.onDidChangeConnections((count) => {
+        if (count === 0) return;
+        listener.dispose();
+        run();
+      });
+      return listener;
+    };
     const composeMemory = async (parts: {
       plugins: typeof plugins;
       pluginContext: typeof pluginContext;
@@ -261,10 +275,14 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
           },
         }),
       );
-      void service
-        .engine('main')
-        .then((engine) => engine.sync())
-        .catch((error) => log.warn('initial memory index failed', { error: String(error) }));
+      parts.root.add(
+        whenFirstClient(() => {
+          void service
+            .engine('main')
+            .then((engine) => engine.sync())
+            .catch((error) => log.warn('initial memory index failed', { error: String(error) }));
+        }),
+      );
       parts.root.add(
         memoryModule.scheduleDreaming({
           enabled: memoryConfig.dreaming.enabled,
@@ -598,7 +616,11 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       }),
     );
     root.add(methods.registerTraceMethods(core.registry, { cacheTraceDir: paths.cacheTraceDir }));
-    void runtime.warmUp().catch((error) => log.warn('model warm-up failed', { error: String(error) }));
+    root.add(
+      whenFirstClient(
+        () => void runtime.warmUp().catch((error) => log.warn('model warm-up failed', { error: String(error) })),
+      ),
+    );
 
     return {
       secrets,
