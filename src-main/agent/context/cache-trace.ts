@@ -71,6 +71,22 @@ export function shortHash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
+// A call traces the same message objects at several stages, and a session at every call:
+// messages are immutable once written, so their JSON and hash are computed once per object.
+const measuredMessages = new WeakMap<object, { json: string; hash: string }>();
+
+function measureMessage(message: unknown): { json: string; hash: string } {
+  const cacheable = typeof message === 'object' && message !== null;
+  if (cacheable) {
+    const hit = measuredMessages.get(message);
+    if (hit) return hit;
+  }
+  const json = stableJson(message);
+  const measured = { json, hash: shortHash(json).slice(0, 12) };
+  if (cacheable) measuredMessages.set(message, measured);
+  return measured;
+}
+
 export function buildTraceRecord(
   input: { sessionKey: string; callId: string; stage: CacheTraceStage; snapshot: CacheTraceSnapshot },
   ts: number,
@@ -79,8 +95,9 @@ export function buildTraceRecord(
   const { snapshot } = input;
   const system = snapshot.system ?? '';
   const tools = stableJson(snapshot.tools ?? null);
-  const messageJson = snapshot.messages.map((m) => stableJson(m));
-  const messageHashes = messageJson.map((json) => shortHash(json).slice(0, 12));
+  const measured = snapshot.messages.map(measureMessage);
+  const messageJson = measured.map((m) => m.json);
+  const messageHashes = measured.map((m) => m.hash);
   const systemHash = shortHash(system);
   const toolsHash = shortHash(tools);
   const record: CacheTraceRecord = {
