@@ -145,7 +145,21 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       workspaceDir: paths.workspaceDir('main'),
       templatesDir: join(options.appRoot, 'resources', 'workspace'),
     });
-    const loader = bootstrapModule.createBootstrapLoader({ workspaceDir: paths.workspaceDir('main') });
+    // Budgets for the workspace files: agents.defaults.bootstrap { maxChars, totalMaxChars, warningMode }.
+    const bootstrapSettings =
+      (
+        config.current.agents as {
+          defaults?: { bootstrap?: { maxChars?: number; totalMaxChars?: number; warningMode?: string } };
+        }
+      ).defaults?.bootstrap ?? {};
+    const loader = bootstrapModule.createBootstrapLoader({
+      workspaceDir: paths.workspaceDir('main'),
+      maxChars: bootstrapSettings.maxChars,
+      totalMaxChars: bootstrapSettings.totalMaxChars,
+    });
+    const truncationWarner = bootstrapModule.createTruncationWarner(
+      (bootstrapSettings.warningMode ?? 'once') as import('../agent/bootstrap/index.js').TruncationWarningMode,
+    );
     const engines = contextModule.createContextEngineRegistry();
     const persistedSummaries = new Map<string, Set<string>>();
     // Who a session speaks for, for per-user memory: the owner in the main session, the person in a
@@ -448,24 +462,36 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
           const messages = contextModule.applyCompactionSummaries(loaded);
           const assembled = await contextHooks.transformContext(messages, budget);
           await persistSummaries();
-          if (!memory) return assembled;
           const lastUser = [...assembled].reverse().find((m) => m.kind === 'user');
           if (lastUser?.kind !== 'user') return assembled;
           if (!recall) {
             recall = { messageId: lastUser.id, prefix: undefined };
-            const engine = await memory.service.engine(scope.agentId);
-            const account = accountOf(scope.sessionKey);
-            try {
-              recall.prefix = await (await memory.recallFor(scope.agentId)).recall({
-                scope: engine.scopeFor(account),
-                message: lastUser.text,
-              });
-            } catch (error) {
-              log.warn('active recall failed; the turn goes on without it', { error: String(error) });
+            // A workspace file cut to fit the budget: the model is told (once per change, by default)
+            // so it reads the full file with a tool instead of trusting the cut copy.
+            const bootstrapped = await loader.load({
+              agentId: scope.agentId,
+              runKind: 'default',
+              sessionKind: sessionKindOf(scope.sessionKey),
+              sessionKey: scope.sessionKey,
+            });
+            const warning = truncationWarner.warningFor(scope.sessionKey, bootstrapped);
+            let remembered: string | undefined;
+            if (memory) {
+              const engine = await memory.service.engine(scope.agentId);
+              const account = accountOf(scope.sessionKey);
+              try {
+                remembered = await (await memory.recallFor(scope.agentId)).recall({
+                  scope: engine.scopeFor(account),
+                  message: lastUser.text,
+                });
+              } catch (error) {
+                log.warn('active recall failed; the turn goes on without it', { error: String(error) });
+              }
+              if (memory.config.capture.enabled) {
+                void memory.service.capture(scope.agentId, account, lastUser.text, 'user').catch(() => undefined);
+              }
             }
-            if (memory.config.capture.enabled) {
-              void memory.service.capture(scope.agentId, account, lastUser.text, 'user').catch(() => undefined);
-            }
+            recall.prefix = [warning, remembered].filter(Boolean).join('\n\n') || undefined;
           }
           const prefix = recall.prefix;
           if (!prefix) return assembled;
