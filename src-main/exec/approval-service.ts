@@ -103,6 +103,7 @@ export class ApprovalService implements ApprovalGate, Disposable {
       expiresAtMs: now + (input.timeoutMs ?? this.defaultTimeoutMs),
       allowedDecisions: input.allowedDecisions ?? [...approvalDecisions],
       ...(input.allowAlways ? { allowAlways: input.allowAlways } : {}),
+      ...(input.allowAlwaysExact ? { allowAlwaysExact: input.allowAlwaysExact } : {}),
     };
 
     if (input.smart && this.deps.smartTriage) {
@@ -155,7 +156,13 @@ export class ApprovalService implements ApprovalGate, Disposable {
   }
 
   /** A wire, chat or CLI answer. Throws the protocol's errors for late or unknown ids. */
-  resolve(id: string, decision: ApprovalDecision, resolvedBy: string, reason?: string): ApprovalResolution {
+  resolve(
+    id: string,
+    decision: ApprovalDecision,
+    resolvedBy: string,
+    reason?: string,
+    allowAlwaysScope?: 'binary' | 'exact',
+  ): ApprovalResolution {
     const entry = this.pending.get(id);
     if (!entry) {
       const done = this.resolved.get(id);
@@ -171,7 +178,12 @@ export class ApprovalService implements ApprovalGate, Disposable {
       throw new GatewayError('INVALID_REQUEST', `decision ${decision} is not allowed for approval ${id}`, {
         allowedDecisions: entry.request.allowedDecisions,
       });
-    const resolution = this.settle(id, { decision, resolvedBy, ...(reason ? { reason } : {}) });
+    const resolution = this.settle(id, {
+      decision,
+      resolvedBy,
+      ...(reason ? { reason } : {}),
+      ...(decision === 'allow-always' && allowAlwaysScope ? { allowAlwaysScope } : {}),
+    });
     if (!resolution) throw new GatewayError('INTERNAL', `approval ${id} could not be resolved`);
     return resolution;
   }
@@ -204,7 +216,7 @@ export class ApprovalService implements ApprovalGate, Disposable {
 
   private settle(
     id: string,
-    outcome: { decision: ApprovalDecision; resolvedBy: string; reason?: string },
+    outcome: { decision: ApprovalDecision; resolvedBy: string; reason?: string; allowAlwaysScope?: 'binary' | 'exact' },
     expired = false,
   ): ApprovalResolution | undefined {
     const entry = this.pending.get(id);
@@ -220,7 +232,7 @@ export class ApprovalService implements ApprovalGate, Disposable {
 
   private finish(
     request: ApprovalRequest,
-    outcome: { decision: ApprovalDecision; resolvedBy: string; reason?: string },
+    outcome: { decision: ApprovalDecision; resolvedBy: string; reason?: string; allowAlwaysScope?: 'binary' | 'exact' },
     published = false,
   ): ApprovalResolution {
     const resolution: ApprovalResolution = {
@@ -228,6 +240,7 @@ export class ApprovalService implements ApprovalGate, Disposable {
       decision: outcome.decision,
       resolvedBy: outcome.resolvedBy,
       ...(outcome.reason ? { reason: outcome.reason } : {}),
+      ...(outcome.allowAlwaysScope ? { allowAlwaysScope: outcome.allowAlwaysScope } : {}),
       resolvedAtMs: this.deps.clock.now(),
     };
     this.resolved.set(request.id, { request, resolution });

@@ -20,6 +20,8 @@ export interface ApprovalRequest {
   allowedDecisions: ApprovalDecision[];
   /** The allowlist entries "Always allow" would add, shown to the person before they choose. */
   allowAlways?: AllowlistEntry[];
+  /** The same, pinned to these exact arguments (`allowAlwaysScope: "exact"`). */
+  allowAlwaysExact?: AllowlistEntry[];
 }
 
 /** Who settled a request: `operator:<client>`, `chat:<channel>`, `prompter:<name>`, `smart-judge`, `expiry`, `cancelled`, `no-approver`. */
@@ -29,6 +31,8 @@ export interface ApprovalResolution {
   resolvedBy: string;
   /** Why (the judge's verdict, the fallback applied, the user's note). */
   reason?: string;
+  /** With allow-always: any use of the binary (default), or these exact arguments only. */
+  allowAlwaysScope?: 'binary' | 'exact';
   resolvedAtMs: number;
 }
 
@@ -59,6 +63,7 @@ export interface ApprovalInput {
   timeoutMs?: number;
   allowedDecisions?: ApprovalDecision[];
   allowAlways?: AllowlistEntry[];
+  allowAlwaysExact?: AllowlistEntry[];
 }
 
 /** What the exec host depends on: "may this run?", answered by whoever answers first. */

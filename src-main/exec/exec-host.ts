@@ -122,9 +122,12 @@ export class ExecHost {
         cwd,
         home: this.deps.home,
       });
+      const where = { resolver: this.deps.resolver, cwd, home: this.deps.home };
+      const exactEntries = allowAlwaysEntries(checked.analysis, policy, where, 'exact');
       const resolution = await this.deps.approvals.request(
         {
           allowAlways: alwaysEntries,
+          allowAlwaysExact: exactEntries,
           agentId: caller.agentId,
           sessionKey: caller.sessionKey,
           command: request.command,
@@ -145,7 +148,7 @@ export class ExecHost {
           by: resolution.resolvedBy,
         };
       if (resolution.decision === 'allow-always') {
-        const entries = alwaysEntries;
+        const entries = resolution.allowAlwaysScope === 'exact' ? exactEntries : alwaysEntries;
         for (const entry of entries) await this.deps.allowlist.add(caller.agentId, entry);
         this.deps.logger.info('allow-always saved', { agentId: caller.agentId, entries });
       }

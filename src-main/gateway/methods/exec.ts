@@ -73,8 +73,8 @@ export function registerExecMethods(router: MethodRouter, deps: ExecMethodsDeps)
   );
 
   store.add(
-    router.handle('exec.approval.resolve', ({ id, decision, note }, call) => {
-      approvals.resolve(id, decision, `operator:${callerName(call.caller)}`, note);
+    router.handle('exec.approval.resolve', ({ id, decision, note, allowAlwaysScope }, call) => {
+      approvals.resolve(id, decision, `operator:${callerName(call.caller)}`, note, allowAlwaysScope);
       return { ok: true as const };
     }),
   );

@@ -64,7 +64,15 @@ export const execMethods = {
   }),
   'exec.approval.resolve': method<{ ok: true }>()({
     scope: 'operator.approvals',
-    params: z.object({ id: z.string().min(1), decision, note: z.string().max(500).optional() }).strict(),
+    params: z
+      .object({
+        id: z.string().min(1),
+        decision,
+        note: z.string().max(500).optional(),
+        /** With allow-always: remember any use of the binary (default) or only these exact arguments. */
+        allowAlwaysScope: z.enum(['binary', 'exact']).optional(),
+      })
+      .strict(),
     controlPlaneWrite: true,
   }),
 };
