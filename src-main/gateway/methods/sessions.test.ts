@@ -6,21 +6,13 @@ import { silentLogger } from '../../base/index.js';
 import { createHearthPaths } from '../../config/paths.js';
 import { createSessionStore, type SessionStore } from '../../sessions/index.js';
 import { createFakeClock, type FakeClock } from '../../testing/fake-clock.js';
+import { testCaller } from '../../testing/test-caller.js';
 import type { CallerIdentity } from '../caller.js';
 import { GatewayEventBus, type PublishedEvent } from '../event-bus.js';
 import { type CallContext, MethodRegistry } from '../method-router.js';
 import { registerSessionsMethods } from './sessions.js';
 
-const caller = (scopes: string[]): CallerIdentity => ({
-  connId: 'c1',
-  role: 'operator',
-  scopes,
-  clientId: 'test',
-  clientMode: 'ui',
-  authMethod: 'token',
-  isLocal: true,
-  caps: [],
-});
+const caller = (scopes: string[]): CallerIdentity => testCaller(scopes);
 
 let home: string;
 let clock: FakeClock;

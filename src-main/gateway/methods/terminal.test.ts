@@ -4,21 +4,13 @@ import { join } from 'node:path';
 import * as pty from 'node-pty';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TerminalManager } from '../../exec/index.js';
+import { testCaller } from '../../testing/test-caller.js';
 import type { CallerIdentity } from '../caller.js';
 import { GatewayEventBus, type PublishedEvent } from '../event-bus.js';
 import { type CallContext, MethodRegistry } from '../method-router.js';
 import { registerTerminalMethods } from './terminal.js';
 
-const caller = (scopes: string[]): CallerIdentity => ({
-  connId: 'c1',
-  role: 'operator',
-  scopes,
-  clientId: 'test',
-  clientMode: 'ui',
-  authMethod: 'token',
-  isLocal: true,
-  caps: [],
-});
+const caller = (scopes: string[]): CallerIdentity => testCaller(scopes);
 
 let dir: string;
 let registry: MethodRegistry;

@@ -5,20 +5,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CACHE_TRACE_STAGES, createCacheTraceWriter } from '../../agent/context/index.js';
 import type { TraceShowResult } from '../../protocol/methods/trace.js';
 import { createFakeClock } from '../../testing/fake-clock.js';
+import { testCaller } from '../../testing/test-caller.js';
 import type { CallerIdentity } from '../caller.js';
 import { type CallContext, MethodRegistry } from '../method-router.js';
 import { registerTraceMethods } from './trace.js';
 
-const caller = (scopes: string[]): CallerIdentity => ({
-  connId: 'c1',
-  role: 'operator',
-  scopes,
-  clientId: 'test',
-  clientMode: 'ui',
-  authMethod: 'token',
-  isLocal: true,
-  caps: [],
-});
+const caller = (scopes: string[]): CallerIdentity => testCaller(scopes);
 
 let dir: string;
 let registry: MethodRegistry;
