@@ -38,6 +38,26 @@ describe('ApprovalsView', () => {
     },
   };
 
+  it('lets the person limit "Always allow" to these exact arguments, and shows what will be added', async () => {
+    const narrowable = {
+      ...pending,
+      allowAlways: [{ pattern: '/usr/bin/rm' }],
+      allowAlwaysExact: [{ pattern: '/usr/bin/rm', argPattern: '^-rf ./build$' }],
+    };
+    app = startTestApp({ 'exec.approval.list': () => [narrowable], 'exec.approval.resolve': () => ({ ok: true }) });
+    renderWithStores(app, <ApprovalsView />);
+    const card = within(await screen.findByTestId('approval-card'));
+    expect(card.getByText('Adds to the allowlist: /usr/bin/rm')).toBeTruthy();
+    fireEvent.click(card.getByLabelText('Always allow only with these exact arguments'));
+    expect(card.getByText('Adds to the allowlist: /usr/bin/rm ^-rf ./build$')).toBeTruthy();
+    fireEvent.click(card.getByRole('button', { name: /Always allow/ }));
+    await waitFor(() =>
+      expect(app.gateway.calls('exec.approval.resolve')).toEqual([
+        { id: 'ap1', decision: 'allow-always', allowAlwaysScope: 'exact' },
+      ]),
+    );
+  });
+
   it('shows command, why, cwd, agent, time left and the allowlist entry; A allows once', async () => {
     app = startTestApp({ 'exec.approval.list': () => [pending], 'exec.approval.resolve': () => ({ ok: true }) });
     renderWithStores(app, <ApprovalsView />);

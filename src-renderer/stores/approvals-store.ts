@@ -14,6 +14,8 @@ export interface PendingApproval {
   reasons: string[];
   /** The allowlist entry "Always allow" would add. */
   allowAlwaysEntry?: string;
+  /** What "Always allow" adds when limited to these exact arguments. */
+  allowAlwaysExactEntry?: string;
   allowedDecisions: Decision[];
   createdAtMs: number;
   expiresAtMs: number;
@@ -35,7 +37,7 @@ export interface ApprovalsState {
   selectedId?: string;
   error?: string;
   refresh(): Promise<void>;
-  resolve(id: string, decision: Decision): Promise<void>;
+  resolve(id: string, decision: Decision, allowAlwaysScope?: 'binary' | 'exact'): Promise<void>;
   select(id: string | undefined): void;
   moveSelection(step: 1 | -1): void;
 }
@@ -71,6 +73,7 @@ export function toPendingApproval(value: unknown): PendingApproval | undefined {
   const always = list(row.allowAlways ?? analysis.allowAlways)
     .map(entryText)
     .filter(Boolean);
+  const exact = list(row.allowAlwaysExact).map(entryText).filter(Boolean);
   const binary = command.trim().split(/\s+/)[0] ?? command;
   return {
     id,
@@ -81,6 +84,7 @@ export function toPendingApproval(value: unknown): PendingApproval | undefined {
     sessionKey: str(row.sessionKey) || str(request.sessionKey) || undefined,
     reasons,
     allowAlwaysEntry: always.length > 0 ? always.join(', ') : str(analysis.allowlistEntry) || binary,
+    allowAlwaysExactEntry: exact.length > 0 ? exact.join(', ') : undefined,
     allowedDecisions: decisions.length > 0 ? decisions : allDecisions,
     createdAtMs: num(row.createdAtMs) ?? 0,
     expiresAtMs: num(row.expiresAtMs) ?? 0,
@@ -101,9 +105,13 @@ export function createApprovalsStore(client: GatewayPort): StoreApi<ApprovalsSta
         set({ error: errorText(error) });
       }
     },
-    async resolve(id, decision) {
+    async resolve(id, decision, allowAlwaysScope) {
       try {
-        await client.call('exec.approval.resolve', { id, decision });
+        await client.call('exec.approval.resolve', {
+          id,
+          decision,
+          ...(decision === 'allow-always' && allowAlwaysScope ? { allowAlwaysScope } : {}),
+        });
         set({ error: undefined });
       } catch (error) {
         set({ error: errorText(error) });

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useDomain, useStores, useT } from '../../app/stores-context.js';
 import type { Decision, PendingApproval } from '../../stores/approvals-store.js';
 import { describeDecider } from '../../stores/decider.js';
@@ -15,7 +15,12 @@ function ApprovalCard({ entry, selected, now }: { entry: PendingApproval; select
   const t = useT();
   const { approvals } = useStores();
   const secondsLeft = Math.ceil((entry.expiresAtMs - now) / 1000);
-  const decide = (decision: Decision) => void approvals.getState().resolve(entry.id, decision);
+  // "Always allow" remembers the binary; the person may narrow it to these exact arguments.
+  const [exactOnly, setExactOnly] = useState(false);
+  const decide = (decision: Decision) =>
+    void approvals
+      .getState()
+      .resolve(entry.id, decision, exactOnly && entry.allowAlwaysExactEntry ? 'exact' : 'binary');
   return (
     <article
       className={selected ? 'approval card selected' : 'approval card'}
@@ -80,7 +85,20 @@ function ApprovalCard({ entry, selected, now }: { entry: PendingApproval; select
         )}
       </div>
       {entry.allowedDecisions.includes('allow-always') && (
-        <p className="faint">{t('approvals.willAdd', { entry: entry.allowAlwaysEntry ?? entry.command })}</p>
+        <p className="faint">
+          {t('approvals.willAdd', {
+            entry:
+              (exactOnly ? entry.allowAlwaysExactEntry : entry.allowAlwaysEntry) ??
+              entry.allowAlwaysEntry ??
+              entry.command,
+          })}
+        </p>
+      )}
+      {entry.allowedDecisions.includes('allow-always') && entry.allowAlwaysExactEntry && (
+        <label className="faint approval-exact">
+          <input type="checkbox" checked={exactOnly} onChange={(event) => setExactOnly(event.target.checked)} />{' '}
+          {t('approvals.exactOnly')}
+        </label>
       )}
     </article>
   );
