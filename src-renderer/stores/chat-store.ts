@@ -1,6 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { type ApprovalState, type ChatMessage, contentText, mergeToolResults, toChatMessage } from './chat-message.js';
-import { disposeAll, errorText, type GatewayPort, list, record, str } from './gateway-port.js';
+import { disposeAll, errorText, type GatewayPort, list, num, record, str } from './gateway-port.js';
 
 export interface Transcript {
   messages: ChatMessage[];
@@ -44,6 +44,16 @@ export interface ChatState {
   retry(sessionKey: string): Promise<void>;
   setModel(model: string): Promise<void>;
   loadModels(): Promise<void>;
+  /** The prompt-cache trace of a session's recent LLM calls (`trace.show`): why a cache missed. */
+  cacheTrace: Record<string, { calls: CacheTraceCall[]; error?: string }>;
+  loadCacheTrace(sessionKey: string): Promise<void>;
+}
+
+export interface CacheTraceCall {
+  callId: string;
+  ts: number;
+  verdict: string;
+  reason?: string;
 }
 
 const emptyTranscript: Transcript = { messages: [], loading: false, loaded: false, hasMore: false };
@@ -163,6 +173,26 @@ export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { di
           ),
         }));
         await get().send(sessionKey, lastUser.text);
+      },
+      cacheTrace: {},
+      async loadCacheTrace(sessionKey) {
+        try {
+          const result = record(await client.call('trace.show', { sessionKey, limit: 10 }));
+          const calls = list(result.calls).map((row) => {
+            const call = record(row);
+            return {
+              callId: str(call.callId),
+              ts: num(call.ts) ?? 0,
+              verdict: str(call.verdict),
+              reason: str(call.reason) || undefined,
+            };
+          });
+          set((state) => ({ cacheTrace: { ...state.cacheTrace, [sessionKey]: { calls } } }));
+        } catch (error) {
+          set((state) => ({
+            cacheTrace: { ...state.cacheTrace, [sessionKey]: { calls: [], error: errorText(error) } },
+          }));
+        }
       },
       async setModel(model) {
         const previous = get().model;

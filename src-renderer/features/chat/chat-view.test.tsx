@@ -14,6 +14,32 @@ const key = 'agent:main:main';
 const text = (t: string) => ({ role: 'assistant', content: [{ type: 'text', text: t }] });
 
 describe('ChatView', () => {
+  it('explains where the prompt cache broke for this conversation', async () => {
+    app = startTestApp({
+      'trace.show': () => ({
+        sessionKey: key,
+        calls: [
+          { callId: 'a-0', ts: 1_700_000_000_000, verdict: 'first_call', stages: [] },
+          {
+            callId: 'b-0',
+            ts: 1_700_000_060_000,
+            verdict: 'cache_miss',
+            missStage: 'prompt_before',
+            reason: 'system prompt changed',
+            stages: [],
+          },
+        ],
+      }),
+    });
+    renderWithStores(app, <ChatView viewport={viewport} />);
+    await act(() => app.client.waitForConnected());
+    fireEvent.click(screen.getByRole('button', { name: 'Prompt cache' }));
+    await waitFor(() => expect(screen.getByText('cache miss')).toBeTruthy());
+    expect(screen.getByText('first call')).toBeTruthy();
+    expect(screen.getByText(/system prompt changed/)).toBeTruthy();
+    expect(app.gateway.calls('trace.show')).toEqual([{ sessionKey: key, limit: 10 }]);
+  });
+
   it('sends on Enter and renders the streamed answer as markdown with highlighted code', async () => {
     app = startTestApp({ 'chat.send': (p) => ({ runId: p.idempotencyKey, status: 'started' }) });
     renderWithStores(app, <ChatView viewport={viewport} />);

@@ -3,6 +3,7 @@ import { useDomain, useStores, useT } from '../../app/stores-context.js';
 import type { Transcript as TranscriptData } from '../../stores/chat-store.js';
 import { Icon } from '../../ui/icons.js';
 import { OnboardingCard } from '../onboarding/onboarding-card.js';
+import { CacheTracePanel } from './cache-trace-panel.js';
 import { Composer } from './composer.js';
 import { SessionList } from './session-list.js';
 import { Transcript } from './transcript.js';
@@ -57,6 +58,7 @@ export function ChatView({ viewport }: { viewport?: { width: number; height: num
             <Icon name="plus" size={16} />
             <span className="wide-only">{t('chat.reset')}</span>
           </button>
+          <CacheTracePanel sessionKey={sessionKey} />
           <label className="model-picker">
             <span className="sr-only">{t('chat.model')}</span>
             <select
