@@ -23,6 +23,7 @@ describe('memory-lancedb plugin', () => {
       registerContextEngine: refuse,
       registerCliBackend: refuse,
       registerGatewayMethod: refuse,
+      registerBootstrapFilesHook: refuse,
     };
     await plugin.register(api);
     expect(plugin.id).toBe('memory-lancedb');

@@ -152,8 +152,11 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
           defaults?: { bootstrap?: { maxChars?: number; totalMaxChars?: number; warningMode?: string } };
         }
       ).defaults?.bootstrap ?? {};
+    // Plugins may change the file list of a run; filled in once plugins have loaded (before any turn).
+    const bootstrapHooks: import('../agent/bootstrap/index.js').BootstrapFilesHook[] = [];
     const loader = bootstrapModule.createBootstrapLoader({
       workspaceDir: paths.workspaceDir('main'),
+      hooks: bootstrapHooks,
       maxChars: bootstrapSettings.maxChars,
       totalMaxChars: bootstrapSettings.totalMaxChars,
     });
@@ -331,6 +334,9 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       root.add(engines.register(await contribution.create(pluginContext(pluginId) as never)));
     }
     tools.push(...plugins.listTools());
+    plugins.onHookError = (pluginId, error) =>
+      log.warn('a plugin bootstrap hook failed; ignored', { plugin: pluginId, error: String(error) });
+    bootstrapHooks.push(...plugins.bootstrapFilesHooks());
 
     // Memory: the backend fills the `memory` slot (default: the bundled LanceDB plugin; 'none' turns memory off).
     const memory = await composeMemory({ plugins, pluginContext, secrets, root, tools });

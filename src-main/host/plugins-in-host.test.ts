@@ -21,6 +21,19 @@ beforeAll(async () => {
         'export default { id: "loose", register() { throw new Error("must never run"); } };',
       );
       await chmod(join(unsafe, 'index.js'), 0o666);
+      // A user plugin that adds a workspace file to every run's bootstrap.
+      const hooker = join(home, 'extensions', 'extra-notes');
+      await mkdir(hooker, { recursive: true });
+      await writeFile(join(hooker, 'hearth.plugin.json'), JSON.stringify({ id: 'extra-notes', main: 'index.js' }));
+      await writeFile(
+        join(hooker, 'index.js'),
+        'export default { id: "extra-notes", register(api) { api.registerBootstrapFilesHook((files) => [...files, "PROJECT.md"]); } };',
+      );
+      await mkdir(join(home, 'workspace'), { recursive: true });
+      await writeFile(
+        join(home, 'workspace', 'PROJECT.md'),
+        '# Project\n\nPROJECT-MARKER: the plugin put this here.\n',
+      );
     },
   });
 });
@@ -34,5 +47,7 @@ describe('plugins in the composed host', () => {
     const end = await product.turn('p-1', 'hello');
     expect(end).toMatchObject({ state: 'final' });
     expect(JSON.stringify(end)).toContain('Answered via lexical.');
+    // The plugin's bootstrap hook added PROJECT.md to what the model sees.
+    expect(JSON.stringify(product.llm.requests.at(-1)!.body)).toContain('PROJECT-MARKER');
   });
 });

@@ -2,7 +2,7 @@ import { type Disposable, toDisposable } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { Contribution } from './sdk/contributions.js';
-import type { HearthPluginApi, PluginMethodContribution } from './sdk/plugin-api.js';
+import type { BootstrapFilesHook, HearthPluginApi, PluginMethodContribution } from './sdk/plugin-api.js';
 
 export type ContributionKind = 'provider' | 'channel' | 'memory' | 'context-engine' | 'cli-backend';
 
@@ -19,6 +19,7 @@ export class PluginRegistry {
   private readonly tools = new Map<string, Owned<ToolDefinition>>();
   private readonly contributions = new Map<ContributionKind, Map<string, Owned<Contribution<unknown, never>>>>();
   private readonly methods = new Map<string, Owned<PluginMethodContribution>>();
+  private readonly bootstrapHooks = new Set<Owned<BootstrapFilesHook>>();
 
   constructor(private readonly slots: () => Record<string, string> = () => ({})) {}
 
@@ -48,6 +49,11 @@ export class PluginRegistry {
       registerContextEngine: contribution('context-engine'),
       registerCliBackend: contribution('cli-backend'),
       registerGatewayMethod: (method) => add(this.methods, `${pluginId}.${method.name}`, method, 'gateway method'),
+      registerBootstrapFilesHook: (hook) => {
+        const owned = { pluginId, value: hook };
+        this.bootstrapHooks.add(owned);
+        return toDisposable(() => this.bootstrapHooks.delete(owned));
+      },
     };
   }
 
@@ -80,6 +86,20 @@ export class PluginRegistry {
     }
     return found;
   }
+
+  /** Hooks that change the workspace files of a run, in registration order; a throwing hook is skipped. */
+  bootstrapFilesHooks(): BootstrapFilesHook[] {
+    return [...this.bootstrapHooks].map(({ pluginId, value }) => (files, selection) => {
+      try {
+        return value(files, selection);
+      } catch (error) {
+        this.onHookError?.(pluginId, error);
+        return files;
+      }
+    });
+  }
+
+  onHookError?: (pluginId: string, error: unknown) => void;
 
   gatewayMethods(): { name: string; method: PluginMethodContribution }[] {
     return [...this.methods.entries()].map(([name, owned]) => ({ name, method: owned.value }));

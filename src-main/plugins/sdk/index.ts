@@ -4,6 +4,7 @@ export type { ContextEngineContribution, ContextEngineService } from './context.
 export type { Contribution, PluginServiceContext } from './contributions.js';
 export type { MemoryBackendContribution, MemoryBackendService } from './memory.js';
 export {
+  type BootstrapFilesHook,
   definePlugin,
   type HearthPlugin,
   type HearthPluginApi,

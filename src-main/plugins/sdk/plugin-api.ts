@@ -26,7 +26,15 @@ export interface HearthPluginApi {
   registerContextEngine(engine: ContextEngineContribution): Disposable;
   registerCliBackend(backend: CliBackendContribution): Disposable;
   registerGatewayMethod(method: PluginMethodContribution): Disposable;
+  /** Changes which workspace files are injected for a run (add, drop, reorder; names relative to the workspace). */
+  registerBootstrapFilesHook(hook: BootstrapFilesHook): Disposable;
 }
+
+/** Called with the files chosen for a run (by run kind and session kind); returns the list to inject. */
+export type BootstrapFilesHook = (
+  files: readonly string[],
+  selection: { agentId: string; runKind: 'default' | 'heartbeat' | 'cron'; sessionKind: 'main' | 'subagent' | 'cron' },
+) => readonly string[];
 
 export interface HearthPlugin {
   id: string;
