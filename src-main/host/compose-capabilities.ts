@@ -267,6 +267,31 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
         clock,
         log: log.child({ part: 'memory' }),
         onProgress: (agentId, progress) => core.bus.publish('memory.changed', { agentId, progress }),
+        // With a model configured, the diary entry is written by it; any failure falls back to the plain summary.
+        writeDiary: async (summary) => {
+          const ref = providersModule.resolveModelSelection(config.current.agents, 'main')?.primary;
+          if (!services || !ref) throw new Error('no model for the diary');
+          const { completeText } = await import('./model-text.js');
+          const facts = [
+            `Notes looked at: ${summary.notesSeen}; recalls: ${summary.recalls}.`,
+            summary.reflections.length > 0
+              ? `Themes: ${summary.reflections.map((r) => `${r.tag} (${r.count})`).join(', ')}.`
+              : '',
+            summary.truths.length > 0 ? `Candidate truths: ${summary.truths.map((t) => t.text).join(' | ')}` : '',
+            summary.promoted.length > 0
+              ? `Promoted to long-term memory: ${summary.promoted.join(' | ')}`
+              : 'Nothing was promoted tonight.',
+          ]
+            .filter(Boolean)
+            .join('\n');
+          return completeText(
+            services,
+            ref,
+            `Write tonight's entry of the assistant's dream diary (DREAMS.md): 3-5 sentences, first person, warm and curious, only about these facts, no invented details.\n\n${facts}`,
+            AbortSignal.timeout(30_000),
+            400,
+          );
+        },
       });
       parts.root.add({ dispose: () => service.close() });
       parts.root.add(methods.registerMemoryMethods(core.registry, { memory: service }));
@@ -321,6 +346,29 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
             engine: await service.engine(agentId),
             config: memoryConfig.recall,
             clock,
+            // Only when the cheap lexical/vector pass found nothing strong: a model reads the weaker hits.
+            modelRecall: async (request, candidates, signal) => {
+              const wanted = memoryConfig.recall.model;
+              if (wanted === false) return undefined;
+              const ref =
+                typeof wanted === 'string'
+                  ? wanted
+                  : providersModule.resolveModelSelection(config.current.agents, agentId)?.primary;
+              if (!services || !ref) return undefined;
+              const { completeText } = await import('./model-text.js');
+              const notes = candidates
+                .map((c, i) => `${i + 1}. ${c.snippet.replace(/\s+/g, ' ').slice(0, 300)}`)
+                .join('\n');
+              const answer = await completeText(
+                services,
+                ref,
+                `Message: ${request.message}\n\nMemory notes:\n${notes}\n\nIf any note matters for answering the message, state what it says in at most 200 characters. Otherwise answer exactly NONE.`,
+                signal,
+                80,
+              );
+              const trimmed = answer.trim();
+              return !trimmed || /^none\b/i.test(trimmed) ? undefined : trimmed;
+            },
           });
           recallers.set(agentId, recaller);
         }

@@ -33,3 +33,13 @@ describe('Dreaming ingests recent transcripts', () => {
     expect(text).not.toContain('sk-abcdefghijklmnopqrstuvwx1234');
   });
 });
+
+describe('the Dreams diary', () => {
+  it('is written by the configured model when there is one', async () => {
+    product.llm.script([{ type: 'text', text: 'DIARY-MARKER: tonight I wandered through the notes about tea.' }]);
+    const run = await product.socket.request('dreams.run', { apply: true });
+    expect(run.ok).toBe(true);
+    const diary = await readFile(join(product.home, 'workspace', 'DREAMS.md'), 'utf8');
+    expect(diary).toContain('DIARY-MARKER');
+  });
+});

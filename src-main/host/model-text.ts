@@ -2,7 +2,8 @@ import { streamText } from 'ai';
 import { parseModelRef, type RuntimeServices } from './runtime-model-deps.js';
 
 /**
- * One short completion from a configured model (the smart-approval judge), with the
+ * One short completion from a configured model (the smart-approval judge, the Dreams diary,
+ * model-based recall), with the
  * same credentials and profile order as chat turns. Streamed, because some providers
  * (and the test fake) only speak SSE; no retries — callers treat any failure as "ask a human".
  */
@@ -11,6 +12,7 @@ export async function completeText(
   modelRef: string,
   prompt: string,
   signal: AbortSignal,
+  maxOutputTokens = 64,
 ): Promise<string> {
   const ref = parseModelRef(modelRef);
   const profile = services.auth.order(ref.provider)[0];
@@ -18,7 +20,7 @@ export async function completeText(
   const result = streamText({
     model: services.models.create(ref, credential),
     prompt,
-    maxOutputTokens: 64,
+    maxOutputTokens,
     maxRetries: 0,
     abortSignal: signal,
     onError: () => {},

@@ -39,6 +39,11 @@ export const memoryRecallConfigSchema = z
     timeoutMs: z.number().int().positive().max(60_000).default(15_000),
     cacheMs: z.number().int().min(0).default(15_000),
     maxChars: z.number().int().min(40).max(220).default(220),
+    /**
+     * A model reads the weaker hits when the cheap pass finds nothing strong. It costs one extra
+     * (small) model call on such turns, so it is opt-in; a model reference, or true for the agent's own.
+     */
+    model: z.union([z.boolean(), z.string().min(1)]).default(false),
   })
   .strict();
 
