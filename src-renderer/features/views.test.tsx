@@ -179,6 +179,45 @@ describe('AuthProfilesView', () => {
     await waitFor(() => expect(screen.getByTestId('auth-profile').dataset.status).toBe('cooldown'));
   });
 
+  it("edits the fallback models and the order of a provider's profiles", async () => {
+    app = startTestApp({
+      'auth.profiles.list': () => ({
+        secretBackend: 'keychain',
+        profiles: [
+          row({ id: 'work', provider: 'openai', label: 'Work', status: 'ok' }),
+          row({ id: 'home', provider: 'openai', label: 'Home', status: 'ok' }),
+        ],
+      }),
+      'models.list': () => ({ models: [], primary: 'openai/gpt-4o', fallbacks: ['anthropic/claude-sonnet-4-5'] }),
+      'config.patch': () => ({ ok: true }),
+    });
+    renderWithStores(app, <AuthProfilesView />);
+    await act(() => app.client.waitForConnected());
+    const fallbacks = (await screen.findByLabelText(/Fallback models/)) as HTMLInputElement;
+    await waitFor(() => expect(fallbacks.value).toBe('anthropic/claude-sonnet-4-5'));
+    expect(screen.getByText('Turns use openai/gpt-4o first.')).toBeTruthy();
+    fireEvent.change(fallbacks, { target: { value: 'anthropic/claude-sonnet-4-5, ollama/llama3.2' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save fallbacks' }));
+    const order = (await screen.findByLabelText('Profiles of openai, in the order to try them')) as HTMLInputElement;
+    await waitFor(() => expect(order.value).toBe('work, home'));
+    fireEvent.change(order, { target: { value: 'home, work' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save order' }));
+    await waitFor(() =>
+      expect(app.gateway.calls('config.patch')).toEqual([
+        {
+          patch: {
+            agents: {
+              defaults: {
+                model: { primary: 'openai/gpt-4o', fallbacks: ['anthropic/claude-sonnet-4-5', 'ollama/llama3.2'] },
+              },
+            },
+          },
+        },
+        { patch: { auth: { order: { openai: ['home', 'work'] } } } },
+      ]),
+    );
+  });
+
   it('adds a profile and clears the key field; an empty key is refused with a message', async () => {
     app = startTestApp({ 'auth.profiles.set': () => ({ profile: {} }) });
     renderWithStores(app, <AuthProfilesView />);

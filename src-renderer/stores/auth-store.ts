@@ -28,6 +28,14 @@ export interface AuthState {
   /** First run: is a local Ollama reachable, and with which models? */
   ollama?: { running: boolean; models: string[] };
   detectOllama(): Promise<void>;
+  /** The model chain turns use: primary, then fallbacks in order (agents.defaults.model). */
+  primary?: string;
+  fallbacks: string[];
+  loadModelChain(): Promise<void>;
+  /** Saves fallbacks (provider/model, in order) through config.patch; validated by the gateway. */
+  saveFallbacks(fallbacks: string[]): Promise<boolean>;
+  /** Saves the order profiles of one provider are tried in (auth.order.<provider>). */
+  saveOrder(provider: string, profileIds: string[]): Promise<boolean>;
 }
 
 /** What to do about a profile that cannot be used, by status. */
@@ -96,6 +104,46 @@ export function createAuthStore(client: GatewayPort, now: () => number): StoreAp
   const store = createStore<AuthState>((set, get) => ({
     profiles: [],
     loading: false,
+    fallbacks: [],
+    async loadModelChain() {
+      try {
+        const result = record(await client.call('models.list', {}));
+        set({
+          primary: str(result.primary) || undefined,
+          fallbacks: list(result.fallbacks)
+            .map((f) => str(f))
+            .filter(Boolean),
+        });
+      } catch (error) {
+        set({ error: errorText(error) });
+      }
+    },
+    async saveFallbacks(fallbacks) {
+      const primary = get().primary;
+      if (!primary) {
+        set({ error: 'Choose a primary model first (Chat → model picker).' });
+        return false;
+      }
+      try {
+        await client.call('config.patch', { patch: { agents: { defaults: { model: { primary, fallbacks } } } } });
+        set({ fallbacks, error: undefined });
+        return true;
+      } catch (error) {
+        set({ error: errorText(error) });
+        return false;
+      }
+    },
+    async saveOrder(provider, profileIds) {
+      try {
+        await client.call('config.patch', { patch: { auth: { order: { [provider]: profileIds } } } });
+        set({ error: undefined });
+        await get().refresh();
+        return true;
+      } catch (error) {
+        set({ error: errorText(error) });
+        return false;
+      }
+    },
     async refresh() {
       set({ loading: true });
       try {

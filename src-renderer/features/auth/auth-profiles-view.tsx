@@ -3,6 +3,7 @@ import { useDomain, useStores, useT } from '../../app/stores-context.js';
 import type { AuthProfile } from '../../stores/auth-store.js';
 import { formatDuration, formatTime, useNow } from '../../ui/use-now.js';
 import './auth.css';
+import { ModelChain } from './model-chain.js';
 
 const providers = ['openai', 'anthropic', 'google', 'openrouter', 'ollama', 'azure', 'bedrock'];
 
@@ -127,6 +128,7 @@ export function AuthProfilesView() {
         </ol>
       )}
       <AddProfileForm />
+      <ModelChain />
     </div>
   );
 }
