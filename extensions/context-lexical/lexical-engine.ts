@@ -8,9 +8,8 @@ import {
   type ContextEngineDeps,
   type ContextEngineFactory,
   chooseOverflowRoute,
-  compactHistory,
+  compactSession,
   estimateMessagesTokens,
-  flushDurableFacts,
   type MaintenanceReport,
   type SubagentEnded,
   type SubagentSeed,
@@ -111,21 +110,7 @@ export class LexicalContextEngine implements ContextEngine {
 
   async compact(request: { reason: CompactionReason; signal?: AbortSignal }): Promise<CompactionOutcome> {
     const { deps } = this;
-    const outcome = await compactHistory({
-      messages: this.messages,
-      summarizer: deps.summarizer,
-      reason: request.reason,
-      keepRecentTurns: deps.keepRecentTurns,
-      now: () => deps.clock.now(),
-      newId: deps.newId,
-      signal: request.signal,
-      beforeSummarize:
-        deps.flushMemory === false
-          ? undefined
-          : async (span) => {
-              await flushDurableFacts({ workspaceDir: deps.workspaceDir, clock: deps.clock, messages: span });
-            },
-    });
+    const outcome = await compactSession(this.messages, deps, request);
     if (outcome.status === 'compacted') this.messages = outcome.messages;
     return outcome;
   }

@@ -12,6 +12,7 @@ export {
 } from './cache-trace.js';
 export { explainCacheTrace, readCacheTraceRecords, showCacheTrace } from './cache-trace-reader.js';
 export { type CallTrace, createCallTrace } from './call-trace.js';
+export { compactSession } from './compact-session.js';
 export {
   type CompactHistoryOptions,
   type CompactionOutcome,

@@ -1,5 +1,6 @@
 import type { AgentMessage } from '../messages.js';
-import { type CompactionOutcome, compactHistory } from './compaction.js';
+import { compactSession } from './compact-session.js';
+import type { CompactionOutcome } from './compaction.js';
 import type {
   AssembledContext,
   ContextBudget,
@@ -10,7 +11,6 @@ import type {
   SubagentEnded,
   SubagentSeed,
 } from './context-engine.js';
-import { flushDurableFacts } from './memory-flush.js';
 import { chooseOverflowRoute } from './prompt-budget.js';
 import { estimateMessagesTokens } from './token-estimate.js';
 import { truncateToolResults } from './tool-result-truncation.js';
@@ -87,31 +87,7 @@ export class LinearContextEngine implements ContextEngine {
 
   async compact(request: { reason: CompactionOutcome['reason']; signal?: AbortSignal }): Promise<CompactionOutcome> {
     const { deps } = this;
-    const outcome = await compactHistory({
-      messages: this.messages,
-      summarizer: deps.summarizer,
-      reason: request.reason,
-      keepRecentTurns: deps.keepRecentTurns,
-      now: () => deps.clock.now(),
-      newId: deps.newId,
-      signal: request.signal,
-      beforeSummarize:
-        deps.flushMemory === false
-          ? undefined
-          : async (span) => {
-              const flushed = await flushDurableFacts({
-                workspaceDir: deps.workspaceDir,
-                clock: deps.clock,
-                messages: span,
-              });
-              if (flushed.appended.length > 0) {
-                deps.log.info('flushed durable facts before compaction', {
-                  path: flushed.path,
-                  count: flushed.appended.length,
-                });
-              }
-            },
-    });
+    const outcome = await compactSession(this.messages, deps, request);
     if (outcome.status === 'compacted') {
       this.messages = outcome.messages;
       deps.log.info('compacted history', {

@@ -25,6 +25,7 @@ export type {
 export {
   chooseOverflowRoute,
   compactHistory,
+  compactSession,
   estimateMessagesTokens,
   estimateMessageTokens,
   estimateTokens,
