@@ -5,6 +5,9 @@ import { Emitter, type Event } from '../base/emitter.js';
 /** `node-pty`'s spawn, injected (the composition root passes `pty.spawn`). */
 export type PtySpawnFn = (file: string, args: string[], options: IPtyForkOptions) => IPty;
 
+const PTY_DRAIN_QUIET_MS = 40;
+const PTY_DRAIN_MAX_MS = 500;
+
 export interface PtyExit {
   exitCode: number;
   signal?: number;
@@ -29,6 +32,7 @@ export class PtySession implements Disposable {
   private readonly data = this.store.add(new Emitter<string>());
   private readonly exit = this.store.add(new Emitter<PtyExit>());
   private exitInfo: PtyExit | undefined;
+  private processGone = false;
   readonly onData: Event<string> = this.data.event;
   readonly onExit: Event<PtyExit> = this.exit.event;
   readonly exited: Promise<PtyExit>;
@@ -48,11 +52,31 @@ export class PtySession implements Disposable {
       env: options.env,
     });
     this.exited = new Promise((resolve) => {
-      const dataListener = this.pty.onData((text) => this.data.fire(text));
+      let lastDataAt = Date.now();
+      const dataListener = this.pty.onData((text) => {
+        lastDataAt = Date.now();
+        this.data.fire(text);
+      });
       const exitListener = this.pty.onExit((info) => {
-        this.exitInfo = info.signal ? { exitCode: info.exitCode, signal: info.signal } : { exitCode: info.exitCode };
-        this.exit.fire(this.exitInfo);
-        resolve(this.exitInfo);
+        this.processGone = true;
+        const exitInfo: PtyExit = info.signal
+          ? { exitCode: info.exitCode, signal: info.signal }
+          : { exitCode: info.exitCode };
+        // node-pty may report the exit before the program's last output has been read from the
+        // terminal: wait until output has been quiet for a moment (at most half a second) so the
+        // tail of what the program printed is never lost.
+        const exitedAt = Date.now();
+        const settle = () => {
+          const now = Date.now();
+          if (now - lastDataAt < PTY_DRAIN_QUIET_MS && now - exitedAt < PTY_DRAIN_MAX_MS) {
+            setTimeout(settle, PTY_DRAIN_QUIET_MS);
+            return;
+          }
+          this.exitInfo = exitInfo;
+          this.exit.fire(exitInfo);
+          resolve(exitInfo);
+        };
+        setTimeout(settle, PTY_DRAIN_QUIET_MS);
       });
       this.store.add(toDisposable(() => dataListener.dispose()));
       this.store.add(toDisposable(() => exitListener.dispose()));
@@ -63,8 +87,9 @@ export class PtySession implements Disposable {
     return this.pty.pid;
   }
 
+  /** The process is gone (its last output may still be draining; `exited` resolves after that). */
   get hasExited(): boolean {
-    return this.exitInfo !== undefined;
+    return this.processGone || this.exitInfo !== undefined;
   }
 
   write(data: string): void {
