@@ -1,5 +1,6 @@
 import type { Clock } from '../base/clock.js';
 import type { Logger } from '../base/logger.js';
+import type { MemorySearchHit } from '../protocol/methods/memory.js';
 import { type CaptureDecision, type CaptureInput, shouldCapture } from './capture.js';
 import type { Embedder } from './embedders/embedder.js';
 import { rankHybrid } from './hybrid-ranking.js';
@@ -13,19 +14,8 @@ import { recordRecalls } from './recall-log.js';
 import { redactSecrets } from './redact-secrets.js';
 import { toFtsText } from './text-tokens.js';
 
-export interface MemorySearchResult {
-  path: string;
-  startLine: number;
-  endLine: number;
-  score: number;
-  vectorScore: number;
-  textScore: number;
-  decay: number;
-  snippet: string;
-  heading: string;
-  date?: string;
-  category: string;
-}
+/** A search hit as the wire carries it (the protocol's shape is the one definition). */
+export type MemorySearchResult = MemorySearchHit;
 
 export interface MemorySearchOptions {
   scope: MemoryScope;

@@ -1,13 +1,6 @@
 import { z } from 'zod';
 import { method } from './define.js';
-
-const agentId = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'agent id: letters, digits, _ and -')
-  .optional();
-const userId = z.string().min(1).max(128).optional();
+import { agentId, userId } from './memory.js';
 
 export interface DreamCandidateInfo {
   text: string;

@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { method } from './define.js';
 
-const agentId = z
+/** Which agent's memory (default: main). Shared with dreams.*. */
+export const agentId = z
   .string()
   .min(1)
   .max(64)
   .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'agent id: letters, digits, _ and -')
   .optional();
 /** Per-user memory scope: the user (or linked account) whose memory to read. */
-const userId = z.string().min(1).max(128).optional();
+export const userId = z.string().min(1).max(128).optional();
 
 export interface MemorySearchHit {
   /** Workspace-relative, e.g. `memory/2026-11-02.md`. */
