@@ -8,7 +8,9 @@ import { lanceDbMemoryBackend } from '../extensions/memory-lancedb/index.js';
 import { silentLogger } from '../src-main/base/logger.js';
 import { createHearthPaths } from '../src-main/config/paths.js';
 import { runDreaming } from '../src-main/memory/dreaming/dreaming.js';
+import type { Embedder } from '../src-main/memory/embedders/embedder.js';
 import { createHashedEmbedder } from '../src-main/memory/embedders/hashed-embedder.js';
+import { createOnnxEmbedder } from '../src-main/memory/embedders/onnx-embedder.js';
 import type { MemoryChunkRow } from '../src-main/memory/memory-backend.js';
 import { parseMemoryConfig } from '../src-main/memory/memory-config.js';
 import { MemoryEngine } from '../src-main/memory/memory-engine.js';
@@ -54,14 +56,14 @@ function realisticSentence(seed: number, words: number): string {
   return out.join(' ');
 }
 
-function engineAt(home: string, search: Record<string, number> = {}) {
+function engineAt(home: string, search: Record<string, number> = {}, embedder: Embedder = createHashedEmbedder(384)) {
   const paths = createHearthPaths(home);
   return new MemoryEngine({
     agentId: 'main',
     workspaceDir: paths.workspaceDir('main'),
     dbDir: paths.memoryDbDir('main'),
     backend: lanceDbMemoryBackend,
-    embedder: createHashedEmbedder(384),
+    embedder,
     config: parseMemoryConfig({ search }),
     clock: createFakeClock(NOW),
     log: silentLogger,
@@ -213,7 +215,21 @@ interface QaRow {
   noteZh: string;
 }
 
-export async function retrievalQuality(): Promise<BenchResult[]> {
+/**
+ * The same pairs with a local ONNX model, when HEARTH_BENCH_ONNX_DIR points at one you downloaded
+ * (e.g. all-MiniLM-L6-v2's model.onnx + tokenizer.json); skipped otherwise, since none ships.
+ */
+export async function retrievalQualityOnnx(): Promise<BenchResult[]> {
+  const modelDir = process.env.HEARTH_BENCH_ONNX_DIR;
+  if (!modelDir) return [];
+  const embedder = await createOnnxEmbedder({ modelDir });
+  return retrievalQuality(embedder, `onnx ${embedder.id}`);
+}
+
+export async function retrievalQuality(
+  embedder: Embedder = createHashedEmbedder(384),
+  embedderLabel = 'hashed',
+): Promise<BenchResult[]> {
   const rows = (await readFile(join(here, 'fixtures', 'memory-qa.jsonl'), 'utf8'))
     .split('\n')
     .filter(Boolean)
@@ -241,7 +257,7 @@ export async function retrievalQuality(): Promise<BenchResult[]> {
   ];
   const results: BenchResult[] = [];
   for (const [label, weights] of modes) {
-    const engine = engineAt(home, { ...weights, minScore: 0, halfLifeDays: 36500 });
+    const engine = engineAt(home, { ...weights, minScore: 0, halfLifeDays: 36500 }, embedder);
     await engine.open();
     await engine.sync();
     const scope = engine.defaultScope();
@@ -264,7 +280,7 @@ export async function retrievalQuality(): Promise<BenchResult[]> {
     await engine.close();
     const detail = [...hitsByKind.entries()].map(([kind, [h, n]]) => `${kind} ${(h / n).toFixed(2)}`).join(', ');
     results.push({
-      name: `recall@5 ${label} (${rows.length} pairs)`,
+      name: `recall@5 ${label} (${rows.length} pairs${embedderLabel === 'hashed' ? '' : `, ${embedderLabel}`})`,
       value: hits / rows.length,
       unit: 'ratio',
       note: detail,
@@ -278,6 +294,7 @@ export async function run(): Promise<BenchResult[]> {
   return [
     ...(await indexThroughput()),
     ...(await retrievalQuality()),
+    ...(await retrievalQualityOnnx()),
     ...(await dreaming30Days()),
     ...(await search100k()),
   ];

@@ -184,6 +184,15 @@ for (const native of NATIVE_MODULES) {
 check(existsSync(join(unpacked, 'node_modules/node-pty/build/Release/pty.node')), 'node-pty pty.node is not unpacked');
 check(existsSync(join(unpacked, 'node_modules/keytar/build/Release/keytar.node')), 'keytar.node is not unpacked');
 
+// The ONNX embedder: Node entry inside the archive, its WebAssembly beside it, the browser builds left out.
+check(entries.has('node_modules/onnxruntime-web/dist/ort.node.min.mjs'), 'onnxruntime-web Node entry is not packaged');
+check(
+  existsSync(join(unpacked, 'node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.wasm')),
+  'onnxruntime-web WebAssembly is not unpacked',
+);
+const browserOnly = [...entries].filter((entry) => /onnxruntime-web\/dist\/.*(jsep|webgpu|webgl|\.map$)/.test(entry));
+check(browserOnly.length === 0, `browser-only ONNX Runtime builds are packaged: ${browserOnly.slice(0, 3).join(', ')}`);
+
 const fuses = await getCurrentFuseWire(join(appDir, 'hearth'));
 const fuse = (index) => String.fromCharCode(fuses[index]);
 check(fuse(0) === '0', 'fuse RunAsNode must be off');

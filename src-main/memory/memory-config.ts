@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 
 /** Search weights and gates (ARCHITECTURE.md "Constants from the seed"). */
@@ -26,7 +27,16 @@ export const memoryEmbedderConfigSchema = z.discriminatedUnion('kind', [
       dimension: z.number().int().positive().optional(),
     })
     .strict(),
-  z.object({ kind: z.literal('onnx'), modelDir: z.string().min(1) }).strict(),
+  z
+    .object({
+      kind: z.literal('onnx'),
+      /** A folder with model.onnx (or onnx/model.onnx) and tokenizer.json, e.g. a sentence-transformers export. */
+      modelDir: z.string().refine((dir) => isAbsolute(dir), 'must be an absolute path to the model folder'),
+      maxTokens: z.number().int().min(8).max(8192).optional(),
+      threads: z.number().int().min(1).max(64).optional(),
+      pooling: z.enum(['mean', 'cls']).optional(),
+    })
+    .strict(),
 ]);
 
 export const memoryRecallConfigSchema = z

@@ -5,6 +5,7 @@ import { lanceDbMemoryBackend } from '../../extensions/memory-lancedb/index.js';
 import { silentLogger } from '../base/logger.js';
 import { createHearthPaths, type HearthPaths } from '../config/paths.js';
 import { createFakeClock, type FakeClock } from '../testing/fake-clock.js';
+import type { Embedder } from './embedders/embedder.js';
 import { createHashedEmbedder } from './embedders/hashed-embedder.js';
 import { type MemoryConfigInput, parseMemoryConfig } from './memory-config.js';
 import { MemoryEngine } from './memory-engine.js';
@@ -23,7 +24,7 @@ export interface MemoryFixture {
 export const FIXTURE_NOW = new Date(2026, 10, 30, 10, 0, 0).getTime();
 
 export async function createMemoryFixture(
-  options: { config?: MemoryConfigInput; agentId?: string; home?: string } = {},
+  options: { config?: MemoryConfigInput; agentId?: string; home?: string; embedder?: Embedder } = {},
 ): Promise<MemoryFixture> {
   const home = options.home ?? (await mkdtemp(join(tmpdir(), 'hearth-memory-')));
   const paths = createHearthPaths(home);
@@ -35,7 +36,7 @@ export async function createMemoryFixture(
     workspaceDir: workspace,
     dbDir: paths.memoryDbDir(agentId),
     backend: lanceDbMemoryBackend,
-    embedder: createHashedEmbedder(384),
+    embedder: options.embedder ?? createHashedEmbedder(384),
     config: parseMemoryConfig(options.config ?? {}),
     clock,
     log: silentLogger,

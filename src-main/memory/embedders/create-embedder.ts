@@ -27,6 +27,11 @@ export async function createEmbedder(config: MemoryEmbedderConfig, deps: Embedde
       });
     }
     case 'onnx':
-      return createOnnxEmbedder(config.modelDir);
+      return createOnnxEmbedder({
+        modelDir: config.modelDir,
+        maxTokens: config.maxTokens,
+        threads: config.threads,
+        pooling: config.pooling,
+      });
   }
 }

@@ -62,14 +62,6 @@ describe('embedders', () => {
     );
   });
 
-  it('onnx: says clearly that it needs user-supplied model files', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'hearth-onnx-'));
-    await expect(createEmbedder({ kind: 'onnx', modelDir: dir })).rejects.toThrow(/missing model.onnx, tokenizer.json/);
-    await writeFile(join(dir, 'model.onnx'), 'x');
-    await writeFile(join(dir, 'tokenizer.json'), '{}');
-    await expect(createEmbedder({ kind: 'onnx', modelDir: dir })).rejects.toThrow(/no ONNX runtime is installed/);
-  });
-
   it('an embedder change re-embeds every file in the background, with progress', async () => {
     const home = await mkdtemp(join(tmpdir(), 'hearth-reembed-'));
     const paths = createHearthPaths(home);
