@@ -4,7 +4,11 @@ import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { lanceDbMemoryBackend } from '../../extensions/memory-lancedb/index.js';
+import { silentLogger } from '../base/logger.js';
+import { createHashedEmbedder } from './embedders/hashed-embedder.js';
 import { chunkMarkdownFile } from './markdown-chunker.js';
+import { MemoryIndexer } from './memory-index.js';
 import { createMemoryFixture, type MemoryFixture } from './memory-test-fixture.js';
 
 let fixture: MemoryFixture | undefined;
@@ -65,6 +69,53 @@ describe('memory faults', () => {
     const hits = await fixture.engine.search('where is the spare key', { scope: fixture.engine.defaultScope() });
     expect(hits[0]?.path).toBe('memory/2026-11-29.md');
   }, 60_000);
+
+  it('a sync that dies between two commits of one file redoes that whole file next time', async () => {
+    fixture = await createMemoryFixture();
+    const lines = Array.from({ length: 120 }, (_, i) => `- entry ${i}: the harbour ferry timetable note number ${i}`);
+    lines.push('- The last line: the violin teacher moved the lesson to Thursday');
+    await fixture.write('memory/2026-11-20.md', `${lines.join('\n')}\n`);
+    const path = join(fixture.workspace, 'memory/2026-11-20.md');
+    let expectedChunks = 0;
+    for await (const _ of chunkMarkdownFile(path)) expectedChunks++;
+    expect(expectedChunks).toBeGreaterThan(3);
+
+    // The real LanceDB store, made to fail after its first commit: the process "dies" there.
+    const embedder = createHashedEmbedder(384);
+    const store = await lanceDbMemoryBackend.openStore({ dir: fixture.paths.memoryDbDir('main'), dimension: 384 });
+    await store.open();
+    let commits = 0;
+    const dying = Object.create(store, {
+      addRows: {
+        value: async (rows: Parameters<typeof store.addRows>[0]) => {
+          if (++commits > 1) throw new Error('process killed');
+          await store.addRows(rows);
+        },
+      },
+    }) as typeof store;
+    const indexer = new MemoryIndexer({
+      agentId: 'main',
+      workspaceDir: fixture.workspace,
+      dbDir: fixture.paths.memoryDbDir('main'),
+      store: dying,
+      embedder,
+      log: silentLogger,
+      batches: { embed: 2, write: 2 },
+    });
+    await expect(indexer.sync()).rejects.toThrow('process killed');
+    const partial = (await store.files()).find((file) => file.path === 'memory/2026-11-20.md');
+    expect(partial?.chunks).toBe(2);
+    await store.close();
+
+    const opened = await fixture.engine.open();
+    expect(opened.needsSync).toBe(true);
+    await fixture.engine.sync();
+    const status = await fixture.engine.status();
+    expect(status.chunks).toBe(expectedChunks);
+    const hits = await fixture.engine.search('violin lesson day', { scope: fixture.engine.defaultScope() });
+    // The last chunk (the one the crash cut off) is back: it ends on the violin line, line 121.
+    expect(hits[0]).toMatchObject({ path: 'memory/2026-11-20.md', endLine: 121 });
+  });
 
   it('a corrupt table is detected on open and rebuilt from the markdown files', async () => {
     fixture = await createMemoryFixture();

@@ -36,6 +36,12 @@ interface IndexMeta {
   dimension: number;
   /** False while a sync runs: a crash mid-sync leaves it false and the next open re-checks every file. */
   complete: boolean;
+  /**
+   * The paths a running sync is rewriting, recorded before the first row is deleted or written.
+   * A file can span several commits, so after a crash its rows may be partial yet carry the new
+   * hash; these paths are re-indexed whatever their hash says.
+   */
+  pending?: string[];
 }
 
 export interface MemoryIndexerDeps {
@@ -45,6 +51,8 @@ export interface MemoryIndexerDeps {
   store: MemoryIndexStore;
   embedder: Embedder;
   log: Logger;
+  /** Chunks per embedder call and rows per commit (smaller in tests that cut a sync between commits). */
+  batches?: { embed: number; write: number };
 }
 
 /** Keeps the index in step with the markdown files, which are the source of truth. */
@@ -64,9 +72,14 @@ export class MemoryIndexer {
     }
   }
 
-  private async writeMeta(complete: boolean): Promise<void> {
+  private async writeMeta(complete: boolean, pending?: string[]): Promise<void> {
     await mkdir(this.deps.dbDir, { recursive: true });
-    const meta: IndexMeta = { embedder: this.deps.embedder.id, dimension: this.deps.embedder.dimension, complete };
+    const meta: IndexMeta = {
+      embedder: this.deps.embedder.id,
+      dimension: this.deps.embedder.dimension,
+      complete,
+      ...(pending ? { pending } : {}),
+    };
     await writeFileAtomic(this.metaPath, JSON.stringify(meta));
   }
 
@@ -75,7 +88,10 @@ export class MemoryIndexer {
     const { store, embedder, workspaceDir } = this.deps;
     const meta = await this.readMeta();
     const reembed = meta !== undefined && meta.embedder !== embedder.id;
-    await this.writeMeta(false);
+    // What an interrupted sync was rewriting (everything, when it died before recording that).
+    const wasInterrupted = meta !== undefined && !meta.complete;
+    const interrupted = new Set(wasInterrupted ? (meta.pending ?? []) : []);
+    const redoAll = wasInterrupted && meta.pending === undefined;
     const files = await listMemoryFiles(workspaceDir);
     const indexed = new Map((await store.files()).map((entry) => [entry.path, entry]));
     const report: IndexReport = { files: files.length, indexed: 0, removed: 0, chunks: 0, issues: [] };
@@ -89,17 +105,19 @@ export class MemoryIndexer {
       const hash = await hashFile(join(workspaceDir, file.path));
       const current = indexed.get(file.path);
       indexed.delete(file.path);
-      if (!options.force && current && current.fileHash === hash && current.embedder === embedder.id) {
+      const redo = options.force || redoAll || interrupted.has(file.path);
+      if (!redo && current && current.fileHash === hash && current.embedder === embedder.id) {
         const known = this.issues.get(file.path);
         if (known) report.issues.push(...known.map((issue) => ({ path: file.path, ...issue })));
         progress(file.path);
       } else changed.push({ path: file.path, hash });
     }
     const gone = [...indexed.keys()];
+    await this.writeMeta(false, [...changed.map((file) => file.path), ...gone]);
     await store.deleteFiles([...changed.map((file) => file.path), ...gone]);
     for (const path of gone) this.issues.delete(path);
     report.removed = gone.length;
-    const writer = new RowWriter(store, embedder);
+    const writer = new RowWriter(store, embedder, this.deps.batches ?? { embed: EMBED_BATCH, write: WRITE_BATCH });
     for (const file of changed) {
       report.chunks += await this.streamFile(file.path, file.hash, writer);
       report.indexed++;
@@ -161,12 +179,13 @@ class RowWriter {
   constructor(
     private readonly store: MemoryIndexStore,
     private readonly embedder: Embedder,
+    private readonly batches: { embed: number; write: number },
   ) {}
 
   async push(chunk: MarkdownChunk, source: ChunkSource): Promise<void> {
     this.chunks.push({ chunk, source });
-    if (this.chunks.length >= EMBED_BATCH) await this.embedPending();
-    if (this.rows.length >= WRITE_BATCH) await this.commit();
+    if (this.chunks.length >= this.batches.embed) await this.embedPending();
+    if (this.rows.length >= this.batches.write) await this.commit();
   }
 
   async flush(): Promise<void> {
