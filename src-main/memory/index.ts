@@ -19,6 +19,8 @@ export { nextDreamingRun, scheduleDreaming } from './dreaming/dreaming-schedule.
 export { ingestTranscripts, type TranscriptMessage } from './dreaming/transcript-ingest.js';
 export { createEmbedder, type EmbedderDeps } from './embedders/create-embedder.js';
 export { type Embedder, EmbedderError } from './embedders/embedder.js';
+export { ensureEmbedderDimension } from './embedders/embedder-dimension.js';
+export { type EmbedderSecretSource, requireEmbedderSecret } from './embedders/embedder-secret.js';
 export { createHashedEmbedder } from './embedders/hashed-embedder.js';
 export { createOnnxEmbedder } from './embedders/onnx-embedder.js';
 export { createProviderEmbedder, type ProviderEmbedderOptions } from './embedders/provider-embedder.js';

@@ -3,6 +3,7 @@ import type { Logger } from '../base/logger.js';
 import type { MemorySearchHit } from '../protocol/methods/memory.js';
 import { type CaptureDecision, type CaptureInput, shouldCapture } from './capture.js';
 import type { Embedder } from './embedders/embedder.js';
+import { ensureEmbedderDimension } from './embedders/embedder-dimension.js';
 import { rankHybrid } from './hybrid-ranking.js';
 import type { BackendOpenReport, MemoryBackend, MemoryIndexStore } from './memory-backend.js';
 import type { MemoryConfig } from './memory-config.js';
@@ -77,7 +78,10 @@ export class MemoryEngine {
   /** Opens the index; a corrupt or half-written one is rebuilt from the markdown files. */
   async open(): Promise<BackendOpenReport & { needsSync: boolean }> {
     const { backend, dbDir, embedder } = this.deps;
-    this.store = await backend.openStore({ dir: dbDir, dimension: embedder.dimension });
+    // The table's vector size is fixed at creation: learn it first (one probe request for a
+    // provider without a configured dimension), so a failing provider writes nothing to disk.
+    const dimension = await ensureEmbedderDimension(embedder);
+    this.store = await backend.openStore({ dir: dbDir, dimension });
     this.openReport = await this.store.open();
     this.indexer = new MemoryIndexer({ ...this.deps, store: this.store });
     const meta = await this.indexer.readMeta();

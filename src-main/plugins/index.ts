@@ -1,4 +1,10 @@
 export {
+  bundledPluginsDir,
+  type InstalledPlugins,
+  type InstalledPluginsOptions,
+  loadInstalledPlugins,
+} from './installed-plugins.js';
+export {
   type DiscoveredPlugin,
   discoverPlugins,
   installPlugin,

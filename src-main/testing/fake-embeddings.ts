@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 /**
  * A loopback server speaking OpenAI's POST /v1/embeddings, for testing provider embeddings
  * through the real AI SDK. Vectors are a deterministic function of the text (letter counts),
- * so similar texts get similar vectors. `failWith` makes the next requests answer an error.
+ * so similar texts get similar vectors. `failWith` makes the next requests answer an error;
+ * `apiKey` makes it refuse requests that do not carry that key.
  */
 export interface FakeEmbeddingsServer {
   baseUrl: string;
@@ -13,7 +14,13 @@ export interface FakeEmbeddingsServer {
   close(): Promise<void>;
 }
 
-export async function startFakeEmbeddingsServer(options: { dimension?: number } = {}): Promise<FakeEmbeddingsServer> {
+export interface FakeEmbeddingsOptions {
+  dimension?: number;
+  /** When set, a request without `Authorization: Bearer <apiKey>` answers 401, as OpenAI does. */
+  apiKey?: string;
+}
+
+export async function startFakeEmbeddingsServer(options: FakeEmbeddingsOptions = {}): Promise<FakeEmbeddingsServer> {
   const dimension = options.dimension ?? 16;
   const requests: FakeEmbeddingsServer['requests'] = [];
   let failure: { status: number; message: string } | undefined;
@@ -27,6 +34,11 @@ export async function startFakeEmbeddingsServer(options: { dimension?: number } 
     const parsed = JSON.parse(body) as { model: string; input: string | string[] };
     const input = Array.isArray(parsed.input) ? parsed.input : [parsed.input];
     requests.push({ model: parsed.model, input, authorization: request.headers.authorization });
+    if (options.apiKey !== undefined && request.headers.authorization !== `Bearer ${options.apiKey}`) {
+      response.writeHead(401, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } }));
+      return;
+    }
     if (failure) {
       response.writeHead(failure.status, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ error: { message: failure.message, type: 'invalid_request_error' } }));

@@ -1,22 +1,19 @@
 import type { Command } from 'commander';
-import { lanceDbMemoryBackend } from '../../../extensions/memory-lancedb/index.js';
 import { silentLogger } from '../../base/logger.js';
 import { ConfigService } from '../../config/index.js';
+import { resolveMemoryBackend } from '../../host/memory-backend-slot.js';
 import { createEmbedder } from '../../memory/embedders/create-embedder.js';
+import { requireEmbedderSecret } from '../../memory/embedders/embedder-secret.js';
 import type { MemoryBackend } from '../../memory/memory-backend.js';
 import { type MemoryConfig, parseMemoryConfig } from '../../memory/memory-config.js';
 import { agentScope, resolveScope } from '../../memory/memory-scope.js';
 import { MemoryService } from '../../memory/memory-service.js';
+import { bundledPluginsDir, loadInstalledPlugins, type PluginsConfig } from '../../plugins/index.js';
+import { openSecretStore, type SecretStore } from '../../secrets/index.js';
 import { type CliContext, CliError } from '../cli-context.js';
 
-export interface MemoryCommandOptions {
-  /** The `memory` block of the loaded config; defaults when absent. */
-  config?: MemoryConfig;
-  backend?: MemoryBackend;
-}
-
-/** The `memory` block of HEARTH_HOME/hearth.json, so the CLI searches the way the gateway does. */
-async function memoryConfigFromFile(context: CliContext): Promise<MemoryConfig> {
+/** The `memory` and `plugins` blocks of HEARTH_HOME/hearth.json: the CLI reads them as the gateway does. */
+async function settingsFromFile(context: CliContext): Promise<{ memory: MemoryConfig; plugins: PluginsConfig }> {
   try {
     const service = await ConfigService.open({
       path: context.paths().configFile,
@@ -24,32 +21,71 @@ async function memoryConfigFromFile(context: CliContext): Promise<MemoryConfig> 
       log: silentLogger,
       watch: false,
     });
-    const memory = service.current.memory;
+    const { memory, plugins } = service.current;
     service.dispose();
-    return parseMemoryConfig(memory);
+    return { memory: parseMemoryConfig(memory), plugins };
   } catch (error) {
     throw new CliError(`cannot read the memory settings: ${(error as Error).message}`);
   }
 }
 
+/** The backend in `plugins.slots.memory`, from the same plugins and through the same choice as the gateway. */
+async function memoryBackendFor(context: CliContext, plugins: PluginsConfig): Promise<MemoryBackend> {
+  const paths = context.paths();
+  let backend: MemoryBackend | undefined;
+  try {
+    const installed = await loadInstalledPlugins({
+      bundledDir: bundledPluginsDir(),
+      userExtensionsDir: paths.userExtensionsDir,
+      config: () => plugins,
+      home: paths.home,
+      log: silentLogger,
+      uid: process.getuid?.(),
+    });
+    backend = await resolveMemoryBackend({
+      plugins: installed.registry,
+      slots: plugins.slots,
+      pluginContext: installed.contextFor,
+      log: silentLogger,
+      report: installed.report,
+    });
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message : String(error));
+  }
+  if (!backend) throw new CliError('memory is off (plugins.slots.memory is "none")');
+  return backend;
+}
+
+/**
+ * Reads an embedder's API key from the gateway's secret store. The store is opened only when
+ * the embedder names a secret: probing the OS keychain is not free, and most setups need none.
+ */
+function secretResolver(context: CliContext): (name: string) => Promise<string> {
+  return async (name) => {
+    let store: SecretStore;
+    try {
+      ({ store } = await openSecretStore({ paths: context.paths(), log: silentLogger, env: context.env }));
+    } catch (error) {
+      throw new CliError(`cannot open the secret store for memory.embedder.apiKeySecret: ${(error as Error).message}`);
+    }
+    return requireEmbedderSecret(store)(name);
+  };
+}
+
 /** `hearth memory …`: status, index, search, promote, promote-explain. */
-export function registerMemoryCommands(
-  program: Command,
-  context: CliContext,
-  options: MemoryCommandOptions = {},
-): void {
+export function registerMemoryCommands(program: Command, context: CliContext): void {
   const memory = program.command('memory').description('Inspect and maintain the agent memory');
 
-  let activeConfig: MemoryConfig | undefined;
   const withService = async <T>(agent: string, run: (service: MemoryService) => Promise<T>): Promise<T> => {
     if (!/^[a-z0-9][a-z0-9_-]{0,63}$/i.test(agent)) throw new CliError(`invalid --agent: ${agent}`);
-    const config = options.config ?? (await memoryConfigFromFile(context));
-    activeConfig = config;
+    const settings = await settingsFromFile(context);
+    const backend = await memoryBackendFor(context, settings.plugins);
+    const config = settings.memory;
     const service = new MemoryService({
       paths: context.paths(),
-      backend: options.backend ?? lanceDbMemoryBackend,
+      backend,
       config,
-      embedder: () => createEmbedder(config.embedder),
+      embedder: () => createEmbedder(config.embedder, { resolveSecret: secretResolver(context) }),
       clock: context.clock,
       log: silentLogger,
     });
@@ -66,8 +102,7 @@ export function registerMemoryCommands(
   };
 
   // The agent's own scope, or in per-user mode the named user's (never a silent fall-back).
-  const scopeOf = (opts: { agent: string; user?: string }) => {
-    const config = activeConfig ?? options.config ?? parseMemoryConfig({});
+  const scopeOf = (config: MemoryConfig, opts: { agent: string; user?: string }) => {
     if (config.scope === 'per-agent') return agentScope(opts.agent);
     if (!opts.user) throw new CliError('memory.scope is per-user: pass --user <account>');
     return resolveScope(opts.agent, config, opts.user);
@@ -92,7 +127,7 @@ export function registerMemoryCommands(
         );
         if (!opts.deep) return;
         for (const issue of status.issues) context.stdout(`issue: ${issue.path}:${issue.line} ${issue.reason}\n`);
-        const summary = await service.candidates(opts.agent, scopeOf(opts));
+        const summary = await service.candidates(opts.agent, scopeOf(service.config, opts));
         context.stdout(
           `candidates: ${summary.candidates.length} (${summary.candidates.filter((c) => c.failures.length === 0).length} pass the gates)\n`,
         );
@@ -101,11 +136,10 @@ export function registerMemoryCommands(
 
   memory
     .command('index')
-    .description('Index the agent workspace and exit when done')
+    .description("Index the agent workspace (every user's folder too) and exit when done")
     .option('--agent <id>', 'agent id', 'main')
-    .option('--user <account>', 'with memory.scope per-user: whose memory')
     .option('--force', 're-embed every file')
-    .action(async (opts: { agent: string; user?: string; force?: boolean }) => {
+    .action(async (opts: { agent: string; force?: boolean }) => {
       await withService(opts.agent, async (service) => {
         const engine = await service.engine(opts.agent);
         const report = await engine.sync({ force: opts.force });
@@ -130,7 +164,7 @@ export function registerMemoryCommands(
         throw new CliError(`--k must be an integer from 1 to 100, got ${opts.k}`);
       await withService(opts.agent, async (service) => {
         const engine = await service.engine(opts.agent);
-        const results = await engine.search(query, { scope: scopeOf(opts), k, record: false });
+        const results = await engine.search(query, { scope: scopeOf(service.config, opts), k, record: false });
         if (opts.json) {
           const out = results.map(({ path, startLine, endLine, score, snippet }) => ({
             path,
@@ -158,7 +192,7 @@ export function registerMemoryCommands(
     .option('--apply', 'append promoted notes to MEMORY.md')
     .action(async (opts: { agent: string; user?: string; apply?: boolean }) => {
       await withService(opts.agent, async (service) => {
-        const summary = await service.dream(opts.agent, scopeOf(opts), Boolean(opts.apply));
+        const summary = await service.dream(opts.agent, scopeOf(service.config, opts), Boolean(opts.apply));
         const passing = summary.candidates.filter(
           (candidate) => candidate.failures.length === 0 && !candidate.withdrawn,
         );
@@ -180,7 +214,8 @@ export function registerMemoryCommands(
     .option('--user <account>', 'with memory.scope per-user: whose memory')
     .action(async (text: string, opts: { agent: string; user?: string }) => {
       await withService(opts.agent, async (service) => {
-        for (const line of await service.explain(opts.agent, scopeOf(opts), text)) context.stdout(`${line}\n`);
+        for (const line of await service.explain(opts.agent, scopeOf(service.config, opts), text))
+          context.stdout(`${line}\n`);
       });
     });
 }

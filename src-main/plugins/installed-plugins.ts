@@ -1,0 +1,64 @@
+import { fileURLToPath } from 'node:url';
+import type { Logger } from '../base/logger.js';
+import { discoverPlugins, type LoadReport, loadPlugins } from './plugin-loader.js';
+import { PluginRegistry } from './plugin-registry.js';
+import type { PluginsConfig } from './plugins-config.js';
+import type { PluginServiceContext } from './sdk/contributions.js';
+
+/**
+ * The bundled plugins folder: `extensions/` beside the sources, `dist/extensions/` in a build
+ * (dist mirrors the source tree, so the same relative step lands on the right one).
+ */
+export function bundledPluginsDir(): string {
+  return fileURLToPath(new URL('../../extensions/', import.meta.url));
+}
+
+export interface InstalledPluginsOptions {
+  /** Where the bundled plugins are (`bundledPluginsDir()` unless a test or shell says otherwise). */
+  bundledDir: string;
+  /** The user's own plugins (`HEARTH_HOME/extensions`). */
+  userExtensionsDir: string;
+  /** Read at each use, so a reloaded config is seen by later contributions. */
+  config(): PluginsConfig;
+  /** HEARTH_HOME, handed to every contribution's factory. */
+  home: string;
+  log: Logger;
+  /** Owner a user plugin's files must have (the safety check); `process.getuid()` in real use. */
+  uid?: number;
+}
+
+export interface InstalledPlugins {
+  registry: PluginRegistry;
+  /** What loaded, and why anything did not (skipped, refused, failed). */
+  report: LoadReport;
+  /** What a contribution's factory receives for the plugin that registered it. */
+  contextFor(pluginId: string): PluginServiceContext;
+}
+
+/**
+ * Discovers and loads the bundled and the user's plugins into a fresh registry. The gateway
+ * and the CLI both start here, so a slot (`plugins.slots.memory`…) means the same in both.
+ * Refused and failed plugins are logged and reported, never thrown: one bad plugin does not
+ * take the rest down.
+ */
+export async function loadInstalledPlugins(options: InstalledPluginsOptions): Promise<InstalledPlugins> {
+  const { config, log } = options;
+  const registry = new PluginRegistry(() => config().slots);
+  const discovered = await discoverPlugins([
+    { dir: options.bundledDir, source: 'bundled' },
+    { dir: options.userExtensionsDir, source: 'user' },
+  ]);
+  const report = await loadPlugins({ discovered, config: config(), registry, log, uid: options.uid });
+  for (const refused of report.refused) log.warn('plugin refused', { plugin: refused.id, refusals: refused.refusals });
+  for (const failed of report.failed) log.error('plugin failed', { plugin: failed.id, error: failed.error });
+  return {
+    registry,
+    report,
+    contextFor: (pluginId) => ({
+      pluginId,
+      config: config().entries[pluginId]?.config ?? {},
+      log: log.child({ plugin: pluginId }),
+      home: options.home,
+    }),
+  };
+}
