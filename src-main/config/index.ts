@@ -14,5 +14,11 @@ export {
   ConfigValidationError,
 } from './config-service.js';
 export { type ConfigProblem, formatProblems, validateConfigText, validateConfigValue } from './config-validation.js';
-export { createHearthPaths, type HearthPaths, resolveHearthHome } from './paths.js';
+export {
+  configuredWorkspace,
+  createHearthPaths,
+  type HearthPaths,
+  isWorkspacePath,
+  resolveHearthHome,
+} from './paths.js';
 export { redactSecrets } from './redact.js';

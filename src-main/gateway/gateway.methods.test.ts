@@ -245,7 +245,14 @@ describe('canvas', () => {
     const { socket } = await connectRaw(host.wsUrl, { token: host.token, scopes: ['operator.read'] });
     const mark = socket.frames.length;
     await writeFile(`${host.paths.workspaceDir('main')}/canvas/page.html`, '<p>new</p>');
-    const event = await socket.next((f) => socket.frames.indexOf(f) >= mark && f.event === 'canvas.changed', 5000);
+    // Earlier writes (the canvas seeded at start) may still be announced first under load: wait for ours.
+    const event = await socket.next(
+      (f) =>
+        socket.frames.indexOf(f) >= mark &&
+        f.event === 'canvas.changed' &&
+        ((f.payload as { files?: string[] }).files ?? []).includes('page.html'),
+      5000,
+    );
     expect(event.payload).toMatchObject({ files: expect.arrayContaining(['page.html']) });
     socket.close();
   });

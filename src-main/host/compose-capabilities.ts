@@ -9,6 +9,7 @@ import type { GatewayCore } from '../gateway/gateway-core.js';
 import { hasScope, invalidRequest } from '../protocol/index.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import type { ToolDefinition } from '../tools/tool.js';
+import { resolveMemoryBackend } from './memory-backend-slot.js';
 
 export interface ComposeOptions {
   core: GatewayCore;
@@ -31,12 +32,6 @@ export interface Capabilities {
   dispose(): Promise<void>;
 }
 
-function sessionKindOf(sessionKey: string): 'main' | 'subagent' | 'cron' {
-  if (sessionKey.includes(':subagent:')) return 'subagent';
-  if (sessionKey.includes(':cron:')) return 'cron';
-  return 'main';
-}
-
 /**
  * Builds every capability and binds it to the gateway. Heavy modules (AI SDK, node-pty,
  * the bash parser, LanceDB) are imported here, after the gateway already listens, so a
@@ -54,9 +49,12 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       ptyModule,
       agentModule,
       contextModule,
-      bootstrapModule,
       providersModule,
       methods,
+      memoryModule,
+      { composeMemory },
+      { composeWorkspaceBootstrap },
+      person,
     ] = await Promise.all([
       import('../secrets/index.js'),
       import('../sessions/index.js'),
@@ -64,11 +62,25 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       import('node-pty'),
       import('../agent/runtime/runtime-services.js'),
       import('../agent/context/index.js'),
-      import('../agent/bootstrap/index.js'),
       import('../providers/index.js'),
       import('./capability-methods.js'),
+      import('../memory/index.js'),
+      import('./compose-memory.js'),
+      import('./workspace-bootstrap.js'),
+      import('./session-person.js'),
     ]);
     const pluginsModule = await import('../plugins/index.js');
+    let services: import('../agent/runtime/runtime-services.js').RuntimeServices | undefined;
+    // One short completion (the approval judge, the Dreams diary, model recall) once the runtime is up.
+    const modelText = async (ref: string, prompt: string, signal: AbortSignal, maxOutputTokens?: number) => {
+      if (!services) throw new Error('the model runtime is not ready');
+      const { completeText } = await import('./model-text.js');
+      return completeText(services, ref, prompt, signal, maxOutputTokens);
+    };
+    const primaryModel = (agentId: string) =>
+      providersModule.resolveModelSelection(config.current.agents, agentId)?.primary;
+    // Read once at start (like the rest of `memory`): whose memory a session sees depends on it.
+    const memoryConfig = memoryModule.parseMemoryConfig(config.current.memory);
 
     const secrets =
       options.secretStore ??
@@ -112,13 +124,9 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       spawnPty: ptyModule.spawn,
       // Smart approval: a cheaper model triages what would be asked (exec.approvals.mode "smart").
       judge: async (prompt, signal) => {
-        if (!services) throw new Error('the model runtime is not ready');
-        const ref =
-          execConfig('main').approvals.model ??
-          providersModule.resolveModelSelection(config.current.agents, 'main')?.primary;
+        const ref = execConfig('main').approvals.model ?? primaryModel('main');
         if (!ref) throw new Error('no model for smart approval (tools.exec.approvals.model)');
-        const { completeText } = await import('./model-text.js');
-        return completeText(services, ref, prompt, signal);
+        return modelText(ref, prompt, signal);
       },
       hasWireApprovers: () =>
         core.callers().some((c) => c.role === 'operator' && hasScope(c.scopes, 'operator.approvals')),
@@ -140,94 +148,37 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       }),
     );
 
-    // Workspace bootstrap and the context engine
-    await bootstrapModule.seedWorkspace({
-      workspaceDir: paths.workspaceDir('main'),
-      templatesDir: join(options.appRoot, 'resources', 'workspace'),
-    });
-    // Budgets for the workspace files: agents.defaults.bootstrap { maxChars, totalMaxChars, warningMode }.
-    const bootstrapSettings =
-      (
-        config.current.agents as {
-          defaults?: { bootstrap?: { maxChars?: number; totalMaxChars?: number; warningMode?: string } };
-        }
-      ).defaults?.bootstrap ?? {};
+    // Workspace files: each agent's own, seeded at start; USER.md / MEMORY.md follow the session's person.
     // Plugins may change the file list of a run; filled in once plugins have loaded (before any turn).
     const bootstrapHooks: import('../agent/bootstrap/index.js').BootstrapFilesHook[] = [];
-    const loader = bootstrapModule.createBootstrapLoader({
-      workspaceDir: paths.workspaceDir('main'),
-      hooks: bootstrapHooks,
-      maxChars: bootstrapSettings.maxChars,
-      totalMaxChars: bootstrapSettings.totalMaxChars,
-    });
-    const truncationWarner = bootstrapModule.createTruncationWarner(
-      (bootstrapSettings.warningMode ?? 'once') as import('../agent/bootstrap/index.js').TruncationWarningMode,
+    const workspace = root.add(
+      await composeWorkspaceBootstrap({
+        config,
+        paths,
+        log,
+        templatesDir: join(options.appRoot, 'resources', 'workspace'),
+        hooks: bootstrapHooks,
+        personalFolders: ({ agentId, sessionKey }) => person.personalFolders(agentId, memoryConfig, sessionKey),
+      }),
     );
     const engines = contextModule.createContextEngineRegistry();
     const persistedSummaries = new Map<string, Set<string>>();
-    // Who a session speaks for, for per-user memory: the owner in the main session, the person in a
-    // direct chat; in a group the speaker is not known per message, so no one (per-user memory refuses).
-    const accountOf = (sessionKey: string): string | undefined => {
-      try {
-        const parsed = sessionsModule.parseSessionKey(sessionKey);
-        if (parsed.kind === 'main') return 'owner';
-        if (parsed.kind === 'peer' && parsed.peerKind === 'direct')
-          return `${parsed.channel ?? 'direct'}:${parsed.peerId}`;
-      } catch {
-        // An unparseable key has no identity.
-      }
-      return undefined;
-    };
     const sessionEngines = new Map<string, import('../agent/context/index.js').ContextEngine>();
     const tools: ToolDefinition[] = [exec.tool as ToolDefinition];
 
     // Plugins: bundled (extensions/, compiled to dist/extensions/ in a build) and the user's own.
-    const plugins = new pluginsModule.PluginRegistry(() => config.current.plugins.slots);
+    // The CLI loads them through the same function, so a slot means the same in both.
     const compiled = import.meta.url.endsWith('.js');
-    const discovered = await pluginsModule.discoverPlugins([
-      { dir: join(options.appRoot, ...(compiled ? ['dist', 'extensions'] : ['extensions'])), source: 'bundled' },
-      { dir: paths.userExtensionsDir, source: 'user' },
-    ]);
-    const pluginReport = await pluginsModule.loadPlugins({
-      discovered,
-      config: config.current.plugins,
-      registry: plugins,
+    const installed = await pluginsModule.loadInstalledPlugins({
+      bundledDir: join(options.appRoot, ...(compiled ? ['dist', 'extensions'] : ['extensions'])),
+      userExtensionsDir: paths.userExtensionsDir,
+      config: () => config.current.plugins,
+      home: paths.home,
       log: log.child({ part: 'plugins' }),
       uid: process.getuid?.(),
     });
-    for (const refused of pluginReport.refused)
-      log.warn('plugin refused', { plugin: refused.id, refusals: refused.refusals });
-    for (const failed of pluginReport.failed) log.error('plugin failed', { plugin: failed.id, error: failed.error });
-    const pluginContext = (pluginId: string) => ({
-      pluginId,
-      config: config.current.plugins.entries[pluginId]?.config ?? {},
-      log: log.child({ plugin: pluginId }),
-      home: paths.home,
-    });
-    // Dreaming's fourth way in: what the user said in the last day's conversations (main-agent
-    // sessions), filtered like auto-capture and with secrets redacted, lands in today's daily file.
-    const ingestRecentTranscripts = async (
-      service: import('../memory/index.js').MemoryService,
-      memoryModule: typeof import('../memory/index.js'),
-    ) => {
-      const since = clock.now() - 24 * 3600_000;
-      const recent = await sessions.list({ agentId: 'main', updatedAfter: since, limit: 200 });
-      const engine = await service.engine('main');
-      for (const row of recent.sessions) {
-        const account = accountOf(row.key);
-        let scope: import('../memory/index.js').MemoryScope;
-        try {
-          scope = engine.scopeFor(account);
-        } catch {
-          continue; // per-user memory and no known person: nothing is ingested rather than guessed
-        }
-        const { messages } = await sessions.read('main', row.sessionId, { limit: 500 });
-        const said = messages.flatMap((m) =>
-          m.kind === 'user' && m.ts >= since ? [{ role: 'user' as const, text: m.text }] : [],
-        );
-        if (said.length > 0) await memoryModule.ingestTranscripts(engine, scope, said, clock.now());
-      }
-    };
+    const plugins = installed.registry;
+    const pluginContext = installed.contextFor;
     // Idle costs nothing: the model SDKs are warmed and the memory index (LanceDB) opened when
     // the first client connects (the desktop window, a browser, a phone), not at start-up.
     const whenFirstClient = (run: () => void) => {
@@ -242,141 +193,6 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       });
       return listener;
     };
-    const composeMemory = async (parts: {
-      plugins: typeof plugins;
-      pluginContext: typeof pluginContext;
-      secrets: SecretStore;
-      root: AsyncDisposableStore;
-      tools: ToolDefinition[];
-    }) => {
-      const memoryModule = await import('../memory/index.js');
-      const memoryConfig = memoryModule.parseMemoryConfig(config.current.memory);
-      const slot = parts.plugins.slot<import('../memory/index.js').MemoryBackend>('memory', 'memory', 'memory-lancedb');
-      if (!slot) {
-        log.info('memory is off (plugins.slots.memory is "none")');
-        return undefined;
-      }
-      const owner = parts.plugins.list('memory').find((c) => c.id === slot.id)?.pluginId ?? slot.id;
-      const backend = await slot.create(parts.pluginContext(owner) as never);
-      const service = new memoryModule.MemoryService({
-        paths,
-        backend,
-        config: memoryConfig,
-        embedder: () =>
-          memoryModule.createEmbedder(memoryConfig.embedder, { resolveSecret: (name) => parts.secrets.get(name) }),
-        clock,
-        log: log.child({ part: 'memory' }),
-        onProgress: (agentId, progress) => core.bus.publish('memory.changed', { agentId, progress }),
-        // With a model configured, the diary entry is written by it; any failure falls back to the plain summary.
-        writeDiary: async (summary) => {
-          const ref = providersModule.resolveModelSelection(config.current.agents, 'main')?.primary;
-          if (!services || !ref) throw new Error('no model for the diary');
-          const { completeText } = await import('./model-text.js');
-          const facts = [
-            `Notes looked at: ${summary.notesSeen}; recalls: ${summary.recalls}.`,
-            summary.reflections.length > 0
-              ? `Themes: ${summary.reflections.map((r) => `${r.tag} (${r.count})`).join(', ')}.`
-              : '',
-            summary.truths.length > 0 ? `Candidate truths: ${summary.truths.map((t) => t.text).join(' | ')}` : '',
-            summary.promoted.length > 0
-              ? `Promoted to long-term memory: ${summary.promoted.join(' | ')}`
-              : 'Nothing was promoted tonight.',
-          ]
-            .filter(Boolean)
-            .join('\n');
-          return completeText(
-            services,
-            ref,
-            `Write tonight's entry of the assistant's dream diary (DREAMS.md): 3-5 sentences, first person, warm and curious, only about these facts, no invented details.\n\n${facts}`,
-            AbortSignal.timeout(30_000),
-            400,
-          );
-        },
-      });
-      parts.root.add({ dispose: () => service.close() });
-      parts.root.add(methods.registerMemoryMethods(core.registry, { memory: service }));
-      // On-demand Dreaming (dreams.run, the Dreams view) ingests recent conversations first, like the nightly run.
-      const dreaming = Object.create(service, {
-        dream: {
-          value: async (...args: Parameters<typeof service.dream>) => {
-            await ingestRecentTranscripts(service, memoryModule);
-            return service.dream(...args);
-          },
-        },
-      }) as typeof service;
-      parts.root.add(methods.registerDreamsMethods(core.registry, { memory: dreaming }));
-      parts.tools.push(...memoryModule.createMemoryTools(service));
-      // Hand edits are re-indexed; the first index builds in the background.
-      parts.root.add(
-        memoryModule.watchMemoryFiles({
-          source: memoryModule.nodeWatchSource(paths.workspaceDir('main')),
-          clock,
-          sync: async () => {
-            await (await service.engine('main')).sync();
-            core.bus.publish('memory.changed', { agentId: 'main', reason: 'files' });
-          },
-        }),
-      );
-      parts.root.add(
-        whenFirstClient(() => {
-          void service
-            .engine('main')
-            .then((engine) => engine.sync())
-            .catch((error) => log.warn('initial memory index failed', { error: String(error) }));
-        }),
-      );
-      parts.root.add(
-        memoryModule.scheduleDreaming({
-          enabled: memoryConfig.dreaming.enabled,
-          cron: memoryConfig.dreaming.cron,
-          run: async () => {
-            await ingestRecentTranscripts(service, memoryModule);
-            const report = await service.dream('main', memoryModule.agentScope('main'), true);
-            core.bus.publish('dreams.changed', { agentId: 'main', reason: 'scheduled' });
-            return report;
-          },
-          onError: (error) => log.error('scheduled Dreaming failed', { error: String(error) }),
-        }),
-      );
-      const recallers = new Map<string, ReturnType<typeof memoryModule.createActiveRecall>>();
-      const recallFor = async (agentId: string) => {
-        let recaller = recallers.get(agentId);
-        if (!recaller) {
-          recaller = memoryModule.createActiveRecall({
-            engine: await service.engine(agentId),
-            config: memoryConfig.recall,
-            clock,
-            // Only when the cheap lexical/vector pass found nothing strong: a model reads the weaker hits.
-            modelRecall: async (request, candidates, signal) => {
-              const wanted = memoryConfig.recall.model;
-              if (wanted === false) return undefined;
-              const ref =
-                typeof wanted === 'string'
-                  ? wanted
-                  : providersModule.resolveModelSelection(config.current.agents, agentId)?.primary;
-              if (!services || !ref) return undefined;
-              const { completeText } = await import('./model-text.js');
-              const notes = candidates
-                .map((c, i) => `${i + 1}. ${c.snippet.replace(/\s+/g, ' ').slice(0, 300)}`)
-                .join('\n');
-              const answer = await completeText(
-                services,
-                ref,
-                `Message: ${request.message}\n\nMemory notes:\n${notes}\n\nIf any note matters for answering the message, state what it says in at most 200 characters. Otherwise answer exactly NONE.`,
-                signal,
-                80,
-              );
-              const trimmed = answer.trim();
-              return !trimmed || /^none\b/i.test(trimmed) ? undefined : trimmed;
-            },
-          });
-          recallers.set(agentId, recaller);
-        }
-        return recaller;
-      };
-      return { service, config: memoryConfig, recallFor, memoryModule };
-    };
-
     for (const { pluginId, id } of plugins.list('context-engine')) {
       const contribution = plugins.get<import('../agent/context/index.js').ContextEngineFactory>('context-engine', id)!;
       root.add(engines.register(await contribution.create(pluginContext(pluginId) as never)));
@@ -387,9 +203,34 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
     bootstrapHooks.push(...plugins.bootstrapFilesHooks());
 
     // Memory: the backend fills the `memory` slot (default: the bundled LanceDB plugin; 'none' turns memory off).
-    const memory = await composeMemory({ plugins, pluginContext, secrets, root, tools });
+    let memory: import('./compose-memory.js').HostMemory | undefined;
+    const backend = await resolveMemoryBackend({
+      plugins,
+      slots: config.current.plugins.slots,
+      pluginContext,
+      log,
+      report: installed.report,
+    });
+    if (backend) {
+      memory = root.add(
+        composeMemory({
+          core,
+          config,
+          memoryConfig,
+          backend,
+          paths,
+          secrets,
+          sessions,
+          clock,
+          log,
+          whenFirstClient,
+          completeText: modelText,
+          primaryModel,
+        }),
+      );
+      tools.push(...memory.tools);
+    }
 
-    let services: import('../agent/runtime/runtime-services.js').RuntimeServices | undefined;
     const summarizer: import('../agent/context/index.js').Summarizer = async (input, signal) => {
       if (!services) throw new Error('the runtime is not ready');
       const selection = providersModule.resolveModelSelection(config.current.agents, 'main');
@@ -414,6 +255,9 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
           agentId,
           sessionKey,
           workspaceDir: paths.workspaceDir(agentId),
+          // Per-user memory: the session's person's users/<id>/ folder, or no flush when no one is known.
+          memoryFlushTarget: () =>
+            person.memoryFlushTarget(paths.workspaceDir(agentId), agentId, memoryConfig, sessionKey),
           summarizer,
           clock,
           newId: () => crypto.randomUUID(),
@@ -471,16 +315,8 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       auth: () => config.current.auth as never,
       agents: () => config.current.agents,
       tools: () => tools,
-      userFor: (scope) => accountOf(scope.sessionKey),
-      systemPrompt: async (scope) => {
-        const loaded = await loader.load({
-          agentId: scope.agentId,
-          runKind: 'default',
-          sessionKind: sessionKindOf(scope.sessionKey),
-          sessionKey: scope.sessionKey,
-        });
-        return bootstrapModule.buildSystemPrompt({ bootstrapText: loaded.text });
-      },
+      userFor: (scope) => person.accountOfSession(scope.sessionKey),
+      systemPrompt: (scope) => workspace.systemPrompt(scope),
       hooks: (scope) => {
         const window = contextWindowFor(scope.agentId);
         const contextHooks = contextModule.createRunContextHooks({
@@ -522,29 +358,15 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
             recall = { messageId: lastUser.id, prefix: undefined };
             // A workspace file cut to fit the budget: the model is told (once per change, by default)
             // so it reads the full file with a tool instead of trusting the cut copy.
-            const bootstrapped = await loader.load({
+            const warning = await workspace.truncationWarning(scope);
+            // Recall modes `recent` and `full` read the session's earlier user messages too.
+            const history = assembled.flatMap((m) => (m.kind === 'user' && m !== lastUser ? [m.text] : []));
+            const remembered = await memory?.beforeTurn({
               agentId: scope.agentId,
-              runKind: 'default',
-              sessionKind: sessionKindOf(scope.sessionKey),
               sessionKey: scope.sessionKey,
+              message: lastUser.text,
+              history,
             });
-            const warning = truncationWarner.warningFor(scope.sessionKey, bootstrapped);
-            let remembered: string | undefined;
-            if (memory) {
-              const engine = await memory.service.engine(scope.agentId);
-              const account = accountOf(scope.sessionKey);
-              try {
-                remembered = await (await memory.recallFor(scope.agentId)).recall({
-                  scope: engine.scopeFor(account),
-                  message: lastUser.text,
-                });
-              } catch (error) {
-                log.warn('active recall failed; the turn goes on without it', { error: String(error) });
-              }
-              if (memory.config.capture.enabled) {
-                void memory.service.capture(scope.agentId, account, lastUser.text, 'user').catch(() => undefined);
-              }
-            }
             recall.prefix = [warning, remembered].filter(Boolean).join('\n\n') || undefined;
           }
           const prefix = recall.prefix;
@@ -645,7 +467,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
           const engine = await memory.service.engine(agentId);
           try {
             archived = await engine.archiveSession(
-              engine.scopeFor(accountOf(chat.sessionKey)),
+              engine.scopeFor(person.accountOfSession(chat.sessionKey)),
               slug,
               `# ${previous.title ?? 'Session'}\n\n${lines.join('\n\n')}\n`,
             );

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { type Clock, systemClock } from '../base/clock.js';
 import { AsyncDisposableStore, toDisposable } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
-import { ConfigService, createHearthPaths, type HearthPaths } from '../config/index.js';
+import { ConfigService, configuredWorkspace, createHearthPaths, type HearthPaths } from '../config/index.js';
 import type { ApprovalPrompter } from '../exec/approval-types.js';
 import { BootstrapTokenStore } from '../gateway/auth/bootstrap-tokens.js';
 import { DeviceRegistry } from '../gateway/auth/device-registry.js';
@@ -75,12 +75,17 @@ export function defaultControlUiDir(): string {
  */
 export async function startHearth(options: StartHearthOptions): Promise<HearthHost> {
   const clock = options.clock ?? systemClock;
-  const paths: HearthPaths = createHearthPaths(options.home);
+  // An agent's workspace may be configured (agents.list[].workspace): read from the live config.
+  let liveConfig: ConfigService | undefined;
+  const paths: HearthPaths = createHearthPaths(options.home, {
+    workspaceOf: (agentId) => configuredWorkspace(liveConfig?.current.agents, agentId),
+  });
   await mkdir(paths.home, { recursive: true, mode: 0o700 });
   const root = new AsyncDisposableStore();
   try {
     const bootLog = options.log ?? createFileLogger(paths.logsDir, 'gateway', 'info');
     const config = root.add(await ConfigService.open({ path: paths.configFile, clock, log: bootLog }));
+    liveConfig = config;
     const log = options.log ?? createFileLogger(paths.logsDir, 'gateway', config.current.logging.level);
     const gatewayConfig = config.current.gateway;
 

@@ -165,6 +165,11 @@ describe('routing config schema', () => {
       /only one agent may be the default/,
     ],
     ['a bad agent id', { agents: { list: [{ id: 'Bad Id' }] } }, /agent id must be/],
+    [
+      'a relative workspace folder',
+      { agents: { list: [{ id: 'a', workspace: 'notes/a' }] } },
+      /workspace.*must be an absolute path or start with ~\//,
+    ],
     ['a binding without a channel', { agents: { bindings: [{ agentId: 'main', match: {} }] } }, /channel/],
     [
       'an unknown match field',

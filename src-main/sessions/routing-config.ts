@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isWorkspacePath } from '../config/paths.js';
 import { DEFAULT_AGENT_ID, dmScopes, isValidAgentId, peerKinds } from './session-key.js';
 
 /**
@@ -21,7 +22,14 @@ export const agentEntrySchema = z.looseObject({
   /** The agent that answers when no binding matches; at most one. */
   default: z.boolean().optional(),
   name: z.string().optional(),
-  workspace: z.string().optional(),
+  /** The agent's workspace folder (absolute or `~/…`); default `HEARTH_HOME/workspace-<id>`. */
+  workspace: z
+    .string()
+    .refine(
+      isWorkspacePath,
+      "must be an absolute path or start with ~/ (the folder with the agent's SOUL.md, MEMORY.md…)",
+    )
+    .optional(),
   model: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
 });
 

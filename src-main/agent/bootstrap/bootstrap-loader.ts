@@ -5,7 +5,12 @@ import {
   DEFAULT_BOOTSTRAP_TOTAL_MAX_CHARS,
   truncateBootstrapText,
 } from './truncate-bootstrap.js';
-import { type BootstrapSelection, type SelectBootstrapFilesOptions, selectBootstrapFiles } from './workspace-files.js';
+import {
+  type BootstrapSelection,
+  placePersonalFiles,
+  type SelectBootstrapFilesOptions,
+  selectBootstrapFiles,
+} from './workspace-files.js';
 
 /** Below this many characters of budget, an oversized file is left out rather than cut to a stub. */
 export const MIN_TRUNCATED_FILE_CHARS = 200;
@@ -54,8 +59,17 @@ export interface BootstrapLoaderOptions extends SelectBootstrapFilesOptions {
   probe?: FileProbe;
 }
 
+export interface BootstrapLoadInput extends BootstrapSelection {
+  sessionKey: string;
+  /**
+   * Workspace-relative folders whose USER.md and MEMORY.md this session sees (`placePersonalFiles`);
+   * default the workspace root. Must be the same for every load of a session key.
+   */
+  personalFolders?: readonly string[];
+}
+
 export interface BootstrapLoader {
-  load(input: BootstrapSelection & { sessionKey: string }): Promise<BootstrapResult>;
+  load(input: BootstrapLoadInput): Promise<BootstrapResult>;
   /** For a file watcher: drop one session's cache, or all. */
   invalidate(sessionKey?: string): void;
 }
@@ -83,7 +97,7 @@ export function createBootstrapLoader(options: BootstrapLoaderOptions): Bootstra
 
   return {
     async load(input) {
-      const names = selectBootstrapFiles(input, options);
+      const names = placePersonalFiles(selectBootstrapFiles(input, options), input.personalFolders);
       const stats = await Promise.all(names.map((name) => probe.stat(join(options.workspaceDir, name))));
       const key = names.map((name, i) => `${name}:${stats[i]?.mtimeMs ?? '-'}:${stats[i]?.size ?? '-'}`).join('|');
       const cached = cache.get(input.sessionKey);

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -162,6 +162,31 @@ describe('bootstrap loader', () => {
     expect(c.text).toContain('Name: Ada');
     loader.invalidate('s1');
     expect(await loader.load(selection)).not.toBe(c);
+  });
+
+  it('reads USER.md and MEMORY.md from the session’s personal folders only', async () => {
+    await seedWorkspace({ workspaceDir: dir, templatesDir });
+    await writeFile(join(dir, 'MEMORY.md'), 'ROOT-FACT');
+    await mkdir(join(dir, 'users', 'alice'), { recursive: true });
+    await writeFile(join(dir, 'users', 'alice', 'MEMORY.md'), 'ALICE-FACT');
+    await writeFile(join(dir, 'users', 'alice', 'USER.md'), 'Alice likes sailing');
+    const loader = createBootstrapLoader({ workspaceDir: dir });
+    const alice = await loader.load({ ...selection, sessionKey: 'a', personalFolders: ['users/alice'] });
+    expect(alice.text).toContain('## users/alice/MEMORY.md\nALICE-FACT');
+    expect(alice.text).toContain('## users/alice/USER.md\nAlice likes sailing');
+    expect(alice.text).not.toContain('ROOT-FACT');
+    expect(alice.text).toContain('## SOUL.md');
+    const nobody = await loader.load({ ...selection, sessionKey: 'g', personalFolders: [] });
+    expect(nobody.text).not.toMatch(/## (?:.*\/)?(?:MEMORY|USER)\.md|FACT/);
+    expect(nobody.text).toContain('## SOUL.md');
+    const owner = await loader.load({ ...selection, sessionKey: 'o', personalFolders: ['', 'users/alice'] });
+    expect(owner.text.indexOf('ROOT-FACT')).toBeLessThan(owner.text.indexOf('ALICE-FACT'));
+    expect((await loader.load(selection)).text).toContain('ROOT-FACT');
+  });
+
+  it('refuses a personal folder outside the workspace', async () => {
+    const loader = createBootstrapLoader({ workspaceDir: dir });
+    await expect(loader.load({ ...selection, personalFolders: ['../other'] })).rejects.toThrow(/inside the workspace/);
   });
 
   it('rejects bad budgets by name', () => {

@@ -2,6 +2,7 @@ export {
   type BootstrapFile,
   type BootstrapLoader,
   type BootstrapLoaderOptions,
+  type BootstrapLoadInput,
   type BootstrapResult,
   createBootstrapLoader,
   type FileProbe,
@@ -22,6 +23,8 @@ export {
   type BootstrapSelection,
   type BootstrapSessionKind,
   MINIMAL_BOOTSTRAP_ALLOWLIST,
+  PERSONAL_BOOTSTRAP_FILES,
+  placePersonalFiles,
   selectBootstrapFiles,
   WORKSPACE_TEMPLATE_FILES,
 } from './workspace-files.js';

@@ -16,6 +16,21 @@ export const BOOTSTRAP_FILE_ORDER = [
 /** Every template seeded into a new workspace (DREAMS.md is written by Dreaming, read on demand). */
 export const WORKSPACE_TEMPLATE_FILES = [...BOOTSTRAP_FILE_ORDER, 'DREAMS.md'] as const;
 
+/** Files about a person rather than the agent: per-user memory reads them from the person's folder. */
+export const PERSONAL_BOOTSTRAP_FILES: readonly string[] = ['USER.md', 'MEMORY.md'];
+
+/**
+ * Puts each personal file (USER.md, MEMORY.md) in the session's personal folders, in order:
+ * `['']` is the workspace root (the default), `['users/alice']` a person's own copy, `[]` none at
+ * all. Other files stay at the root, where they describe the agent.
+ */
+export function placePersonalFiles(files: readonly string[], folders: readonly string[] = ['']): string[] {
+  for (const folder of folders) if (folder) assertWorkspaceRelative(folder);
+  return files.flatMap((file) =>
+    PERSONAL_BOOTSTRAP_FILES.includes(file) ? folders.map((folder) => (folder ? `${folder}/${file}` : file)) : [file],
+  );
+}
+
 /** Subagent and cron sessions see only these: who they are and how to work, nothing personal-history. */
 export const MINIMAL_BOOTSTRAP_ALLOWLIST: readonly string[] = [
   'AGENTS.md',

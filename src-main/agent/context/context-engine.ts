@@ -71,11 +71,17 @@ export interface ContextEngine {
   history(): readonly AgentMessage[];
 }
 
+/**
+ * Where compaction's memory flush goes: the folder whose `memory/YYYY-MM-DD.md` receives the
+ * durable facts, or why nothing is written (`skip`, logged at info).
+ */
+export type MemoryFlushTarget = { dir: string } | { skip: string };
+
 /** What the host gives an engine factory for one session. */
 export interface ContextEngineDeps {
   agentId: string;
   sessionKey: string;
-  /** The agent's workspace: compaction flushes durable facts to `memory/YYYY-MM-DD.md` there. */
+  /** The agent's workspace: unless `memoryFlushTarget` says otherwise, compaction flushes to `memory/YYYY-MM-DD.md` there. */
   workspaceDir: string;
   summarizer: Summarizer;
   clock: Clock;
@@ -85,6 +91,12 @@ export interface ContextEngineDeps {
   keepRecentTurns?: number;
   /** Flush durable facts before compacting (default true). */
   flushMemory?: boolean;
+  /**
+   * Asked at each compaction: where this session's durable facts belong. The host knows whose
+   * memory a session feeds (per-user memory: the person's `users/<id>/`; a group chat: nobody),
+   * so an engine never guesses it. Absent: `workspaceDir`.
+   */
+  memoryFlushTarget?(): MemoryFlushTarget;
 }
 
 /** The service a context-engine plugin contributes (`ContextEngineService` in the plugin SDK). */

@@ -38,6 +38,7 @@ export type {
   ContextEngineDeps,
   ContextEngineFactory,
   MaintenanceReport,
+  MemoryFlushTarget,
   SubagentEnded,
   SubagentSeed,
 } from './context-engine.js';

@@ -48,6 +48,7 @@ export interface MemoryFlushResult {
 
 /** Appends facts not already in today's file; creates the file (and folder) when missing. */
 export async function flushDurableFacts(input: {
+  /** The folder holding `memory/`: an agent's workspace, or a person's `users/<id>/` in it. */
   workspaceDir: string;
   clock: Clock;
   messages: readonly AgentMessage[];

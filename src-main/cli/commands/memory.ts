@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { silentLogger } from '../../base/logger.js';
-import { ConfigService } from '../../config/index.js';
+import { ConfigService, configuredWorkspace, createHearthPaths, type HearthPaths } from '../../config/index.js';
 import { resolveMemoryBackend } from '../../host/memory-backend-slot.js';
 import { createEmbedder } from '../../memory/embedders/create-embedder.js';
 import { requireEmbedderSecret } from '../../memory/embedders/embedder-secret.js';
@@ -12,8 +12,10 @@ import { bundledPluginsDir, loadInstalledPlugins, type PluginsConfig } from '../
 import { openSecretStore, type SecretStore } from '../../secrets/index.js';
 import { type CliContext, CliError } from '../cli-context.js';
 
-/** The `memory` and `plugins` blocks of HEARTH_HOME/hearth.json: the CLI reads them as the gateway does. */
-async function settingsFromFile(context: CliContext): Promise<{ memory: MemoryConfig; plugins: PluginsConfig }> {
+/** The `memory`, `plugins` and agent workspaces of HEARTH_HOME/hearth.json: the CLI reads them as the gateway does. */
+async function settingsFromFile(
+  context: CliContext,
+): Promise<{ memory: MemoryConfig; plugins: PluginsConfig; paths: HearthPaths }> {
   try {
     const service = await ConfigService.open({
       path: context.paths().configFile,
@@ -21,9 +23,12 @@ async function settingsFromFile(context: CliContext): Promise<{ memory: MemoryCo
       log: silentLogger,
       watch: false,
     });
-    const { memory, plugins } = service.current;
+    const { memory, plugins, agents } = service.current;
     service.dispose();
-    return { memory: parseMemoryConfig(memory), plugins };
+    const paths = createHearthPaths(context.paths().home, {
+      workspaceOf: (agentId) => configuredWorkspace(agents, agentId),
+    });
+    return { memory: parseMemoryConfig(memory), plugins, paths };
   } catch (error) {
     throw new CliError(`cannot read the memory settings: ${(error as Error).message}`);
   }
@@ -82,7 +87,7 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
     const backend = await memoryBackendFor(context, settings.plugins);
     const config = settings.memory;
     const service = new MemoryService({
-      paths: context.paths(),
+      paths: settings.paths,
       backend,
       config,
       embedder: () => createEmbedder(config.embedder, { resolveSecret: secretResolver(context) }),

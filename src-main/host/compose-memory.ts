@@ -1,0 +1,244 @@
+import { mkdirSync } from 'node:fs';
+import type { Clock } from '../base/clock.js';
+import { type Disposable, DisposableStore } from '../base/disposable.js';
+import type { Logger } from '../base/logger.js';
+import type { ConfigService, HearthPaths } from '../config/index.js';
+import type { GatewayCore } from '../gateway/gateway-core.js';
+import {
+  createActiveRecall,
+  createEmbedder,
+  createMemoryTools,
+  type MemoryBackend,
+  type MemoryConfig,
+  type MemoryScope,
+  MemoryService,
+  nodeWatchSource,
+  requireEmbedderSecret,
+  scheduleDreaming,
+  watchMemoryFiles,
+} from '../memory/index.js';
+import type { SecretStore } from '../secrets/secret-store.js';
+import type { SessionStore } from '../sessions/index.js';
+import type { ToolDefinition } from '../tools/tool.js';
+import { configuredAgentIds, followAgents } from './agent-roster.js';
+import { registerDreamsMethods, registerMemoryMethods } from './capability-methods.js';
+import { dreamEveryAgent } from './nightly-dreaming.js';
+import { ingestRecentTranscripts } from './recent-transcripts.js';
+import { accountOfSession, personalScope } from './session-person.js';
+
+export interface ComposeMemoryDeps {
+  core: Pick<GatewayCore, 'registry' | 'bus'>;
+  config: Pick<ConfigService, 'current' | 'onDidChange'>;
+  /** The parsed `memory` block (read once at start). */
+  memoryConfig: MemoryConfig;
+  /** The plugin filling the `memory` slot. */
+  backend: MemoryBackend;
+  paths: HearthPaths;
+  secrets: SecretStore;
+  sessions: SessionStore;
+  clock: Clock;
+  log: Logger;
+  /** Runs `run` once a client is connected: idle costs nothing (no index opened before). */
+  whenFirstClient(run: () => void): Disposable;
+  /** One short completion from a configured model; throws while the runtime is not ready. */
+  completeText(modelRef: string, prompt: string, signal: AbortSignal, maxOutputTokens: number): Promise<string>;
+  /** An agent's primary model reference, when one is configured. */
+  primaryModel(agentId: string): string | undefined;
+}
+
+export interface HostMemory {
+  service: MemoryService;
+  config: MemoryConfig;
+  /** `memory_search` and friends, for the runtime's tool list. */
+  tools: ToolDefinition[];
+  /**
+   * Before a turn's first model call: what memory holds about the new message (active recall,
+   * given the session's earlier user messages, oldest first), and the message is captured.
+   * Never throws; undefined when nothing strong turned up or the session has no memory scope.
+   */
+  beforeTurn(turn: {
+    agentId: string;
+    sessionKey: string;
+    message: string;
+    history: string[];
+  }): Promise<string | undefined>;
+  dispose(): Promise<void>;
+}
+
+/**
+ * Memory in the running host, for every configured agent (`main` plus `agents.list`): the
+ * `memory.*` / `dreams.*` methods and tools, a watcher per workspace (hand edits re-index and
+ * announce `memory.changed`), the first index when a client connects, one nightly Dreaming job
+ * over every agent and scope, and active recall plus capture on each turn.
+ */
+export function composeMemory(deps: ComposeMemoryDeps): HostMemory {
+  const { core, config, memoryConfig, paths, clock, log } = deps;
+  const store = new DisposableStore();
+  const service = new MemoryService({
+    paths,
+    backend: deps.backend,
+    config: memoryConfig,
+    // A named secret that is missing is an error naming it, not an unauthenticated request.
+    embedder: () => createEmbedder(memoryConfig.embedder, { resolveSecret: requireEmbedderSecret(deps.secrets) }),
+    clock,
+    log: log.child({ part: 'memory' }),
+    onProgress: (agentId, progress) => core.bus.publish('memory.changed', { agentId, progress }),
+    // With a model configured, the diary entry is written by it; any failure falls back to the plain summary.
+    writeDiary: async (summary) => {
+      const ref = deps.primaryModel('main');
+      if (!ref) throw new Error('no model for the diary');
+      const facts = [
+        `Notes looked at: ${summary.notesSeen}; recalls: ${summary.recalls}.`,
+        summary.reflections.length > 0
+          ? `Themes: ${summary.reflections.map((r) => `${r.tag} (${r.count})`).join(', ')}.`
+          : '',
+        summary.truths.length > 0 ? `Candidate truths: ${summary.truths.map((t) => t.text).join(' | ')}` : '',
+        summary.promoted.length > 0
+          ? `Promoted to long-term memory: ${summary.promoted.join(' | ')}`
+          : 'Nothing was promoted tonight.',
+      ]
+        .filter(Boolean)
+        .join('\n');
+      return deps.completeText(
+        ref,
+        `Write tonight's entry of the assistant's dream diary (DREAMS.md): 3-5 sentences, first person, warm and curious, only about these facts, no invented details.\n\n${facts}`,
+        AbortSignal.timeout(30_000),
+        400,
+      );
+    },
+  });
+  const ingest = (agentId: string) =>
+    ingestRecentTranscripts({ sessions: deps.sessions, memory: service, clock, accountOf: accountOfSession }, agentId);
+
+  store.add(registerMemoryMethods(core.registry, { memory: service }));
+  // On-demand Dreaming (dreams.run, the Dreams view) files the agent's recent conversations first, like the nightly run.
+  const dreaming = Object.create(service, {
+    dream: {
+      value: async (...args: Parameters<typeof service.dream>) => {
+        await ingest(args[0]);
+        return service.dream(...args);
+      },
+    },
+  }) as typeof service;
+  store.add(registerDreamsMethods(core.registry, { memory: dreaming }));
+
+  // Per agent, following hearth.json: hand edits are re-indexed, and the first index builds in the background.
+  store.add(
+    followAgents(config, (agentId) => {
+      const agent = new DisposableStore();
+      const workspaceDir = paths.workspaceDir(agentId);
+      try {
+        // Seeding creates it too; an agent a config reload just added may get here first.
+        mkdirSync(workspaceDir, { recursive: true });
+        agent.add(
+          watchMemoryFiles({
+            source: nodeWatchSource(workspaceDir),
+            clock,
+            sync: async () => {
+              await (await service.engine(agentId)).sync();
+              core.bus.publish('memory.changed', { agentId, reason: 'files' });
+            },
+          }),
+        );
+      } catch (error) {
+        log.warn('cannot watch the memory files of an agent; hand edits there wait for the next start', {
+          agentId,
+          error: String(error),
+        });
+      }
+      agent.add(
+        deps.whenFirstClient(() => {
+          void service
+            .engine(agentId)
+            .then((engine) => engine.sync())
+            .catch((error) => log.warn('initial memory index failed', { agentId, error: String(error) }));
+        }),
+      );
+      return agent;
+    }),
+  );
+
+  store.add(
+    scheduleDreaming({
+      enabled: memoryConfig.dreaming.enabled,
+      cron: memoryConfig.dreaming.cron,
+      run: () =>
+        dreamEveryAgent({
+          memory: service,
+          agentIds: () => configuredAgentIds(config.current.agents),
+          ingest,
+          dreamed: (agentId: string, scope: MemoryScope) =>
+            core.bus.publish('dreams.changed', {
+              agentId,
+              ...(scope.root ? { userId: scope.id.slice('user:'.length) } : {}),
+              reason: 'scheduled',
+            }),
+          log,
+        }),
+      onError: (error) => log.error('scheduled Dreaming failed', { error: String(error) }),
+    }),
+  );
+
+  const recallers = new Map<string, Promise<ReturnType<typeof createActiveRecall>>>();
+  const recallFor = (agentId: string) => {
+    let recaller = recallers.get(agentId);
+    if (!recaller) {
+      recaller = service.engine(agentId).then((engine) =>
+        createActiveRecall({
+          engine,
+          config: memoryConfig.recall,
+          clock,
+          // Only when the cheap lexical/vector pass found nothing strong: a model reads the weaker hits.
+          modelRecall: async (request, candidates, signal) => {
+            const wanted = memoryConfig.recall.model;
+            if (wanted === false) return undefined;
+            const ref = typeof wanted === 'string' ? wanted : deps.primaryModel(agentId);
+            if (!ref) return undefined;
+            const notes = candidates
+              .map((c, i) => `${i + 1}. ${c.snippet.replace(/\s+/g, ' ').slice(0, 300)}`)
+              .join('\n');
+            const answer = await deps.completeText(
+              ref,
+              `Message: ${request.message}\n\nMemory notes:\n${notes}\n\nIf any note matters for answering the message, state what it says in at most 200 characters. Otherwise answer exactly NONE.`,
+              signal,
+              80,
+            );
+            const trimmed = answer.trim();
+            return !trimmed || /^none\b/i.test(trimmed) ? undefined : trimmed;
+          },
+        }),
+      );
+      recallers.set(agentId, recaller);
+      recaller.catch(() => recallers.delete(agentId));
+    }
+    return recaller;
+  };
+
+  return {
+    service,
+    config: memoryConfig,
+    tools: createMemoryTools(service),
+    async beforeTurn({ agentId, sessionKey, message, history }) {
+      // Per-user memory and no known person (a group chat): no one's memory is read or written.
+      const scope = personalScope(agentId, memoryConfig, sessionKey);
+      if (!scope) return undefined;
+      let remembered: string | undefined;
+      try {
+        remembered = await (await recallFor(agentId)).recall({ scope, message, history });
+      } catch (error) {
+        log.warn('active recall failed; the turn goes on without it', { error: String(error) });
+      }
+      if (memoryConfig.capture.enabled) {
+        void service
+          .engine(agentId)
+          .then((engine) => engine.capture(scope, message, 'user'))
+          .catch(() => undefined);
+      }
+      return remembered;
+    },
+    async dispose() {
+      store.dispose();
+      await service.close();
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMemoryLogger } from '../base/logger.js';
+import { type FakeLlmServer, startFakeLlmServer } from '../testing/fake-llm/index.js';
+import { connectRaw, type RawGatewaySocket } from '../testing/raw-gateway-socket.js';
+import { createTempHome } from '../testing/temp-home.js';
+import { startTestHost, type TestHost } from '../testing/test-host.js';
+
+// Per-user memory and a long conversation on a small context window: before compaction forgets
+// the words, the durable facts go to the person's own daily file (users/<id>/memory/), never the
+// shared one; in a group chat, where no person is known, nothing is written anywhere.
+
+let llm: FakeLlmServer;
+let temp: { home: string; cleanup(): Promise<void> };
+let host: TestHost;
+let socket: RawGatewaySocket;
+const log = createMemoryLogger();
+
+beforeAll(async () => {
+  llm = await startFakeLlmServer();
+  llm.setDefault({ type: 'text', text: 'SUMMARY-MARKER: we went through the itinerary.' });
+  temp = await createTempHome();
+  await writeFile(
+    join(temp.home, 'hearth.json'),
+    JSON.stringify({
+      providers: {
+        openai: {
+          kind: 'openai',
+          baseURL: llm.baseUrlFor('openai'),
+          models: { 'gpt-4o': { contextWindow: 8_000, maxOutputTokens: 500 } },
+        },
+      },
+      agents: { defaults: { model: 'openai/gpt-4o' } },
+      // Only the flush may write the facts down: no capture, no recall.
+      memory: { scope: 'per-user', capture: { enabled: false }, recall: { enabled: false } },
+    }),
+  );
+  host = await startTestHost({ home: temp.home, log, env: { HEARTH_SECRET_STORE: 'file' } });
+  socket = (await connectRaw(host.wsUrl, { token: host.token, scopes: ['operator.admin'] })).socket;
+  await socket.request('auth.profiles.set', { id: 'k', provider: 'openai', type: 'api_key', secret: 'sk-flush' });
+});
+afterAll(async () => {
+  socket?.close();
+  await host?.dispose();
+  await llm?.close();
+  await temp?.cleanup();
+});
+
+async function longChat(prefix: string, route: Record<string, string>, first: string) {
+  const filler = 'We talked about the itinerary in great detail. '.repeat(120);
+  for (let i = 0; i < 8; i++) {
+    const key = `${prefix}-${i}`;
+    const message = i === 0 ? first : `${prefix.toUpperCase()}-${i} ${filler}`;
+    await socket.request('chat.send', { route, message, idempotencyKey: key });
+    const end = await socket.next(
+      (f) =>
+        f.event === 'chat' &&
+        (f.payload as { runId: string }).runId === key &&
+        ['final', 'error'].includes((f.payload as { state: string }).state),
+      30_000,
+    );
+    expect(end.payload).toMatchObject({ state: 'final' });
+  }
+}
+
+async function dailyText(dir: string): Promise<string> {
+  const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => /^\d{4}-\d{2}-\d{2}\.md$/.test(f));
+  return (await Promise.all(files.map((f) => readFile(join(dir, f), 'utf8')))).join('\n');
+}
+
+describe('the pre-compaction flush with per-user memory', () => {
+  it('writes a person’s durable facts to their own daily file', async () => {
+    await longChat(
+      'alice',
+      { channel: 'telegram', peerKind: 'direct', peerId: '1' },
+      'Please remember that my locker code is 4417.',
+    );
+    const own = await dailyText(join(temp.home, 'workspace', 'users', 'telegram_1', 'memory'));
+    expect(own).toContain('## Saved before compaction');
+    expect(own).toContain('my locker code is 4417');
+    expect(await dailyText(join(temp.home, 'workspace', 'memory'))).not.toContain('4417');
+  }, 120_000);
+
+  it('writes nothing for a group chat, and logs why', async () => {
+    await longChat(
+      'group',
+      { channel: 'telegram', peerKind: 'group', peerId: 'g1' },
+      'Remember that the team standup is at nine.',
+    );
+    const skipped = log.entries.find((e) => e.message === 'no memory flush before compaction');
+    expect(skipped).toMatchObject({ level: 'info', fields: { reason: expect.stringContaining('per-user') } });
+    const users = await readdir(join(temp.home, 'workspace', 'users'));
+    const everywhere = [
+      await dailyText(join(temp.home, 'workspace', 'memory')),
+      ...(await Promise.all(users.map((u) => dailyText(join(temp.home, 'workspace', 'users', u, 'memory'))))),
+    ].join('\n');
+    expect(everywhere).not.toContain('standup');
+  }, 120_000);
+});

@@ -1,0 +1,78 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ProductFixture, startProductFixture } from '../testing/product-fixture.js';
+
+// With memory.scope "per-user", the MEMORY.md and USER.md in the system prompt are the person's
+// own (users/<id>/). The owner's main session also gets the root files the owner wrote; nobody
+// else ever sees them, nor another person's, and a group chat (no known person) sees none.
+
+let product: ProductFixture;
+
+beforeAll(async () => {
+  product = await startProductFixture({
+    config: { memory: { scope: 'per-user' } },
+    before: async (home) => {
+      const workspace = join(home, 'workspace');
+      await mkdir(workspace, { recursive: true });
+      await writeFile(join(workspace, 'MEMORY.md'), '# Memory\n- ROOT-MEMORY-MARKER: the owner’s boat is Seabird.\n');
+      await writeFile(join(workspace, 'USER.md'), '# User\n- ROOT-USER-MARKER\n');
+      for (const [id, marker] of [
+        ['telegram_1', 'ALICE'],
+        ['telegram_2', 'BOB'],
+      ] as const) {
+        await mkdir(join(workspace, 'users', id), { recursive: true });
+        await writeFile(join(workspace, 'users', id, 'MEMORY.md'), `# Memory\n- ${marker}-PRIVATE-MARKER\n`);
+        await writeFile(join(workspace, 'users', id, 'USER.md'), `# User\n- ${marker}-PROFILE-MARKER\n`);
+      }
+    },
+  });
+});
+afterAll(async () => {
+  await product?.close();
+});
+
+/** Sends one turn and returns the system prompt the model received. */
+async function systemPromptFor(key: string, target: { route?: Record<string, string>; sessionKey?: string }) {
+  const { llm, socket } = product;
+  llm.script([{ type: 'text', text: 'Noted.' }]);
+  const before = llm.requests.length;
+  await socket.request('chat.send', { ...target, message: 'what do you know about me?', idempotencyKey: key });
+  const end = await socket.next(
+    (f) =>
+      f.event === 'chat' &&
+      (f.payload as { runId: string }).runId === key &&
+      ['final', 'error'].includes((f.payload as { state: string }).state),
+    30_000,
+  );
+  expect(end.payload).toMatchObject({ state: 'final' });
+  const body = llm.requests[before]!.body as { messages?: { role?: string; content?: unknown }[] };
+  return JSON.stringify((body.messages ?? []).filter((m) => m.role === 'system').map((m) => m.content));
+}
+
+const direct = (peerId: string) => ({ route: { channel: 'telegram', peerKind: 'direct', peerId } });
+const markers = ['ROOT-MEMORY', 'ROOT-USER', 'ALICE-PRIVATE', 'ALICE-PROFILE', 'BOB-PRIVATE', 'BOB-PROFILE'];
+const seen = (prompt: string) => markers.filter((marker) => prompt.includes(`${marker}-MARKER`));
+
+describe('the per-user static memory layer', () => {
+  it('gives each person their own MEMORY.md and USER.md, and nothing of the owner’s or the other’s', async () => {
+    expect(seen(await systemPromptFor('a-1', direct('1')))).toEqual(['ALICE-PRIVATE', 'ALICE-PROFILE']);
+    expect(seen(await systemPromptFor('b-1', direct('2')))).toEqual(['BOB-PRIVATE', 'BOB-PROFILE']);
+  });
+
+  it('gives the owner’s main session the root files', async () => {
+    expect(seen(await systemPromptFor('o-1', { sessionKey: 'main' }))).toEqual(['ROOT-MEMORY', 'ROOT-USER']);
+  });
+
+  it('gives a group chat, where the speaker is unknown, no one’s', async () => {
+    const prompt = await systemPromptFor('g-1', { route: { channel: 'telegram', peerKind: 'group', peerId: 'g1' } });
+    expect(seen(prompt)).toEqual([]);
+    expect(prompt).toContain('SOUL.md');
+  });
+
+  it('keeps a person’s system prompt byte-identical turn to turn', async () => {
+    const first = await systemPromptFor('a-2', direct('1'));
+    const second = await systemPromptFor('a-3', direct('1'));
+    expect(second).toBe(first);
+  });
+});
