@@ -13,6 +13,7 @@ import {
   type MemoryScope,
   MemoryService,
   nodeWatchSource,
+  recallConfigFor,
   requireEmbedderSecret,
   scheduleDreaming,
   watchMemoryFiles,
@@ -84,8 +85,8 @@ export function composeMemory(deps: ComposeMemoryDeps): HostMemory {
     log: log.child({ part: 'memory' }),
     onProgress: (agentId, progress) => core.bus.publish('memory.changed', { agentId, progress }),
     // With a model configured, the diary entry is written by it; any failure falls back to the plain summary.
-    writeDiary: async (summary) => {
-      const ref = deps.primaryModel('main');
+    writeDiary: async (summary, agentId) => {
+      const ref = deps.primaryModel(agentId);
       if (!ref) throw new Error('no model for the diary');
       const facts = [
         `Notes looked at: ${summary.notesSeen}; recalls: ${summary.recalls}.`,
@@ -111,11 +112,12 @@ export function composeMemory(deps: ComposeMemoryDeps): HostMemory {
     ingestRecentTranscripts({ sessions: deps.sessions, memory: service, clock, accountOf: accountOfSession }, agentId);
 
   store.add(registerMemoryMethods(core.registry, { memory: service }));
-  // On-demand Dreaming (dreams.run, the Dreams view) files the agent's recent conversations first, like the nightly run.
+  // On-demand Dreaming (dreams.run, the Dreams view) files the agent's recent conversations first,
+  // like the nightly run; a preview writes nothing.
   const dreaming = Object.create(service, {
     dream: {
       value: async (...args: Parameters<typeof service.dream>) => {
-        await ingest(args[0]);
+        if (args[2]) await ingest(args[0]);
         return service.dream(...args);
       },
     },
@@ -179,18 +181,23 @@ export function composeMemory(deps: ComposeMemoryDeps): HostMemory {
     }),
   );
 
+  // One recaller per agent and settings: `memory.recall` with the agent's own override, re-read
+  // each turn so an edit of agents.list[].memory.recall applies to the next turn.
   const recallers = new Map<string, Promise<ReturnType<typeof createActiveRecall>>>();
   const recallFor = (agentId: string) => {
-    let recaller = recallers.get(agentId);
+    const settings = recallConfigFor(memoryConfig.recall, config.current.agents, agentId);
+    const key = `${agentId}\u0000${JSON.stringify(settings)}`;
+    let recaller = recallers.get(key);
     if (!recaller) {
+      for (const existing of recallers.keys()) if (existing.startsWith(`${agentId}\u0000`)) recallers.delete(existing);
       recaller = service.engine(agentId).then((engine) =>
         createActiveRecall({
           engine,
-          config: memoryConfig.recall,
+          config: settings,
           clock,
           // Only when the cheap lexical/vector pass found nothing strong: a model reads the weaker hits.
           modelRecall: async (request, candidates, signal) => {
-            const wanted = memoryConfig.recall.model;
+            const wanted = settings.model;
             if (wanted === false) return undefined;
             const ref = typeof wanted === 'string' ? wanted : deps.primaryModel(agentId);
             if (!ref) return undefined;
@@ -208,8 +215,8 @@ export function composeMemory(deps: ComposeMemoryDeps): HostMemory {
           },
         }),
       );
-      recallers.set(agentId, recaller);
-      recaller.catch(() => recallers.delete(agentId));
+      recallers.set(key, recaller);
+      recaller.catch(() => recallers.delete(key));
     }
     return recaller;
   };

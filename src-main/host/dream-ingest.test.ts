@@ -16,7 +16,7 @@ afterAll(async () => {
 });
 
 describe('Dreaming ingests recent transcripts', () => {
-  it('files what the user said, redacted, before dreaming', async () => {
+  it('files what the user said, redacted, before a dream that writes', async () => {
     product.llm.script([{ type: 'text', text: 'Noted.' }]);
     await product.turn('d-1', 'I prefer green tea in the morning, my key is sk-abcdefghijklmnopqrstuvwx1234');
     const memoryDir = join(product.home, 'workspace', 'memory');
@@ -25,7 +25,14 @@ describe('Dreaming ingests recent transcripts', () => {
     );
     const daily = await Promise.all(before.map((f) => readFile(join(memoryDir, f), 'utf8')));
     expect(daily.join('\n')).not.toContain('green tea');
-    const run = await product.socket.request('dreams.run', {});
+    // A preview (the Dreams view's "what would happen") writes nothing.
+    expect((await product.socket.request('dreams.run', {})).ok).toBe(true);
+    const previewed = (await readdir(memoryDir).catch(() => [] as string[])).filter((f) =>
+      /^\d{4}-\d{2}-\d{2}\.md$/.test(f),
+    );
+    const afterPreview = await Promise.all(previewed.map((f) => readFile(join(memoryDir, f), 'utf8')));
+    expect(afterPreview.join('\n')).not.toContain('green tea');
+    const run = await product.socket.request('dreams.run', { apply: true });
     expect(run.ok).toBe(true);
     const after = (await readdir(memoryDir)).filter((f) => /^\d{4}-\d{2}-\d{2}\.md$/.test(f));
     const text = (await Promise.all(after.map((f) => readFile(join(memoryDir, f), 'utf8')))).join('\n');

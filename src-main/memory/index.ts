@@ -37,9 +37,11 @@ export type {
 export {
   type MemoryConfig,
   type MemoryConfigInput,
+  type MemoryRecallOverride,
   memoryConfigSchema,
   parseMemoryConfig,
   type RecallStyle,
+  recallConfigFor,
 } from './memory-config.js';
 export { MemoryEngine, type MemoryEngineDeps, type MemorySearchResult, type MemoryStatus } from './memory-engine.js';
 export { dailyPath, listMemoryFiles, localDate, type MemoryFileEntry } from './memory-files.js';

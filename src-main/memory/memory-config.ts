@@ -39,23 +39,50 @@ export const memoryEmbedderConfigSchema = z.discriminatedUnion('kind', [
     .strict(),
 ]);
 
+/** Active recall's settings, without defaults: the shape of a per-agent override too. */
+const recallFields = {
+  enabled: z.boolean(),
+  mode: z.enum(['message', 'recent', 'full']),
+  style: z.enum(['balanced', 'strict', 'contextual', 'recall-heavy', 'precision-heavy', 'preference-only']),
+  timeoutMs: z.number().int().positive().max(60_000),
+  cacheMs: z.number().int().min(0),
+  maxChars: z.number().int().min(40).max(220),
+  /**
+   * A model reads the weaker hits when the cheap pass finds nothing strong. It costs one extra
+   * (small) model call on such turns, so it is opt-in; a model reference, or true for the agent's own.
+   */
+  model: z.union([z.boolean(), z.string().min(1)]),
+};
+
 export const memoryRecallConfigSchema = z
   .object({
-    enabled: z.boolean().default(true),
-    mode: z.enum(['message', 'recent', 'full']).default('message'),
-    style: z
-      .enum(['balanced', 'strict', 'contextual', 'recall-heavy', 'precision-heavy', 'preference-only'])
-      .default('balanced'),
-    timeoutMs: z.number().int().positive().max(60_000).default(15_000),
-    cacheMs: z.number().int().min(0).default(15_000),
-    maxChars: z.number().int().min(40).max(220).default(220),
-    /**
-     * A model reads the weaker hits when the cheap pass finds nothing strong. It costs one extra
-     * (small) model call on such turns, so it is opt-in; a model reference, or true for the agent's own.
-     */
-    model: z.union([z.boolean(), z.string().min(1)]).default(false),
+    enabled: recallFields.enabled.default(true),
+    mode: recallFields.mode.default('message'),
+    style: recallFields.style.default('balanced'),
+    timeoutMs: recallFields.timeoutMs.default(15_000),
+    cacheMs: recallFields.cacheMs.default(15_000),
+    maxChars: recallFields.maxChars.default(220),
+    model: recallFields.model.default(false),
   })
   .strict();
+
+/** `agents.list[].memory.recall`: what one agent changes of `memory.recall` (unset fields inherit). */
+export const memoryRecallOverrideSchema = z.object(recallFields).partial().strict();
+export type MemoryRecallOverride = z.output<typeof memoryRecallOverrideSchema>;
+
+/** An agent's agent-level memory settings inside `agents.list[]`. */
+export const agentMemoryConfigSchema = z.object({ recall: memoryRecallOverrideSchema.optional() }).strict();
+
+/** The recall settings one agent runs with: `memory.recall`, then that agent's override. */
+export function recallConfigFor(
+  base: MemoryRecallConfig,
+  agents: { list?: readonly { id: string; memory?: unknown }[] } | undefined,
+  agentId: string,
+): MemoryRecallConfig {
+  const entry = agents?.list?.find((agent) => agent.id === agentId);
+  // Validated when hearth.json loads (agents.list[].memory), so this parse only narrows the type.
+  return { ...base, ...agentMemoryConfigSchema.parse(entry?.memory ?? {}).recall };
+}
 
 export const memoryDreamingConfigSchema = z
   .object({

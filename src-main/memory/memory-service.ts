@@ -21,7 +21,8 @@ export interface MemoryServiceDeps {
   log: Logger;
   pid?: number;
   isAlive?(pid: number): boolean;
-  writeDiary?: DreamingDeps['writeDiary'];
+  /** Tonight's DREAMS.md entry for an agent, written by that agent's model (the plain summary when it fails). */
+  writeDiary?(summary: DreamSummary, agentId: string): Promise<string>;
   onProgress?(agentId: string, progress: IndexProgress): void;
 }
 
@@ -76,7 +77,7 @@ export class MemoryService {
       now: () => clock.now(),
       lookbackDays: this.deps.config.dreaming.lookbackDays,
       lock: { pid: this.deps.pid ?? process.pid, now: () => clock.now(), isAlive: this.deps.isAlive ?? processIsAlive },
-      writeDiary: this.deps.writeDiary,
+      writeDiary: this.deps.writeDiary && ((summary) => this.deps.writeDiary!(summary, agentId)),
     };
   }
 

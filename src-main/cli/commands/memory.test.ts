@@ -1,7 +1,10 @@
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../base/logger.js';
+import { createHearthPaths } from '../../config/paths.js';
+import { createSessionStore } from '../../sessions/index.js';
 import { createFakeClock } from '../../testing/fake-clock.js';
 import { type FakeEmbeddingsServer, startFakeEmbeddingsServer } from '../../testing/fake-embeddings.js';
 import { createTempHome } from '../../testing/temp-home.js';
@@ -101,6 +104,38 @@ describe('hearth memory', () => {
     );
     expect(await run('promote')).toContain('(preview; --apply to write MEMORY.md)');
     expect(await run('promote-explain', 'Likes climbing on Saturdays')).toContain('has not been recalled');
+  });
+
+  it('promote --apply files the last day of conversations first, like the nightly run; a preview writes nothing', async () => {
+    const { home, run } = await setup();
+    const now = new Date(2026, 10, 30, 9).getTime();
+    const sessions = createSessionStore({
+      paths: createHearthPaths(home),
+      clock: createFakeClock(now),
+      log: silentLogger,
+    });
+    const session = await sessions.resolve('main', 'agent:main:main');
+    await sessions.append('main', session.sessionId, [
+      {
+        kind: 'user',
+        id: 'u1',
+        ts: now - 3_600_000,
+        text: 'Remember that my locker code is 5521, token sk-live-abcdef1234567890XYZ',
+      },
+      { kind: 'user', id: 'u2', ts: now - 3_000_000, text: 'ok thanks' },
+    ]);
+    await sessions.sync('main', session.sessionId);
+    const today = join(home, 'workspace', 'memory', '2026-11-30.md');
+
+    await run('promote');
+    expect(existsSync(today)).toBe(false);
+    await run('promote', '--apply');
+    const filed = await readFile(today, 'utf8');
+    expect(filed).toContain('locker code is 5521');
+    expect(filed).not.toContain('sk-live-abcdef1234567890XYZ');
+    expect(filed).not.toContain('ok thanks');
+    await run('promote', '--apply');
+    expect((await readFile(today, 'utf8')).match(/locker code/g)).toHaveLength(1);
   });
 
   it('rejects bad flags with a one-line error', async () => {

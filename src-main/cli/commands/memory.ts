@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { silentLogger } from '../../base/logger.js';
 import { ConfigService, configuredWorkspace, createHearthPaths, type HearthPaths } from '../../config/index.js';
 import { resolveMemoryBackend } from '../../host/memory-backend-slot.js';
+import { ingestRecentTranscripts } from '../../host/recent-transcripts.js';
+import { accountOfSession } from '../../host/session-person.js';
 import { createEmbedder } from '../../memory/embedders/create-embedder.js';
 import { requireEmbedderSecret } from '../../memory/embedders/embedder-secret.js';
 import type { MemoryBackend } from '../../memory/memory-backend.js';
@@ -10,6 +12,7 @@ import { agentScope, resolveScope } from '../../memory/memory-scope.js';
 import { MemoryService } from '../../memory/memory-service.js';
 import { bundledPluginsDir, loadInstalledPlugins, type PluginsConfig } from '../../plugins/index.js';
 import { openSecretStore, type SecretStore } from '../../secrets/index.js';
+import { createSessionStore } from '../../sessions/index.js';
 import { type CliContext, CliError } from '../cli-context.js';
 
 /** The `memory`, `plugins` and agent workspaces of HEARTH_HOME/hearth.json: the CLI reads them as the gateway does. */
@@ -81,7 +84,10 @@ function secretResolver(context: CliContext): (name: string) => Promise<string> 
 export function registerMemoryCommands(program: Command, context: CliContext): void {
   const memory = program.command('memory').description('Inspect and maintain the agent memory');
 
-  const withService = async <T>(agent: string, run: (service: MemoryService) => Promise<T>): Promise<T> => {
+  const withService = async <T>(
+    agent: string,
+    run: (service: MemoryService, paths: HearthPaths) => Promise<T>,
+  ): Promise<T> => {
     if (!/^[a-z0-9][a-z0-9_-]{0,63}$/i.test(agent)) throw new CliError(`invalid --agent: ${agent}`);
     const settings = await settingsFromFile(context);
     const backend = await memoryBackendFor(context, settings.plugins);
@@ -97,7 +103,7 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
     try {
       const engine = await service.engine(agent);
       await engine.idle();
-      return await run(service);
+      return await run(service, settings.paths);
     } catch (error) {
       if (error instanceof CliError) throw error;
       throw new CliError(error instanceof Error ? error.message : String(error));
@@ -196,8 +202,17 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
     .option('--user <account>', 'with memory.scope per-user: whose memory')
     .option('--apply', 'append promoted notes to MEMORY.md')
     .action(async (opts: { agent: string; user?: string; apply?: boolean }) => {
-      await withService(opts.agent, async (service) => {
-        const summary = await service.dream(opts.agent, scopeOf(service.config, opts), Boolean(opts.apply));
+      await withService(opts.agent, async (service, paths) => {
+        const scope = scopeOf(service.config, opts);
+        // Like the nightly run: the agent's conversations of the last day are filed first (a preview writes nothing).
+        if (opts.apply) {
+          const sessions = createSessionStore({ paths, clock: context.clock, log: silentLogger });
+          await ingestRecentTranscripts(
+            { sessions, memory: service, clock: context.clock, accountOf: accountOfSession },
+            opts.agent,
+          );
+        }
+        const summary = await service.dream(opts.agent, scope, Boolean(opts.apply));
         const passing = summary.candidates.filter(
           (candidate) => candidate.failures.length === 0 && !candidate.withdrawn,
         );
