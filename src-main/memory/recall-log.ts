@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { appendFile, mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MemoryScope } from './memory-scope.js';
 
@@ -46,4 +46,54 @@ export async function readRecalls(workspaceDir: string, scope: MemoryScope): Pro
     }
   }
   return out;
+}
+
+/**
+ * Drops recall entries older than `sinceDay` (YYYY-MM-DD), which Dreaming no longer reads, so the
+ * log does not grow forever. Searches keep appending while this runs: whatever was appended after
+ * the read is carried over before the swap, and torn or unreadable lines are kept as they are.
+ */
+export async function pruneRecalls(
+  workspaceDir: string,
+  scope: MemoryScope,
+  sinceDay: string,
+): Promise<{ kept: number; dropped: number }> {
+  const path = join(dreamsStateDir(workspaceDir, scope), 'recalls.jsonl');
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    return { kept: 0, dropped: 0 };
+  }
+  const readBytes = Buffer.byteLength(text);
+  let dropped = 0;
+  const kept = text.split('\n').filter((line) => {
+    if (!line.trim()) return false;
+    try {
+      const entry = JSON.parse(line) as Partial<RecallEntry>;
+      if (typeof entry.day === 'string' && entry.day < sinceDay) {
+        dropped++;
+        return false;
+      }
+    } catch {
+      // Not ours to judge: keep it (readRecalls skips it anyway).
+    }
+    return true;
+  });
+  if (dropped === 0) return { kept: kept.length, dropped };
+  const temp = `${path}.prune-${process.pid}`;
+  await writeFile(temp, kept.map((line) => `${line}\n`).join(''), { mode: 0o600 });
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    if (size > readBytes) {
+      const tail = Buffer.alloc(size - readBytes);
+      await handle.read(tail, 0, tail.length, readBytes);
+      await appendFile(temp, tail);
+    }
+  } finally {
+    await handle.close();
+  }
+  await rename(temp, path);
+  return { kept: kept.length, dropped };
 }

@@ -102,3 +102,26 @@ describe('Dreaming', () => {
     await held.release();
   });
 });
+
+describe('the recall log', () => {
+  it('a run that writes drops recalls older than the look-back window, keeping newer and unreadable lines', async () => {
+    fixture = await createMemoryFixture();
+    const dir = join(fixture.workspace, 'memory', '.dreams');
+    await mkdir(dir, { recursive: true });
+    const entry = (day: string, query: string) =>
+      JSON.stringify({ ts: 0, day, query, path: 'memory/x.md', line: 1, text: `note for ${query}`, score: 0.5 });
+    const log = join(dir, 'recalls.jsonl');
+    await writeFile(
+      log,
+      `${[entry('2026-09-01', 'ancient'), entry('2026-11-20', 'recent'), '{"torn', entry('2026-10-01', 'old')].join('\n')}\n`,
+    );
+    await runDreaming(deps(fixture));
+    expect(await readFile(log, 'utf8')).toContain('ancient');
+    await runDreaming(deps(fixture), { apply: true });
+    const kept = await readFile(log, 'utf8');
+    expect(kept).not.toContain('ancient');
+    expect(kept).not.toContain('"old"');
+    expect(kept).toContain('recent');
+    expect(kept).toContain('{"torn');
+  });
+});

@@ -5,7 +5,7 @@ import { dot, type Embedder } from '../embedders/embedder.js';
 import { appendMemoryFile, listMemoryFiles, localDate, staticPath } from '../memory-files.js';
 import type { MemoryScope } from '../memory-scope.js';
 import { noteBody } from '../note-lines.js';
-import { dreamsStateDir, readRecalls } from '../recall-log.js';
+import { dreamsStateDir, pruneRecalls, readRecalls } from '../recall-log.js';
 import { acquireDreamLock, type DreamLockDeps } from './dream-lock.js';
 import {
   conceptTags,
@@ -62,6 +62,9 @@ export async function runDreaming(deps: DreamingDeps, options: { apply?: boolean
     summary.applied = Boolean(options.apply);
     if (options.apply) await promote(deps, summary);
     await writeReports(deps, summary);
+    // Recalls older than the look-back window are never read again; a run that writes drops them.
+    if (options.apply)
+      await pruneRecalls(deps.workspaceDir, deps.scope, localDate(deps.now() - (deps.lookbackDays ?? 30) * DAY_MS));
     return summary;
   } finally {
     await lock.release();
