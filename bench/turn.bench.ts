@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { silentLogger } from '../src-main/base/logger.js';
 import { startHearth } from '../src-main/host/start-hearth.js';
+import { chatTurn } from '../src-main/testing/chat-turn.js';
 import { startFakeLlmServer } from '../src-main/testing/fake-llm/index.js';
 import { connectRaw, type RawGatewaySocket } from '../src-main/testing/raw-gateway-socket.js';
 import { createTempHome } from '../src-main/testing/temp-home.js';
@@ -16,14 +17,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 async function turn(socket: RawGatewaySocket, key: string, message: string): Promise<number> {
   const t0 = process.hrtime.bigint();
-  await socket.request('chat.send', { sessionKey: 'main', message, idempotencyKey: key });
-  await socket.next(
-    (f) =>
-      f.event === 'chat' &&
-      (f.payload as { runId: string }).runId === key &&
-      ['final', 'error'].includes((f.payload as { state: string }).state),
-    30_000,
-  );
+  await chatTurn(socket, { key, message });
   return Number(process.hrtime.bigint() - t0) / 1e6;
 }
 

@@ -1,8 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isChatEnd } from '../testing/chat-turn.js';
 import { type ProductFixture, startProductFixture } from '../testing/product-fixture.js';
-import type { RawGatewaySocket } from '../testing/raw-gateway-socket.js';
+import type { AnyFrame, RawGatewaySocket } from '../testing/raw-gateway-socket.js';
 
 // "Always allow" remembers the kind of command, not a hash of one command line: with the binary
 // scope any use of it runs without asking again; with the exact scope only those arguments do.
@@ -31,10 +32,7 @@ async function runCommand(
   ]);
   const mark = socket.frames.length;
   await socket.request('chat.send', { sessionKey: 'main', message: `run ${command}`, idempotencyKey: key });
-  const ended = (f: { event?: string; payload?: unknown }) =>
-    f.event === 'chat' &&
-    (f.payload as { runId: string }).runId === key &&
-    ['final', 'error'].includes((f.payload as { state: string }).state);
+  const ended = (f: AnyFrame) => isChatEnd(f, key);
   const first = await socket.next(
     (f) => socket.frames.indexOf(f) >= mark && (f.event === 'exec.approval.requested' || ended(f)),
     20_000,

@@ -1,6 +1,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chatTurn } from '../testing/chat-turn.js';
 import { type FakeLlmServer, startFakeLlmServer } from '../testing/fake-llm/index.js';
 import { connectRaw, type RawGatewaySocket } from '../testing/raw-gateway-socket.js';
 import { createTempHome } from '../testing/temp-home.js';
@@ -40,14 +41,7 @@ afterAll(async () => {
 });
 
 async function turn(socket: RawGatewaySocket, key: string, message: string) {
-  await socket.request('chat.send', { sessionKey: 'main', message, idempotencyKey: key });
-  return socket.next(
-    (f) =>
-      f.event === 'chat' &&
-      (f.payload as { runId: string }).runId === key &&
-      ['final', 'error'].includes((f.payload as { state: string }).state),
-    30_000,
-  );
+  return { payload: await chatTurn(socket, { key, message }) };
 }
 
 describe('compaction across a restart', () => {

@@ -2,6 +2,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../base/logger.js';
+import { chatTurn } from '../testing/chat-turn.js';
 import { type FakeLlmServer, startFakeLlmServer } from '../testing/fake-llm/index.js';
 import { connectRaw, type RawGatewaySocket } from '../testing/raw-gateway-socket.js';
 import { createTempHome } from '../testing/temp-home.js';
@@ -52,15 +53,7 @@ async function longChat(prefix: string, route: Record<string, string>, first: st
   for (let i = 0; i < 8; i++) {
     const key = `${prefix}-${i}`;
     const message = i === 0 ? first : `${prefix.toUpperCase()}-${i} ${filler}`;
-    await socket.request('chat.send', { route, message, idempotencyKey: key });
-    const end = await socket.next(
-      (f) =>
-        f.event === 'chat' &&
-        (f.payload as { runId: string }).runId === key &&
-        ['final', 'error'].includes((f.payload as { state: string }).state),
-      30_000,
-    );
-    expect(end.payload).toMatchObject({ state: 'final' });
+    expect(await chatTurn(socket, { key, message, route })).toMatchObject({ state: 'final' });
   }
 }
 

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chatTurn } from '../testing/chat-turn.js';
 import { type ProductFixture, startProductFixture } from '../testing/product-fixture.js';
 
 // Two people talk to the same agent from their own chats. With memory.scope "per-user", what one
@@ -29,18 +30,7 @@ async function ask(key: string, peerId: string, message: string): Promise<string
   const { llm, socket } = product;
   llm.script([{ type: 'text', text: 'Let me think.' }]);
   const before = llm.requests.length;
-  await socket.request('chat.send', {
-    route: { channel: 'telegram', peerKind: 'direct', peerId },
-    message,
-    idempotencyKey: key,
-  });
-  await socket.next(
-    (f) =>
-      f.event === 'chat' &&
-      (f.payload as { runId: string }).runId === key &&
-      ['final', 'error'].includes((f.payload as { state: string }).state),
-    30_000,
-  );
+  await chatTurn(socket, { key, message, route: { channel: 'telegram', peerKind: 'direct', peerId } });
   return llm.requests
     .slice(before)
     .map((r) => JSON.stringify(r.body))
@@ -70,18 +60,11 @@ describe('per-user memory in the running agent', () => {
       { type: 'text', text: 'Done.' },
     ]);
     const before = llm.requests.length;
-    await socket.request('chat.send', {
-      route: { channel: 'telegram', peerKind: 'direct', peerId: 'bob' },
+    await chatTurn(socket, {
+      key: 'tool-bob',
       message: 'search my notes',
-      idempotencyKey: 'tool-bob',
+      route: { channel: 'telegram', peerKind: 'direct', peerId: 'bob' },
     });
-    await socket.next(
-      (f) =>
-        f.event === 'chat' &&
-        (f.payload as { runId: string }).runId === 'tool-bob' &&
-        ['final', 'error'].includes((f.payload as { state: string }).state),
-      30_000,
-    );
     const sent = llm.requests
       .slice(before)
       .map((r) => JSON.stringify(r.body))

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chatTurn } from '../testing/chat-turn.js';
 import { type ProductFixture, startProductFixture } from '../testing/product-fixture.js';
 
 // With memory.scope "per-user", the MEMORY.md and USER.md in the system prompt are the person's
@@ -37,15 +38,9 @@ async function systemPromptFor(key: string, target: { route?: Record<string, str
   const { llm, socket } = product;
   llm.script([{ type: 'text', text: 'Noted.' }]);
   const before = llm.requests.length;
-  await socket.request('chat.send', { ...target, message: 'what do you know about me?', idempotencyKey: key });
-  const end = await socket.next(
-    (f) =>
-      f.event === 'chat' &&
-      (f.payload as { runId: string }).runId === key &&
-      ['final', 'error'].includes((f.payload as { state: string }).state),
-    30_000,
-  );
-  expect(end.payload).toMatchObject({ state: 'final' });
+  expect(await chatTurn(socket, { key, message: 'what do you know about me?', ...target })).toMatchObject({
+    state: 'final',
+  });
   const body = llm.requests[before]!.body as { messages?: { role?: string; content?: unknown }[] };
   return JSON.stringify((body.messages ?? []).filter((m) => m.role === 'system').map((m) => m.content));
 }

@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chatTurn } from '../testing/chat-turn.js';
 import { type ProductFixture, startProductFixture } from '../testing/product-fixture.js';
 
 // Smart approval in the composed product: the judge model approves a harmless command
@@ -30,15 +31,9 @@ describe('smart approval through the gateway', () => {
       { model: 'gpt-4o' },
     );
     const mark = socket.frames.length;
-    await socket.request('chat.send', { sessionKey: 'main', message: 'read my notes', idempotencyKey: 's-1' });
-    const final = await socket.next(
-      (f) =>
-        f.event === 'chat' &&
-        (f.payload as { runId: string }).runId === 's-1' &&
-        ['final', 'error'].includes((f.payload as { state: string }).state),
-      20_000,
-    );
-    expect(final.payload).toMatchObject({ state: 'final' });
+    expect(await chatTurn(socket, { key: 's-1', message: 'read my notes' }, 20_000)).toMatchObject({
+      state: 'final',
+    });
     expect(socket.frames.slice(mark).some((f) => f.event === 'exec.approval.requested')).toBe(false);
     expect(JSON.stringify(llm.requests.at(-1)!.body)).toContain('judged-and-run');
     const judged = llm.requests.find((r) => r.model === 'gpt-4o-mini');

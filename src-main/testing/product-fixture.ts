@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { chatTurn } from './chat-turn.js';
 import { type FakeLlmServer, startFakeLlmServer } from './fake-llm/index.js';
 import { connectRaw, type RawGatewaySocket } from './raw-gateway-socket.js';
 import { createTempHome } from './temp-home.js';
@@ -55,17 +56,7 @@ export async function startProductFixture(
     host,
     socket,
     home: temp.home,
-    async turn(key, message, sessionKey = 'main') {
-      await socket.request('chat.send', { sessionKey, message, idempotencyKey: key });
-      const end = await socket.next(
-        (f) =>
-          f.event === 'chat' &&
-          (f.payload as { runId: string }).runId === key &&
-          ['final', 'error'].includes((f.payload as { state: string }).state),
-        30_000,
-      );
-      return end.payload as Record<string, unknown>;
-    },
+    turn: (key, message, sessionKey = 'main') => chatTurn(socket, { key, message, sessionKey }),
     async close() {
       socket.close();
       await host.close();
