@@ -7,6 +7,7 @@ import { createHearthPaths } from '../../config/paths.js';
 import { createSessionStore } from '../../sessions/index.js';
 import { createFakeClock } from '../../testing/fake-clock.js';
 import { type FakeEmbeddingsServer, startFakeEmbeddingsServer } from '../../testing/fake-embeddings.js';
+import { writeOnnxModelFixture } from '../../testing/onnx-model-fixture.js';
 import { createTempHome } from '../../testing/temp-home.js';
 import { createCliContext } from '../cli-context.js';
 import { runCli } from '../run-cli.js';
@@ -95,6 +96,20 @@ describe('hearth memory', () => {
     });
     expect(Object.keys(json.results[0])).toEqual(['path', 'startLine', 'endLine', 'score', 'snippet']);
     expect(await run('search', 'peanut allergy')).toContain('MEMORY.md:1-3');
+  });
+
+  it('indexes and searches with a local ONNX model from the user’s folder', async () => {
+    const { home, run, configure } = await setup();
+    const model = await writeOnnxModelFixture(join(home, 'models', 'tiny-encoder'));
+    await configure({
+      memory: { embedder: { kind: 'onnx', modelDir: model.dir }, search: { vectorWeight: 1, textWeight: 0 } },
+    });
+    await writeFile(join(home, 'workspace', 'memory/2026-11-03.md'), '- [preference] Matcha before the flight\n');
+    await run('index');
+    expect(await run('status')).toMatch(/embedder onnx:tiny-encoder@[0-9a-f]{12} \(16 dims\)/);
+    // "chai" appears in no note: only the model's vectors lead to the matcha note.
+    const json = JSON.parse(await run('search', 'chai', '--json', '--k', '1'));
+    expect(json.results[0]).toMatchObject({ path: 'memory/2026-11-03.md' });
   });
 
   it('shows status and previews promotion, explaining signals', async () => {
