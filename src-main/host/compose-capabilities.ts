@@ -79,8 +79,8 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
     };
     const primaryModel = (agentId: string) =>
       providersModule.resolveModelSelection(config.current.agents, agentId)?.primary;
-    // Read once at start (like the rest of `memory`): whose memory a session sees depends on it.
-    const memoryConfig = memoryModule.parseMemoryConfig(config.current.memory);
+    // Whose memory a session sees depends on it; replaced when hearth.json's `memory` changes (below).
+    let memoryConfig = memoryModule.parseMemoryConfig(config.current.memory);
 
     const secrets =
       options.secretStore ??
@@ -204,32 +204,65 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
 
     // Memory: the backend fills the `memory` slot (default: the bundled LanceDB plugin; 'none' turns memory off).
     let memory: import('./compose-memory.js').HostMemory | undefined;
-    const backend = await resolveMemoryBackend({
-      plugins,
-      slots: config.current.plugins.slots,
-      pluginContext,
-      log,
-      report: installed.report,
-    });
-    if (backend) {
-      memory = root.add(
-        composeMemory({
-          core,
-          config,
-          memoryConfig,
-          backend,
-          paths,
-          secrets,
-          sessions,
-          clock,
-          log,
-          whenFirstClient,
-          completeText: modelText,
-          primaryModel,
-        }),
-      );
+    const openMemory = async () => {
+      const backend = await resolveMemoryBackend({
+        plugins,
+        slots: config.current.plugins.slots,
+        pluginContext,
+        log,
+        report: installed.report,
+      });
+      if (!backend) return;
+      memory = composeMemory({
+        core,
+        config,
+        memoryConfig,
+        backend,
+        paths,
+        secrets,
+        sessions,
+        clock,
+        log,
+        whenFirstClient,
+        completeText: modelText,
+        primaryModel,
+      });
       tools.push(...memory.tools);
-    }
+    };
+    const closeMemory = async () => {
+      const closing = memory;
+      memory = undefined;
+      if (!closing) return;
+      for (const tool of closing.tools) {
+        const index = tools.indexOf(tool);
+        if (index >= 0) tools.splice(index, 1);
+      }
+      await closing.dispose();
+    };
+    await openMemory();
+    // Memory settings apply without a restart (scope, identity links, embedder, Dreaming, the
+    // backend slot): the running memory is closed and opened again with them. hearth.json was
+    // validated before this fires, and the markdown files are the source of truth, so nothing is lost.
+    let reopening = Promise.resolve();
+    root.add(
+      config.onDidChange(['memory', 'plugins.slots.memory'], () => {
+        reopening = reopening
+          .then(async () => {
+            await closeMemory();
+            memoryConfig = memoryModule.parseMemoryConfig(config.current.memory);
+            await openMemory();
+            core.bus.publish('memory.changed', { reason: 'config' });
+            log.info('memory settings applied', { backend: config.current.plugins.slots.memory ?? 'memory-lancedb' });
+          })
+          .catch((error) => log.error('could not apply the new memory settings', { error: String(error) }));
+      }),
+    );
+    root.add({
+      dispose: async () => {
+        await reopening;
+        await closeMemory();
+      },
+    });
 
     const summarizer: import('../agent/context/index.js').Summarizer = async (input, signal) => {
       if (!services) throw new Error('the runtime is not ready');

@@ -95,8 +95,6 @@ export const memoryDreamingConfigSchema = z
 
 export const memoryConfigSchema = z
   .object({
-    /** Plugin slot: the memory backend plugin id. */
-    backend: z.string().min(1).default('memory-lancedb'),
     scope: z.enum(['per-agent', 'per-user']).default('per-agent'),
     /** userId → account ids (`telegram:123`, `webhook:alice`) that are the same person. */
     identityLinks: z.record(z.string(), z.array(z.string())).default({}),
