@@ -155,6 +155,33 @@ describe('chat store', () => {
     ]);
   });
 
+  it('keeps a message sent while the history was still loading, without showing it twice', async () => {
+    let answerHistory: (value: unknown) => void = () => {};
+    app = startTestApp({
+      'chat.history': () => new Promise((resolve) => (answerHistory = resolve)),
+      'chat.send': (p) => ({ runId: p.idempotencyKey, status: 'started' }),
+    });
+    await app.client.waitForConnected();
+    const loading = app.stores.chat.getState().load(key);
+    await app.stores.chat.getState().send(key, 'sent before the history arrived');
+    answerHistory({ messages: [{ id: '1', kind: 'user', text: 'from yesterday', ts: 1 }], hasMore: false });
+    await loading;
+    expect(app.stores.chat.getState().transcripts[key]!.messages.map((m) => m.text)).toEqual([
+      'from yesterday',
+      'sent before the history arrived',
+    ]);
+
+    // Another session: the server had already stored the message when it read the history: shown once.
+    const other = 'agent:main:other';
+    const again = app.stores.chat.getState().load(other);
+    await app.stores.chat.getState().send(other, 'stored before the read');
+    answerHistory({ messages: [{ id: '2', kind: 'user', text: 'stored before the read', ts: 2 }], hasMore: false });
+    await again;
+    expect(app.stores.chat.getState().transcripts[other]!.messages.map((m) => m.text)).toEqual([
+      'stored before the read',
+    ]);
+  });
+
   it('reloads open transcripts after a reconnect', async () => {
     let history = [{ id: '1', kind: 'user', text: 'before', ts: 1 }];
     app = startTestApp({ 'chat.history': () => ({ messages: history, hasMore: false }) });

@@ -73,13 +73,23 @@ export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { di
       transcripts: {},
       models: [],
       async load(sessionKey) {
+        const shownBefore = new Set((get().transcripts[sessionKey]?.messages ?? []).map((m) => m.id));
         patch(sessionKey, () => ({ loading: true }));
         try {
           const result = record(await client.call('chat.history', { sessionKey, limit: 1000 }));
           const messages = mergeToolResults(list(result.messages).flatMap((m, i) => toChatMessage(m, i) ?? []));
+          // What was sent or streamed while history was loading stays: the history may predate it.
+          // A sent message the history already holds (it reached the server first) is not shown twice.
+          const lastLoadedUser = [...messages].reverse().find((m) => m.role === 'user')?.text;
           patch(sessionKey, (t) => ({
-            // Keep anything streamed in while history was loading.
-            messages: [...messages, ...t.messages.filter((m) => m.status === 'streaming')],
+            messages: [
+              ...messages,
+              ...t.messages.filter(
+                (m) =>
+                  m.status === 'streaming' ||
+                  (!shownBefore.has(m.id) && !(m.role === 'user' && m.text === lastLoadedUser)),
+              ),
+            ],
             loading: false,
             loaded: true,
             hasMore: result.hasMore === true,
