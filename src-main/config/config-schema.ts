@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { execConfigSchema } from '../exec/exec-config.js';
-import { memoryConfigSchema } from '../memory/memory-config.js';
+import { agentMemoryConfigSchema, memoryConfigSchema } from '../memory/memory-config.js';
 import { authConfigSchema, providersConfigSchema } from '../providers/provider-config.js';
 import { agentsConfigSchema, sessionConfigSchema } from '../sessions/routing-config.js';
 
@@ -87,7 +87,23 @@ export const hearthConfigSchema = z
       .strict()
       .default({ level: 'info' }),
   })
-  .strict();
+  .strict()
+  // `agents.list[].memory` is memory's to define (today: a per-agent `recall` override); the
+  // routing schema lets the key through, and it is checked here with memory's own schema.
+  .superRefine((config, ctx) => {
+    config.agents.list.forEach((agent, index) => {
+      const memory = (agent as { memory?: unknown }).memory;
+      if (memory === undefined) return;
+      const parsed = agentMemoryConfigSchema.safeParse(memory);
+      if (parsed.success) return;
+      for (const issue of parsed.error.issues)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['agents', 'list', index, 'memory', ...issue.path],
+          message: issue.message,
+        });
+    });
+  });
 
 export type HearthConfig = z.infer<typeof hearthConfigSchema>;
 

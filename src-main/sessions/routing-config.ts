@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { isWorkspacePath } from '../config/paths.js';
-import { agentMemoryConfigSchema } from '../memory/memory-config.js';
 import { DEFAULT_AGENT_ID, dmScopes, isValidAgentId, peerKinds } from './session-key.js';
 
 /**
@@ -32,8 +31,6 @@ export const agentEntrySchema = z.looseObject({
     )
     .optional(),
   model: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
-  /** This agent's changes to the shared `memory` settings (today: `recall`). */
-  memory: agentMemoryConfigSchema.optional(),
 });
 
 export const bindingMatchSchema = z
