@@ -8,6 +8,7 @@ import {
   createActiveRecall,
   createEmbedder,
   createMemoryTools,
+  type Embedder,
   type MemoryBackend,
   type MemoryConfig,
   type MemoryScope,
@@ -75,12 +76,23 @@ export interface HostMemory {
 export function composeMemory(deps: ComposeMemoryDeps): HostMemory {
   const { core, config, memoryConfig, paths, clock, log } = deps;
   const store = new DisposableStore();
+  let sharedEmbedder: Promise<Embedder> | undefined;
   const service = new MemoryService({
     paths,
     backend: deps.backend,
     config: memoryConfig,
-    // A named secret that is missing is an error naming it, not an unauthenticated request.
-    embedder: () => createEmbedder(memoryConfig.embedder, { resolveSecret: requireEmbedderSecret(deps.secrets) }),
+    // One embedder for every agent (a local model is loaded once, in one thread); a failed
+    // start is retried by the next agent that asks. A named secret that is missing is an error
+    // naming it, not an unauthenticated request.
+    embedder: () => {
+      sharedEmbedder ??= createEmbedder(memoryConfig.embedder, {
+        resolveSecret: requireEmbedderSecret(deps.secrets),
+      }).catch((error) => {
+        sharedEmbedder = undefined;
+        throw error;
+      });
+      return sharedEmbedder;
+    },
     clock,
     log: log.child({ part: 'memory' }),
     onProgress: (agentId, progress) => core.bus.publish('memory.changed', { agentId, progress }),

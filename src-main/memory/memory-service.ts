@@ -143,6 +143,14 @@ export class MemoryService {
   async close(): Promise<void> {
     const engines = [...this.engines.values()];
     this.engines.clear();
-    for (const pending of engines) await (await pending.catch(() => undefined))?.close();
+    const embedders = new Set<Embedder>();
+    for (const pending of engines) {
+      const engine = await pending.catch(() => undefined);
+      if (!engine) continue;
+      await engine.close();
+      embedders.add(engine.deps.embedder);
+    }
+    // Agents may share one embedder (one model thread): each is closed once.
+    for (const embedder of embedders) await embedder.close?.();
   }
 }

@@ -4,6 +4,8 @@ export interface Embedder {
   readonly id: string;
   readonly dimension: number;
   embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
+  /** Releases what the embedder holds (the ONNX embedder's thread); later calls fail. */
+  close?(): Promise<void>;
 }
 
 export class EmbedderError extends Error {

@@ -79,6 +79,15 @@ describe('onnx embedder (ONNX Runtime WebAssembly + tokenizer.json)', () => {
     expect(after.id.split('@')[0]).toBe(before.id.split('@')[0]);
   });
 
+  it('runs the model in its own thread, which close() stops: later calls say so', async () => {
+    const model = await writeOnnxModelFixture(await freshDir());
+    const embedder = await createOnnxEmbedder({ modelDir: model.dir });
+    const [first] = await embedder.embed(['tea']);
+    expect(first).toHaveLength(model.dimension);
+    await embedder.close();
+    await expect(embedder.embed(['tea'])).rejects.toThrow(/onnx embedder is closed/);
+  });
+
   it('says exactly what is wrong with the files, and never downloads anything', async () => {
     const dir = await freshDir();
     await expect(createOnnxEmbedder({ modelDir: dir })).rejects.toThrow(

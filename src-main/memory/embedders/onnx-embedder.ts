@@ -1,237 +1,108 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { access, readFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
-import { type Embedder, EmbedderError, l2Normalize } from './embedder.js';
+import { Worker } from 'node:worker_threads';
+import { type Embedder, EmbedderError } from './embedder.js';
+import type { OnnxWorkerReply, OnnxWorkerRequest } from './onnx-embedder-worker.js';
+import { findModelFiles, type OnnxEmbedderOptions } from './onnx-model.js';
+
+export type { OnnxEmbedderOptions } from './onnx-model.js';
 
 /**
- * A local sentence-embedding model from files the user supplies (a sentence-transformers ONNX
- * export such as all-MiniLM-L6-v2 or bge-small: `model.onnx` + `tokenizer.json`). Hearth never
- * downloads a model. The runtime is ONNX Runtime's WebAssembly build, which ships inside its npm
- * package — no native binary to fetch at install time — and the tokenizer is Hugging Face's own
- * tokenizer.json format read by `@huggingface/tokenizers`. Both load only when this embedder is chosen.
+ * The local ONNX embedder (`onnx-model.ts` says what it runs). The model lives in a worker thread,
+ * so indexing a few thousand chunks never stalls the gateway; this side only checks the folder,
+ * sends batches and hands back vectors. Errors keep the model's own words.
  */
-export interface OnnxEmbedderOptions {
-  modelDir: string;
-  /** Tokens per text; longer texts are cut. Defaults to the tokenizer's model_max_length, at most 512. */
-  maxTokens?: number;
-  /** Texts per model run. */
-  batchSize?: number;
-  /** WebAssembly threads; 1 keeps indexing from competing with the gateway for both cores. */
-  threads?: number;
-  /** `mean` over the attention mask, or the first token (`cls`); default from 1_Pooling/config.json, else mean. */
-  pooling?: 'mean' | 'cls';
-}
-
-/** Where sentence-transformers exports keep the graph, in the order we look. */
-const MODEL_FILES = ['model.onnx', 'onnx/model.onnx'];
-const TOKENIZER_FILE = 'tokenizer.json';
-/** Outputs that are already one vector per text. */
-const POOLED_OUTPUTS = ['sentence_embedding', 'pooler_output'];
-/** Outputs with one vector per token, to be pooled here. */
-const TOKEN_OUTPUTS = ['last_hidden_state', 'token_embeddings'];
-const SUPPORTED_INPUTS = new Set(['input_ids', 'attention_mask', 'token_type_ids']);
-
-type Ort = typeof import('onnxruntime-web');
-type OrtSession = import('onnxruntime-web').InferenceSession;
-type OrtTensor = import('onnxruntime-web').Tensor;
-
-export async function createOnnxEmbedder(options: OnnxEmbedderOptions): Promise<Embedder> {
-  const { modelDir } = options;
-  const modelPath = await firstExisting(MODEL_FILES.map((file) => join(modelDir, file)));
-  const tokenizerPath = join(modelDir, TOKENIZER_FILE);
-  const tokenizerFound = await exists(tokenizerPath);
-  if (!modelPath || !tokenizerFound) {
-    const missing = [modelPath ? '' : MODEL_FILES.join(' or '), tokenizerFound ? '' : TOKENIZER_FILE].filter(Boolean);
-    throw new EmbedderError(
-      `onnx embedder needs user-supplied model files in ${modelDir}: missing ${missing.join(', ')} (Hearth never downloads models)`,
-    );
-  }
-
-  const tokenizerJson = await readJson(tokenizerPath);
-  const tokenizerConfig = (await readOptionalJson(join(modelDir, 'tokenizer_config.json'))) ?? {};
-  const poolingConfig = await readOptionalJson(join(modelDir, '1_Pooling', 'config.json'));
-  const { Tokenizer } = await import('@huggingface/tokenizers');
-  let tokenizer: InstanceType<typeof Tokenizer>;
-  try {
-    tokenizer = new Tokenizer(tokenizerJson, tokenizerConfig);
-  } catch (error) {
-    throw new EmbedderError(
-      `onnx embedder: ${tokenizerPath} is not a tokenizer this build can read: ${message(error)}`,
-    );
-  }
-
-  const ort: Ort = await import('onnxruntime-web');
-  ort.env.wasm.numThreads = options.threads ?? 1;
-  let session: OrtSession;
-  try {
-    session = await ort.InferenceSession.create(await readFile(modelPath));
-  } catch (error) {
-    throw new EmbedderError(`onnx embedder: could not load ${modelPath}: ${message(error)}`);
-  }
-  const inputTypes = describeInputs(session, modelPath);
-  const outputName =
-    POOLED_OUTPUTS.find((name) => session.outputNames.includes(name)) ??
-    TOKEN_OUTPUTS.find((name) => session.outputNames.includes(name)) ??
-    session.outputNames[0];
-  if (!outputName) throw new EmbedderError(`onnx embedder: ${modelPath} has no outputs`);
-
-  const configuredMax = Number((tokenizerConfig as { model_max_length?: unknown }).model_max_length);
-  const maxTokens = options.maxTokens ?? (Number.isFinite(configuredMax) ? Math.min(configuredMax, 512) : 512);
-  const pooling = options.pooling ?? (poolingConfig?.pooling_mode_cls_token === true ? 'cls' : 'mean');
-  const padId = tokenizer.token_to_id(String((tokenizerConfig as { pad_token?: unknown }).pad_token ?? '[PAD]')) ?? 0;
-  const batchSize = options.batchSize ?? 16;
-
-  // One run at a time: the WebAssembly session is single-threaded state.
-  let queue: Promise<unknown> = Promise.resolve();
-  const runBatch = (texts: string[]): Promise<Float32Array[]> => {
-    const encoded = texts.map((text) => truncate(tokenizer.encode(text), maxTokens));
-    const length = Math.max(1, ...encoded.map((e) => e.ids.length));
-    const feeds: Record<string, OrtTensor> = {};
-    const columns: Record<string, (e: (typeof encoded)[number], i: number) => number> = {
-      input_ids: (e, i) => e.ids[i] ?? padId,
-      attention_mask: (e, i) => (i < e.ids.length ? 1 : 0),
-      // One sentence per text: every token belongs to segment 0.
-      token_type_ids: () => 0,
-    };
-    for (const [name, type] of inputTypes) {
-      const values = encoded.flatMap((e) => Array.from({ length }, (_, i) => columns[name]!(e, i)));
-      feeds[name] =
-        type === 'int32'
-          ? new ort.Tensor('int32', Int32Array.from(values), [texts.length, length])
-          : new ort.Tensor('int64', BigInt64Array.from(values, BigInt), [texts.length, length]);
-    }
-    const run = queue.then(async () => {
-      const result = await session.run(feeds);
-      const output = result[outputName]!;
-      return pool(output, encoded, { pooling, modelPath, outputName });
-    });
-    queue = run.catch(() => undefined);
-    return run;
+export async function createOnnxEmbedder(options: OnnxEmbedderOptions): Promise<Embedder & { close(): Promise<void> }> {
+  // Missing files are said at once, before a thread is started.
+  await findModelFiles(options.modelDir);
+  const worker = startWorker(options);
+  const pending = new Map<number, { resolve(vectors: Float32Array[]): void; reject(error: Error): void }>();
+  let nextRequest = 0;
+  let stopped: Error | undefined;
+  // The thread keeps the process alive only while it owes an answer: an idle embedder never
+  // holds Hearth (or a CLI command) open, and a command waiting for vectors is not cut short.
+  const settle = (requestId: number) => {
+    pending.delete(requestId);
+    if (pending.size === 0) worker.unref();
+  };
+  const stop = (error: Error) => {
+    stopped ??= error;
+    for (const waiter of pending.values()) waiter.reject(stopped);
+    pending.clear();
   };
 
-  // Probe once: the dimension is what the model answers, and a model that cannot embed fails here, not mid-index.
-  let dimension: number;
+  const ready = new Promise<{ id: string; dimension: number }>((resolve, reject) => {
+    worker.on('message', (reply: OnnxWorkerReply) => {
+      switch (reply.type) {
+        case 'ready':
+          resolve(reply);
+          return;
+        case 'failed':
+          reject(new EmbedderError(reply.message));
+          return;
+        case 'vectors':
+          pending.get(reply.requestId)?.resolve(reply.vectors);
+          settle(reply.requestId);
+          return;
+        case 'error':
+          pending.get(reply.requestId)?.reject(new EmbedderError(reply.message));
+          settle(reply.requestId);
+      }
+    });
+    worker.on('error', (error) => {
+      const failure = new EmbedderError(`onnx embedder thread failed: ${error.message}`);
+      reject(failure);
+      stop(failure);
+    });
+    worker.on('exit', (code) => {
+      const failure = new EmbedderError(`onnx embedder thread exited (code ${code})`);
+      reject(failure);
+      stop(failure);
+    });
+  });
+  let model: { id: string; dimension: number };
   try {
-    dimension = (await runBatch(['hearth']))[0]!.length;
+    model = await ready;
   } catch (error) {
-    if (error instanceof EmbedderError) throw error;
-    throw new EmbedderError(`onnx embedder: ${modelPath} failed on a probe text: ${message(error)}`);
+    await worker.terminate();
+    throw error;
   }
+  worker.unref();
+
+  const batchSize = options.batchSize ?? 16;
+  const embedBatch = (texts: string[]) =>
+    new Promise<Float32Array[]>((resolve, reject) => {
+      if (stopped) return reject(stopped);
+      const requestId = ++nextRequest;
+      if (pending.size === 0) worker.ref();
+      pending.set(requestId, { resolve, reject });
+      worker.postMessage({ type: 'embed', requestId, texts } satisfies OnnxWorkerRequest);
+    });
 
   return {
-    // The id names the model's bytes: replacing model.onnx re-embeds even under the same folder name.
-    id: `onnx:${basename(modelDir)}@${(await sha256(modelPath)).slice(0, 12)}`,
-    dimension,
+    id: model.id,
+    dimension: model.dimension,
     async embed(texts, signal) {
       const out: Float32Array[] = [];
       for (let i = 0; i < texts.length; i += batchSize) {
         if (signal?.aborted) throw signal.reason ?? new Error('embedding aborted');
-        try {
-          out.push(...(await runBatch(texts.slice(i, i + batchSize))));
-        } catch (error) {
-          if (error instanceof EmbedderError) throw error;
-          throw new EmbedderError(`onnx embedder (${basename(modelDir)}) failed: ${message(error)}`);
-        }
+        out.push(...(await embedBatch(texts.slice(i, i + batchSize))));
       }
       return out;
+    },
+    async close() {
+      stop(new EmbedderError('onnx embedder is closed'));
+      await worker.terminate();
     },
   };
 }
 
-interface EncodedText {
-  ids: number[];
-}
-
-/** Cut to the budget, keeping the closing special token ([SEP] or </s>) the model was trained to see. */
-function truncate(encoding: { ids: number[] }, maxTokens: number): EncodedText {
-  if (encoding.ids.length <= maxTokens) return { ids: encoding.ids };
-  return { ids: [...encoding.ids.slice(0, maxTokens - 1), encoding.ids.at(-1)!] };
-}
-
-/** Which inputs the graph wants and their integer type; anything else is a model this embedder cannot feed. */
-function describeInputs(session: OrtSession, modelPath: string): Map<string, 'int32' | 'int64'> {
-  const unsupported = session.inputNames.filter((name) => !SUPPORTED_INPUTS.has(name));
-  if (unsupported.length > 0 || !session.inputNames.includes('input_ids'))
-    throw new EmbedderError(
-      `onnx embedder: ${modelPath} expects inputs ${session.inputNames.join(', ')}; a text-embedding model takes input_ids (and optionally attention_mask, token_type_ids)`,
-    );
-  const types = new Map<string, 'int32' | 'int64'>();
-  for (const name of session.inputNames) {
-    const meta = session.inputMetadata.find((m) => m.name === name);
-    types.set(name, meta?.isTensor && meta.type === 'int32' ? 'int32' : 'int64');
-  }
-  return types;
-}
-
-/** One unit vector per text, from either a pooled output or per-token states. */
-function pool(
-  output: OrtTensor,
-  encoded: EncodedText[],
-  context: { pooling: 'mean' | 'cls'; modelPath: string; outputName: string },
-): Float32Array[] {
-  const data = output.data;
-  if (!(data instanceof Float32Array))
-    throw new EmbedderError(
-      `onnx embedder: output ${context.outputName} of ${context.modelPath} is ${output.type}, expected float32`,
-    );
-  const dims = output.dims;
-  if (dims.length === 2) {
-    const width = dims[1]!;
-    return encoded.map((_, row) => l2Normalize(data.slice(row * width, (row + 1) * width)));
-  }
-  if (dims.length !== 3)
-    throw new EmbedderError(
-      `onnx embedder: output ${context.outputName} of ${context.modelPath} has shape [${dims.join(', ')}], expected [batch, tokens, dim] or [batch, dim]`,
-    );
-  const [, length, width] = dims as [number, number, number];
-  return encoded.map((e, row) => {
-    const vector = new Float32Array(width);
-    const tokens = context.pooling === 'cls' ? 1 : Math.min(e.ids.length, length);
-    for (let t = 0; t < tokens; t++) {
-      const base = (row * length + t) * width;
-      for (let d = 0; d < width; d++) vector[d]! += data[base + d]!;
-    }
-    for (let d = 0; d < width; d++) vector[d]! /= tokens;
-    return l2Normalize(vector);
-  });
-}
-
-async function firstExisting(paths: string[]): Promise<string | undefined> {
-  for (const path of paths) if (await exists(path)) return path;
-  return undefined;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function readJson(path: string): Promise<Record<string, unknown>> {
-  const text = await readFile(path, 'utf8');
-  try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('not a JSON object');
-    return value as Record<string, unknown>;
-  } catch (error) {
-    throw new EmbedderError(`onnx embedder: ${path} is not valid JSON: ${message(error)}`);
-  }
-}
-
-async function readOptionalJson(path: string): Promise<Record<string, unknown> | undefined> {
-  return (await exists(path)) ? readJson(path) : undefined;
-}
-
-async function sha256(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/**
+ * The worker runs the compiled `.js` in a build. Run from the TypeScript sources (tsx, Vitest),
+ * the thread registers tsx first so it can load the `.ts` entry and what it imports.
+ */
+function startWorker(options: OnnxEmbedderOptions): Worker {
+  const fromSources = import.meta.url.endsWith('.ts');
+  const entry = new URL(`./onnx-embedder-worker.${fromSources ? 'ts' : 'js'}`, import.meta.url);
+  if (!fromSources) return new Worker(entry, { workerData: options });
+  const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); });`;
+  return new Worker(boot, { eval: true, workerData: options });
 }
