@@ -24,6 +24,8 @@ export interface MemoryServiceDeps {
   /** Tonight's DREAMS.md entry for an agent, written by that agent's model (the plain summary when it fails). */
   writeDiary?(summary: DreamSummary, agentId: string): Promise<string>;
   onProgress?(agentId: string, progress: IndexProgress): void;
+  /** False when the caller syncs itself right after opening (`hearth memory index`); default true. */
+  syncOnOpen?: boolean;
 }
 
 /** All agents' memory engines, opened lazily; what tools, gateway methods and the CLI share. */
@@ -62,7 +64,8 @@ export class MemoryService {
       onProgress: (progress) => this.deps.onProgress?.(agentId, progress),
     });
     await engine.open();
-    // Always sync on open: hand edits made while Hearth was not running are picked up too.
+    // Sync on open: hand edits made while Hearth was not running are picked up too.
+    if (this.deps.syncOnOpen === false) return engine;
     void engine.sync().catch((error) => log.error('memory indexing failed', { agentId, error: String(error) }));
     return engine;
   }

@@ -84,7 +84,8 @@ const providerEmbedder = (server: FakeEmbeddingsServer) => ({
 describe('hearth memory', () => {
   it('indexes, then searches with --json in the documented shape', async () => {
     const { run } = await setup();
-    expect(await run('index')).toMatch(/^indexed 2 files \(\d+ updated, 0 removed\), 2 chunks/);
+    expect(await run('index')).toMatch(/^indexed 2 files \(2 updated, 0 removed\), 2 chunks/);
+    expect(await run('index')).toMatch(/^indexed 2 files \(0 updated, 0 removed\), 2 chunks/);
     const json = JSON.parse(await run('search', 'climbing weekend', '--json', '--k', '3'));
     expect(Object.keys(json)).toEqual(['results']);
     expect(json.results[0]).toEqual({
@@ -96,6 +97,19 @@ describe('hearth memory', () => {
     });
     expect(Object.keys(json.results[0])).toEqual(['path', 'startLine', 'endLine', 'score', 'snippet']);
     expect(await run('search', 'peanut allergy')).toContain('MEMORY.md:1-3');
+  });
+
+  it('says how far a long index has got, on stderr, keeping stdout for the summary', async () => {
+    const { home, hearth } = await setup();
+    for (let day = 1; day <= 28; day++)
+      await writeFile(join(home, 'workspace', `memory/2026-10-${String(day).padStart(2, '0')}.md`), `- note ${day}\n`);
+    const result = await hearth(['memory', 'index']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^indexed 30 files \(30 updated, 0 removed\)/);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines.length).toBeGreaterThan(3);
+    expect(lines.length).toBeLessThanOrEqual(11);
+    expect(lines.at(-1)).toBe('indexing main: 30/30 files');
   });
 
   it('indexes and searches with a local ONNX model from the user’s folder', async () => {

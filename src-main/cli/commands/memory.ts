@@ -8,6 +8,7 @@ import { createEmbedder } from '../../memory/embedders/create-embedder.js';
 import { requireEmbedderSecret } from '../../memory/embedders/embedder-secret.js';
 import type { MemoryBackend } from '../../memory/memory-backend.js';
 import { type MemoryConfig, parseMemoryConfig } from '../../memory/memory-config.js';
+import type { IndexProgress } from '../../memory/memory-index.js';
 import { agentScope, resolveScope } from '../../memory/memory-scope.js';
 import { MemoryService } from '../../memory/memory-service.js';
 import { bundledPluginsDir, loadInstalledPlugins, type PluginsConfig } from '../../plugins/index.js';
@@ -87,6 +88,7 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
   const withService = async <T>(
     agent: string,
     run: (service: MemoryService, paths: HearthPaths) => Promise<T>,
+    options: { onProgress?(progress: IndexProgress): void; syncOnOpen?: boolean } = {},
   ): Promise<T> => {
     if (!/^[a-z0-9][a-z0-9_-]{0,63}$/i.test(agent)) throw new CliError(`invalid --agent: ${agent}`);
     const settings = await settingsFromFile(context);
@@ -99,6 +101,8 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
       embedder: () => createEmbedder(config.embedder, { resolveSecret: secretResolver(context) }),
       clock: context.clock,
       log: silentLogger,
+      onProgress: (_agentId, progress) => options.onProgress?.(progress),
+      syncOnOpen: options.syncOnOpen,
     });
     try {
       const engine = await service.engine(agent);
@@ -151,15 +155,20 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
     .option('--agent <id>', 'agent id', 'main')
     .option('--force', 're-embed every file')
     .action(async (opts: { agent: string; force?: boolean }) => {
-      await withService(opts.agent, async (service) => {
-        const engine = await service.engine(opts.agent);
-        const report = await engine.sync({ force: opts.force });
-        const status = await engine.status();
-        context.stdout(
-          `indexed ${status.files} files (${report.indexed} updated, ${report.removed} removed), ${status.chunks} chunks\n`,
-        );
-        for (const issue of status.issues) context.stdout(`issue: ${issue.path}:${issue.line} ${issue.reason}\n`);
-      });
+      await withService(
+        opts.agent,
+        async (service) => {
+          const engine = await service.engine(opts.agent);
+          const report = await engine.sync({ force: opts.force });
+          const status = await engine.status();
+          context.stdout(
+            `indexed ${status.files} files (${report.indexed} updated, ${report.removed} removed), ${status.chunks} chunks\n`,
+          );
+          for (const issue of status.issues) context.stdout(`issue: ${issue.path}:${issue.line} ${issue.reason}\n`);
+        },
+        // One run, the one asked for: its progress and its counts are what is reported.
+        { onProgress: progressReporter(context, opts.agent), syncOnOpen: false },
+      );
     });
 
   memory
@@ -238,4 +247,20 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
           context.stdout(`${line}\n`);
       });
     });
+}
+
+/**
+ * A long (re-)index says how far it is, on stderr so stdout stays the summary: a line per tenth
+ * of the files, only when there are enough files for it to take a while.
+ */
+function progressReporter(context: CliContext, agent: string): (progress: IndexProgress) => void {
+  let lastTenth = -1;
+  return (progress) => {
+    if (progress.total < 20) return;
+    const tenth = Math.floor((progress.done / progress.total) * 10);
+    if (tenth === lastTenth) return;
+    lastTenth = tenth;
+    const verb = progress.phase === 'reembed' ? 're-embedding' : 'indexing';
+    context.stderr(`${verb} ${agent}: ${progress.done}/${progress.total} files\n`);
+  };
 }
