@@ -4,6 +4,8 @@ import type { HearthPaths } from '../config/paths.js';
 import { processIsAlive } from './dreaming/dream-lock.js';
 import { noteKey } from './dreaming/dream-signals.js';
 import { analyse, type DreamingDeps, type DreamSummary, runDreaming } from './dreaming/dreaming.js';
+import { nextDreamingRun } from './dreaming/dreaming-schedule.js';
+import { readLastDream, writeLastDream } from './dreaming/last-dream.js';
 import type { Embedder } from './embedders/embedder.js';
 import type { MemoryBackend } from './memory-backend.js';
 import type { MemoryConfig } from './memory-config.js';
@@ -31,7 +33,6 @@ export interface MemoryServiceDeps {
 /** All agents' memory engines, opened lazily; what tools, gateway methods and the CLI share. */
 export class MemoryService {
   private readonly engines = new Map<string, Promise<MemoryEngine>>();
-  private readonly lastDreams = new Map<string, { at: number; promoted: number; applied: boolean }>();
 
   constructor(readonly deps: MemoryServiceDeps) {}
 
@@ -85,8 +86,10 @@ export class MemoryService {
   }
 
   async dream(agentId: string, scope: MemoryScope, apply: boolean): Promise<DreamSummary> {
-    const summary = await runDreaming(await this.dreamingDeps(agentId, scope), { apply });
-    this.lastDreams.set(`${agentId}/${scope.id}`, {
+    const deps = await this.dreamingDeps(agentId, scope);
+    const summary = await runDreaming(deps, { apply });
+    // Kept beside the scope's Dreaming state, so "last run" survives a restart.
+    await writeLastDream(deps.workspaceDir, scope, {
       at: this.deps.clock.now(),
       promoted: summary.promoted.length,
       applied: apply,
@@ -129,12 +132,13 @@ export class MemoryService {
     ];
   }
 
-  dreamStatus(agentId: string, scope: MemoryScope) {
-    return {
-      enabled: this.deps.config.dreaming.enabled,
-      cron: this.deps.config.dreaming.cron,
-      last: this.lastDreams.get(`${agentId}/${scope.id}`),
-    };
+  /** Whether Dreaming is scheduled, when it runs next, and how the scope's last run went. */
+  async dreamStatus(agentId: string, scope: MemoryScope) {
+    const { enabled, cron } = this.deps.config.dreaming;
+    const engine = await this.engine(agentId);
+    const next = enabled ? nextDreamingRun(cron, new Date(this.deps.clock.now()))?.getTime() : undefined;
+    const last = await readLastDream(engine.workspaceDir, scope);
+    return { enabled, cron, ...(next ? { next } : {}), ...(last ? { last } : {}) };
   }
 
   /** After a turn: capture the user's message when it carries a trigger (scope from the resolved account). */

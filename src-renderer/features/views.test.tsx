@@ -2,6 +2,7 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src-main/protocol/errors.js';
 import { renderWithStores, startTestApp, type TestApp } from '../testing/render-app.js';
+import { formatTime } from '../ui/use-now.js';
 import { ApprovalsView } from './approvals/approvals-view.js';
 import { AuthProfilesView } from './auth/auth-profiles-view.js';
 import { CanvasView } from './canvas/canvas-view.js';
@@ -317,6 +318,34 @@ describe('DreamsView', () => {
     expect(within(card).getByText('recalls')).toBeTruthy();
     fireEvent.click(within(card).getByRole('button', { name: 'Why?' }));
     expect(await within(card).findByText('recalled 4 times from 3 queries')).toBeTruthy();
+  });
+});
+
+describe('DreamsView schedule', () => {
+  it('says when Dreaming runs next and how the last run went, or how to turn it on', async () => {
+    const next = new Date(2026, 11, 1, 3, 0).getTime();
+    const lastAt = new Date(2026, 10, 30, 3, 0).getTime();
+    app = startTestApp({
+      'dreams.status': () => ({
+        enabled: true,
+        cron: '0 3 * * *',
+        next,
+        last: { at: lastAt, promoted: 2, applied: true },
+      }),
+    });
+    renderWithStores(app, <DreamsView />);
+    const line = await screen.findByTestId('dreams-schedule');
+    expect(line.textContent).toContain('Dreams every night (0 3 * * *). Next: ');
+    expect(line.textContent).toContain(formatTime(next));
+    expect(line.textContent).toContain(`Last run ${formatTime(lastAt)}: 2 promoted.`);
+    cleanup();
+    app.dispose();
+
+    app = startTestApp({ 'dreams.status': () => ({ enabled: false, cron: '0 3 * * *' }) });
+    renderWithStores(app, <DreamsView />);
+    expect((await screen.findByTestId('dreams-schedule')).textContent).toBe(
+      'Nightly Dreaming is off: turn on memory.dreaming.enabled in Settings, or run it now.',
+    );
   });
 });
 

@@ -22,7 +22,16 @@ export interface PromotionCandidate {
 
 export interface DreamsState {
   diary: string;
-  status?: { enabled: boolean; cron: string; lastAt?: number; lastPromoted?: number };
+  status?: {
+    enabled: boolean;
+    cron: string;
+    /** When the nightly run fires next (epoch ms), while enabled. */
+    nextAt?: number;
+    lastAt?: number;
+    lastPromoted?: number;
+    /** False when the last run was a preview. */
+    lastApplied?: boolean;
+  };
   phases: DreamPhase[];
   candidates: PromotionCandidate[];
   promoted: string[];
@@ -89,7 +98,14 @@ export function createDreamsStore(client: GatewayPort): StoreApi<DreamsState> & 
       set({
         diary: diary.status === 'fulfilled' ? str(record(diary.value).content) : '',
         status: s
-          ? { enabled: s.enabled === true, cron: str(s.cron), lastAt: num(last.at), lastPromoted: num(last.promoted) }
+          ? {
+              enabled: s.enabled === true,
+              cron: str(s.cron),
+              nextAt: num(s.next),
+              lastAt: num(last.at),
+              lastPromoted: num(last.promoted),
+              lastApplied: last.applied === undefined ? undefined : last.applied === true,
+            }
           : undefined,
         candidates:
           candidates.status === 'fulfilled'

@@ -159,4 +159,32 @@ describe('memory.* and dreams.* methods', () => {
       payload: { lines: [expect.stringContaining('has not been recalled')] },
     });
   });
+
+  it('dreams.status says when the schedule runs next and how the last run went, across a restart', async () => {
+    const { fixture, registry } = await setup({ dreaming: { enabled: true } });
+    const before = await registry.dispatch('dreams.status', {}, reader);
+    // The fixture's clock is 2026-11-30 10:00 local: the next 03:00 is tomorrow's.
+    expect(before).toMatchObject({ ok: true, payload: { enabled: true, next: new Date(2026, 11, 1, 3, 0).getTime() } });
+    expect((before as { payload: Record<string, unknown> }).payload.last).toBeUndefined();
+    fixture.clock.advance(60_000);
+    await registry.dispatch('dreams.run', { apply: true }, admin);
+    const last = { at: fixture.clock.now(), promoted: 0, applied: true };
+    expect(await registry.dispatch('dreams.status', {}, reader)).toMatchObject({ payload: { last } });
+
+    // A restarted gateway: a new service over the same workspace still knows.
+    await service?.close();
+    service = new MemoryService({
+      paths: fixture.paths,
+      backend: lanceDbMemoryBackend,
+      config: parseMemoryConfig({}),
+      embedder: () => createHashedEmbedder(384),
+      clock: fixture.clock,
+      log: silentLogger,
+    });
+    const restarted = new MethodRegistry();
+    registerDreamsMethods(restarted, { memory: service });
+    const after = await restarted.dispatch('dreams.status', {}, reader);
+    expect(after).toMatchObject({ payload: { enabled: false, last } });
+    expect((after as { payload: Record<string, unknown> }).payload.next).toBeUndefined();
+  });
 });

@@ -30,6 +30,9 @@ export const dreamsMethods = {
   'dreams.status': method<{
     enabled: boolean;
     cron: string;
+    /** When the schedule fires next (epoch ms), while Dreaming is enabled. */
+    next?: number;
+    /** The scope's most recent run, kept across restarts. */
     last?: { at: number; promoted: number; applied: boolean };
   }>()({
     scope: 'operator.read',

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useDomain, useStores, useT } from '../../app/stores-context.js';
 import { TabList } from '../../ui/tab-list.js';
+import { formatTime } from '../../ui/use-now.js';
 import { Markdown } from '../chat/markdown.js';
 import './dreams.css';
 
@@ -18,6 +19,7 @@ export function DreamsView() {
   const candidates = useDomain('dreams', (s) => s.candidates);
   const running = useDomain('dreams', (s) => s.running);
   const error = useDomain('dreams', (s) => s.error);
+  const status = useDomain('dreams', (s) => s.status);
   const [tab, setTab] = useState<Tab>('diary');
   const tabs: { id: Tab; label: string }[] = [
     { id: 'diary', label: t('dreams.diary') },
@@ -55,6 +57,21 @@ export function DreamsView() {
           </button>
         </div>
       </header>
+      {status && (
+        <p className="dreams-schedule" data-testid="dreams-schedule">
+          {status.enabled
+            ? t('dreams.scheduleOn', { cron: status.cron, next: formatTime(status.nextAt) })
+            : t('dreams.scheduleOff')}
+          {status.lastAt !== undefined && (
+            <>
+              {' '}
+              {status.lastApplied === false
+                ? t('dreams.lastPreview', { when: formatTime(status.lastAt) })
+                : t('dreams.lastRun', { when: formatTime(status.lastAt), count: String(status.lastPromoted ?? 0) })}
+            </>
+          )}
+        </p>
+      )}
       {error && (
         <p className="notice" role="alert">
           {error}
