@@ -286,6 +286,9 @@ test('dreams: the agent recalls a note, `hearth memory promote --apply` promotes
   await ui.go('dreams');
   await expect(ui.dreamsDiary).toContainText(/Promoted [1-9]\d* to MEMORY\.md: /, { timeout: 15_000 });
   await expect(ui.dreamsDiary).toContainText(note);
+  // The CLI's run is the last run the view reports (read from disk, not from this host's memory).
+  await expect(ui.dreamsSchedule).toContainText('Nightly Dreaming is off');
+  await expect(ui.dreamsSchedule).toContainText(/Last run .+: [1-9]\d* promoted\./);
   await ui.screenshot('host-dreams');
   // MEMORY.md in the Memory view has the promoted note too.
   await ui.go('memory');

@@ -127,6 +127,11 @@ export class ControlUiPage {
   }
 
   // Dreams
+  /** The line above the diary: next scheduled run, or how to turn Dreaming on; the last run. */
+  get dreamsSchedule(): Locator {
+    return this.page.getByTestId('dreams-schedule');
+  }
+
   get dreamsDiary(): Locator {
     return this.page.getByTestId('dreams-diary');
   }
