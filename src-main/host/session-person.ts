@@ -1,13 +1,14 @@
 import { join } from 'node:path';
 import type { MemoryFlushTarget } from '../agent/context/index.js';
 import { type MemoryConfig, type MemoryScope, resolveScope } from '../memory/index.js';
+import { OWNER_USER_ID } from '../protocol/methods/memory.js';
 import { parseSessionKey } from '../sessions/index.js';
 
 /** The part of `memory` config that decides whose memory a session sees. */
 export type ScopeSettings = Pick<MemoryConfig, 'scope' | 'identityLinks'>;
 
 /** The account an agent's own main session speaks for: whoever runs Hearth. */
-export const OWNER_ACCOUNT = 'owner';
+export const OWNER_ACCOUNT = OWNER_USER_ID;
 
 /**
  * Who a session speaks for, for per-user memory: the owner in an agent's main session, the person

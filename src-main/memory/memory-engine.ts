@@ -1,6 +1,6 @@
 import type { Clock } from '../base/clock.js';
 import type { Logger } from '../base/logger.js';
-import type { MemorySearchHit } from '../protocol/methods/memory.js';
+import { type MemorySearchHit, OWNER_USER_ID } from '../protocol/methods/memory.js';
 import { type CaptureDecision, type CaptureInput, shouldCapture } from './capture.js';
 import type { Embedder } from './embedders/embedder.js';
 import { ensureEmbedderDimension } from './embedders/embedder-dimension.js';
@@ -37,6 +37,8 @@ export interface MemoryStatus {
   recovered?: string;
   issues: IndexReport['issues'];
   lastSync?: { at: number; indexed: number; removed: number };
+  scope: MemoryConfig['scope'];
+  ownerFolder?: string;
 }
 
 export interface MemoryEngineDeps {
@@ -254,6 +256,8 @@ export class MemoryEngine {
         issues.map((issue: { line: number; reason: string }) => ({ path, ...issue })),
       ),
       lastSync: this.lastSync,
+      scope: this.deps.config.scope,
+      ...(this.deps.config.scope === 'per-user' ? { ownerFolder: `${this.scopeFor(OWNER_USER_ID).root}/` } : {}),
     };
   }
 

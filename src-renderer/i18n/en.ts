@@ -107,6 +107,8 @@ export const en = {
   'auth.keyNote': 'Stored in the system keychain and never shown again.',
   'auth.none': 'No auth profiles yet.',
   'memory.title': 'Memory',
+  'memory.perUser':
+    'Memory is per person: this is your own (owner). Each person’s notes stay in their own folder, and no one else’s recall reads yours.',
   'memory.search': 'Search memory',
   'memory.noHits': 'No memories match.',
   'memory.score': 'score {score}',
@@ -126,6 +128,7 @@ export const en = {
   'dreams.scheduleOn': 'Dreams every night ({cron}). Next: {next}.',
   'dreams.scheduleOff': 'Nightly Dreaming is off: turn on memory.dreaming.enabled in Settings, or run it now.',
   'dreams.lastRun': 'Last run {when}: {count} promoted.',
+  'dreams.perUser': 'Your own memory (owner) dreams here; everyone else’s dreams in their own folder.',
   'dreams.lastPreview': 'Last run {when} (preview): nothing written.',
   'dreams.explain': 'Why?',
   'dreams.noPhases': 'Run or preview a dream to see what each phase found.',

@@ -118,6 +118,9 @@ export const zh: Record<MessageKey, string> = {
   'memory.preview': '预览',
   'dreams.title': '梦境',
   'dreams.diary': '日记',
+  'dreams.perUser': '这里是你（所有者）自己的记忆在做梦；其他人的记忆在各自的文件夹中做梦。',
+  'memory.perUser':
+    '记忆按人区分：这是你（所有者）自己的记忆。每个人的笔记都在自己的文件夹中，别人的回忆不会读到你的。',
   'dreams.scheduleOn': '每晚做梦（{cron}）。下次：{next}。',
   'dreams.scheduleOff': '夜间做梦已关闭：在设置中打开 memory.dreaming.enabled，或立即运行。',
   'dreams.lastRun': '上次运行 {when}：提升了 {count} 条。',

@@ -230,4 +230,34 @@ describe('memory store', () => {
     expect(state.today?.content).toBe('content of memory/2026-11-30.md\n\n---\n\ncontent of memory/2026-11-30-trip.md');
     expect(state.docs['MEMORY.md']).toBe('content of MEMORY.md');
   });
+
+  it('with per-user memory shows the owner’s own memory and Dreaming, never someone else’s notes', async () => {
+    app = startTestApp(
+      {
+        'memory.status': () => ({ scope: 'per-user' }),
+        'memory.files.list': () => ({
+          files: [
+            { path: 'MEMORY.md', size: 1, mtimeMs: 0, kind: 'static' },
+            { path: 'users/owner/memory/2026-11-29.md', size: 1, mtimeMs: 0, kind: 'daily', date: '2026-11-29' },
+            { path: 'users/alice/memory/2026-11-29.md', size: 1, mtimeMs: 0, kind: 'daily', date: '2026-11-29' },
+          ],
+        }),
+        'memory.search': () => ({ results: [] }),
+        'dreams.run': () => ({ applied: false, candidates: [], promoted: [] }),
+      },
+      { now: () => new Date(2026, 10, 30, 15, 0).getTime() },
+    );
+    await app.client.waitForConnected();
+    await app.stores.memory.getState().refresh();
+    expect(app.stores.memory.getState().daily.map((d) => d.path)).toEqual(['users/owner/memory/2026-11-29.md']);
+    app.stores.memory.getState().setQuery('tea');
+    await app.stores.memory.getState().search();
+    expect(app.gateway.calls('memory.search').at(-1)).toEqual({ userId: 'owner', query: 'tea', k: 20 });
+
+    await app.stores.dreams.getState().refresh();
+    expect(app.gateway.calls('dreams.status').at(-1)).toEqual({ userId: 'owner' });
+    expect(app.gateway.calls('memory.file.get').map((p) => p.path)).toContain('users/owner/DREAMS.md');
+    await app.stores.dreams.getState().run('preview');
+    expect(app.gateway.calls('dreams.run').at(-1)).toEqual({ userId: 'owner', apply: false });
+  });
 });

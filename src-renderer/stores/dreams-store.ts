@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { DreamsRunResult } from '../../src-main/protocol/methods/dreams.js';
 import { disposeAll, errorText, type GatewayPort, list, num, record, str } from './gateway-port.js';
+import { agentsMemory, type WhoseMemory, whoseMemory } from './whose-memory.js';
 
 export interface DreamPhase {
   name: 'light' | 'rem' | 'deep';
@@ -21,6 +22,8 @@ export interface PromotionCandidate {
 }
 
 export interface DreamsState {
+  /** Whose Dreaming this is (the owner's own, with per-user memory). */
+  whose: WhoseMemory;
   diary: string;
   status?: {
     enabled: boolean;
@@ -82,20 +85,23 @@ export function phasesOf(result: DreamsRunResult): DreamPhase[] {
 
 export function createDreamsStore(client: GatewayPort): StoreApi<DreamsState> & { dispose(): void } {
   const store = createStore<DreamsState>((set, get) => ({
+    whose: agentsMemory,
     diary: '',
     phases: [],
     candidates: [],
     promoted: [],
     running: false,
     async refresh() {
+      const whose = await whoseMemory(client).catch(() => get().whose);
       const [diary, status, candidates] = await Promise.allSettled([
-        client.call('memory.file.get', { path: 'DREAMS.md' }),
-        client.call('dreams.status', {}),
-        client.call('dreams.candidates', {}),
+        client.call('memory.file.get', { path: `${whose.folder}DREAMS.md` }),
+        client.call('dreams.status', whose.params),
+        client.call('dreams.candidates', whose.params),
       ]);
       const s = status.status === 'fulfilled' ? record(status.value) : undefined;
       const last = record(s?.last);
       set({
+        whose,
         diary: diary.status === 'fulfilled' ? str(record(diary.value).content) : '',
         status: s
           ? {
@@ -117,7 +123,7 @@ export function createDreamsStore(client: GatewayPort): StoreApi<DreamsState> & 
     async run(mode) {
       set({ running: true });
       try {
-        const params = mode === 'run' ? {} : { apply: mode === 'apply' };
+        const params = { ...get().whose.params, ...(mode === 'run' ? {} : { apply: mode === 'apply' }) };
         const result = (await client.call('dreams.run', params, { timeoutMs: 300_000 })) as DreamsRunResult;
         set({
           running: false,
@@ -135,7 +141,7 @@ export function createDreamsStore(client: GatewayPort): StoreApi<DreamsState> & 
       const candidate = get().candidates.find((c) => c.id === id);
       if (!candidate) return;
       try {
-        const result = record(await client.call('dreams.explain', { text: candidate.text }));
+        const result = record(await client.call('dreams.explain', { ...get().whose.params, text: candidate.text }));
         const explanation = list(result.lines).map(String);
         set((s) => ({ candidates: s.candidates.map((c) => (c.id === id ? { ...c, explanation } : c)) }));
       } catch (error) {

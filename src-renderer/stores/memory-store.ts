@@ -1,5 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { disposeAll, errorText, type GatewayPort, list, num, record, str } from './gateway-port.js';
+import { agentsMemory, type WhoseMemory, whoseMemory } from './whose-memory.js';
 
 export interface MemoryHit {
   path: string;
@@ -20,6 +21,8 @@ export interface DailyFile {
 export type MemoryDoc = 'MEMORY.md' | 'USER.md';
 
 export interface MemoryState {
+  /** Whose memory is shown (the owner's own, with per-user memory). */
+  whose: WhoseMemory;
   query: string;
   hits: MemoryHit[];
   searching: boolean;
@@ -82,6 +85,7 @@ export function highlightRuns(text: string, query: string): { text: string; hit:
 
 export function createMemoryStore(client: GatewayPort, now: () => number): StoreApi<MemoryState> & { dispose(): void } {
   const store = createStore<MemoryState>((set, get) => ({
+    whose: agentsMemory,
     query: '',
     hits: [],
     searching: false,
@@ -97,7 +101,7 @@ export function createMemoryStore(client: GatewayPort, now: () => number): Store
       }
       set({ searching: true });
       try {
-        const result = record(await client.call(methods.search, { query, k: 20 }));
+        const result = record(await client.call(methods.search, { ...get().whose.params, query, k: 20 }));
         const rows = list(result.results ?? result.hits);
         set({ hits: rows.flatMap((r) => toMemoryHit(r) ?? []), searching: false, searched: true, error: undefined });
       } catch (error) {
@@ -105,6 +109,10 @@ export function createMemoryStore(client: GatewayPort, now: () => number): Store
       }
     },
     async refresh() {
+      const whose = await whoseMemory(client).catch(() => get().whose);
+      // The owner's daily notes: the workspace's, and with per-user memory also users/owner/memory/.
+      const folder = whose.folder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const ownDaily = new RegExp(`^(${folder ? `${folder}|` : ''})memory/\\d{4}-\\d{2}-\\d{2}`);
       const [files, memoryDoc, userDoc] = await Promise.allSettled([
         client.call(methods.files, {}),
         client.call(methods.read, { path: 'MEMORY.md' }),
@@ -117,7 +125,7 @@ export function createMemoryStore(client: GatewayPort, now: () => number): Store
         files.status === 'fulfilled'
           ? list(record(files.value).files)
               .map(record)
-              .filter((f) => f.kind === 'daily' || /^memory\/\d{4}-\d{2}-\d{2}/.test(str(f.path)))
+              .filter((f) => ownDaily.test(str(f.path)))
               .map((f) => ({ date: str(f.date) || str(f.path).replace(/^.*\/|\.md$/g, ''), path: str(f.path) }))
               .sort((a, b) => b.date.localeCompare(a.date))
           : [];
@@ -135,7 +143,7 @@ export function createMemoryStore(client: GatewayPort, now: () => number): Store
         );
         today = { path: todays[0]!.path, content: contents.filter(Boolean).join('\n\n---\n\n') };
       }
-      set({ daily, docs, today, error: files.status === 'rejected' ? errorText(files.reason) : undefined });
+      set({ whose, daily, docs, today, error: files.status === 'rejected' ? errorText(files.reason) : undefined });
     },
     async openDaily(path) {
       try {

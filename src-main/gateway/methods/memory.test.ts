@@ -160,6 +160,16 @@ describe('memory.* and dreams.* methods', () => {
     });
   });
 
+  it('memory.status says whose memory the Control UI is looking at', async () => {
+    const { registry } = await setup();
+    expect(await registry.dispatch('memory.status', {}, reader)).toMatchObject({ payload: { scope: 'per-agent' } });
+    await service?.close();
+    const linked = await setup({ scope: 'per-user', identityLinks: { sam: ['owner', 'telegram:7'] } });
+    expect(await linked.registry.dispatch('memory.status', {}, reader)).toMatchObject({
+      payload: { scope: 'per-user', ownerFolder: 'users/sam/' },
+    });
+  });
+
   it('dreams.status says when the schedule runs next and how the last run went, across a restart', async () => {
     const { fixture, registry } = await setup({ dreaming: { enabled: true } });
     const before = await registry.dispatch('dreams.status', {}, reader);

@@ -10,6 +10,11 @@ export const agentId = z
   .optional();
 /** Per-user memory scope: the user (or linked account) whose memory to read. */
 export const userId = z.string().min(1).max(128).optional();
+/**
+ * The account whoever runs Hearth speaks as: an agent's main session, and the Control UI. In
+ * per-user memory it is the person `owner` (folder `users/owner/`).
+ */
+export const OWNER_USER_ID = 'owner';
 
 export interface MemorySearchHit {
   /** Workspace-relative, e.g. `memory/2026-11-02.md`. */
@@ -45,6 +50,10 @@ export interface MemoryStatusResult {
   recovered?: string;
   issues: { path: string; line: number; reason: string }[];
   lastSync?: { at: number; indexed: number; removed: number };
+  /** `per-user`: searches and Dreaming need a `userId` (the Control UI passes `owner`). */
+  scope: 'per-agent' | 'per-user';
+  /** With per-user memory: the owner's folder (`users/owner/`, or the id `owner` is linked to). */
+  ownerFolder?: string;
 }
 
 export const memoryMethods = {

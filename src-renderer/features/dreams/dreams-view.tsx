@@ -20,6 +20,7 @@ export function DreamsView() {
   const running = useDomain('dreams', (s) => s.running);
   const error = useDomain('dreams', (s) => s.error);
   const status = useDomain('dreams', (s) => s.status);
+  const perUser = useDomain('dreams', (s) => s.whose.perUser);
   const [tab, setTab] = useState<Tab>('diary');
   const tabs: { id: Tab; label: string }[] = [
     { id: 'diary', label: t('dreams.diary') },
@@ -62,6 +63,7 @@ export function DreamsView() {
           {status.enabled
             ? t('dreams.scheduleOn', { cron: status.cron, next: formatTime(status.nextAt) })
             : t('dreams.scheduleOff')}
+          {perUser && ` ${t('dreams.perUser')}`}
           {status.lastAt !== undefined && (
             <>
               {' '}

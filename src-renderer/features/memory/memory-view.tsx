@@ -92,6 +92,7 @@ export function MemoryView() {
   const today = useDomain('memory', (s) => s.today);
   const openFile = useDomain('memory', (s) => s.openFile);
   const error = useDomain('memory', (s) => s.error);
+  const perUser = useDomain('memory', (s) => s.whose.perUser);
   const [lastQuery, setLastQuery] = useState('');
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -103,6 +104,11 @@ export function MemoryView() {
       <header className="view-header">
         <h1>{t('memory.title')}</h1>
       </header>
+      {perUser && (
+        <p className="muted" data-testid="memory-whose">
+          {t('memory.perUser')}
+        </p>
+      )}
       <form className="memory-search" aria-label={t('memory.search')} onSubmit={submit}>
         <input
           className="input"
