@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatTurn } from '../testing/chat-turn.js';
 import { type FakeLlmServer, startFakeLlmServer } from '../testing/fake-llm/index.js';
+import { fakeOpenAiConfig } from '../testing/product-fixture.js';
 import { connectRaw, type RawGatewaySocket } from '../testing/raw-gateway-socket.js';
 import { createTempHome } from '../testing/temp-home.js';
 import { startTestHost, type TestHost } from '../testing/test-host.js';
@@ -23,14 +24,7 @@ beforeAll(async () => {
   await writeFile(
     join(temp.home, 'hearth.json'),
     JSON.stringify({
-      providers: {
-        openai: {
-          kind: 'openai',
-          baseURL: llm.baseUrlFor('openai'),
-          models: { 'gpt-4o': { contextWindow: 8_000, maxOutputTokens: 500 } },
-        },
-      },
-      agents: { defaults: { model: 'openai/gpt-4o' } },
+      ...fakeOpenAiConfig(llm, { contextWindow: 8_000 }),
       memory: { recall: { enabled: false } },
     }),
   );

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../base/logger.js';
 import { chatTurn } from '../testing/chat-turn.js';
 import { type FakeLlmServer, startFakeLlmServer } from '../testing/fake-llm/index.js';
+import { fakeOpenAiConfig } from '../testing/product-fixture.js';
 import { connectRaw, type RawGatewaySocket } from '../testing/raw-gateway-socket.js';
 import { createTempHome } from '../testing/temp-home.js';
 import { startTestHost, type TestHost } from '../testing/test-host.js';
@@ -25,14 +26,7 @@ beforeAll(async () => {
   await writeFile(
     join(temp.home, 'hearth.json'),
     JSON.stringify({
-      providers: {
-        openai: {
-          kind: 'openai',
-          baseURL: llm.baseUrlFor('openai'),
-          models: { 'gpt-4o': { contextWindow: 8_000, maxOutputTokens: 500 } },
-        },
-      },
-      agents: { defaults: { model: 'openai/gpt-4o' } },
+      ...fakeOpenAiConfig(llm, { contextWindow: 8_000 }),
       // Only the flush may write the facts down: no capture, no recall.
       memory: { scope: 'per-user', capture: { enabled: false }, recall: { enabled: false } },
     }),

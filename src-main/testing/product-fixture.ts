@@ -21,6 +21,20 @@ export interface ProductFixture {
   close(): Promise<void>;
 }
 
+/**
+ * hearth.json's `providers` and `agents` for a host whose only model is gpt-4o on the fake server;
+ * with `contextWindow`, a small window so a few long turns reach compaction.
+ */
+export function fakeOpenAiConfig(llm: FakeLlmServer, options: { contextWindow?: number } = {}) {
+  const models = options.contextWindow
+    ? { models: { 'gpt-4o': { contextWindow: options.contextWindow, maxOutputTokens: 500 } } }
+    : {};
+  return {
+    providers: { openai: { kind: 'openai', baseURL: llm.baseUrlFor('openai'), ...models } },
+    agents: { defaults: { model: 'openai/gpt-4o' } },
+  };
+}
+
 export async function startProductFixture(
   options: {
     config?: Record<string, unknown>;
@@ -30,15 +44,7 @@ export async function startProductFixture(
 ): Promise<ProductFixture> {
   const llm = await startFakeLlmServer();
   const temp = await createTempHome();
-  const agents = { defaults: { model: 'openai/gpt-4o' } };
-  await writeFile(
-    join(temp.home, 'hearth.json'),
-    JSON.stringify({
-      providers: { openai: { kind: 'openai', baseURL: llm.baseUrlFor('openai') } },
-      agents,
-      ...options.config,
-    }),
-  );
+  await writeFile(join(temp.home, 'hearth.json'), JSON.stringify({ ...fakeOpenAiConfig(llm), ...options.config }));
   await options.before?.(temp.home);
   const host = await startTestHost({
     home: temp.home,
