@@ -14,6 +14,7 @@ import {
   type SubagentEnded,
   type SubagentSeed,
   splitTurns,
+  subagentEndedNotice,
 } from '../../src-main/plugins/sdk/context.js';
 import { bm25Scores } from './bm25.js';
 
@@ -149,12 +150,7 @@ export class LexicalContextEngine implements ContextEngine {
   }
 
   async onSubagentEnded(result: SubagentEnded): Promise<void> {
-    this.messages.push({
-      kind: 'notification',
-      id: this.deps.newId(),
-      ts: this.deps.clock.now(),
-      text: `Subagent ${result.childSessionKey} ended (${result.outcome}): ${result.summary}`,
-    });
+    this.messages.push(subagentEndedNotice(result, this.deps));
   }
 }
 

@@ -12,6 +12,7 @@ import {
   type ApprovalRequest,
   type ApprovalResolution,
   approvalDecisions,
+  approvalView,
 } from './approval-types.js';
 import type { SmartVerdict } from './smart-approval.js';
 
@@ -140,16 +141,7 @@ export class ApprovalService implements ApprovalGate, Disposable {
         () => this.settle(id, { decision: 'deny', resolvedBy: 'cancelled', reason: 'the run was cancelled' }),
         { once: true },
       );
-      this.deps.events.publish('exec.approval.requested', {
-        ...request,
-        // PROTOCOL.md §7 shape, for clients written against OpenClaw.
-        request: {
-          command: request.command,
-          cwd: request.cwd,
-          host: request.host ?? 'gateway',
-          allowedDecisions: request.allowedDecisions,
-        },
-      });
+      this.deps.events.publish('exec.approval.requested', approvalView(request));
       for (const prompter of this.prompters) this.ask(prompter, request, prompters.signal);
       onPending?.(request);
     });

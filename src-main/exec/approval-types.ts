@@ -70,3 +70,19 @@ export interface ApprovalInput {
 export interface ApprovalGate {
   request(input: ApprovalInput, signal?: AbortSignal): Promise<ApprovalResolution>;
 }
+
+/**
+ * A pending request as clients see it (`exec.approval.requested`, `exec.approval.list`/`get`): the
+ * request itself plus the PROTOCOL.md §7 `request` block, for clients written against OpenClaw.
+ */
+export function approvalView(request: ApprovalRequest) {
+  return {
+    ...request,
+    request: {
+      command: request.command,
+      cwd: request.cwd,
+      host: request.host ?? 'gateway',
+      allowedDecisions: request.allowedDecisions,
+    },
+  };
+}

@@ -25,6 +25,7 @@ export {
   type ApprovalRequest,
   type ApprovalResolution,
   approvalDecisions,
+  approvalView,
 } from './approval-types.js';
 export { type ApproveCommand, parseApproveCommand } from './approve-command.js';
 export { type BashParser, loadBashParser } from './bash-parser.js';

@@ -1,4 +1,4 @@
-import { streamText } from 'ai';
+import { streamCompletion } from '../providers/stream-completion.js';
 import { parseModelRef, type RuntimeServices } from './runtime-model-deps.js';
 
 /**
@@ -17,18 +17,5 @@ export async function completeText(
   const ref = parseModelRef(modelRef);
   const profile = services.auth.order(ref.provider)[0];
   const credential = profile ? await services.auth.credential(profile) : undefined;
-  const result = streamText({
-    model: services.models.create(ref, credential),
-    prompt,
-    maxOutputTokens,
-    maxRetries: 0,
-    abortSignal: signal,
-    onError: () => {},
-  });
-  let text = '';
-  for await (const part of result.fullStream) {
-    if (part.type === 'text-delta') text += part.text;
-    if (part.type === 'error') throw part.error instanceof Error ? part.error : new Error(String(part.error));
-  }
-  return text;
+  return streamCompletion({ model: services.models.create(ref, credential), prompt, maxOutputTokens, signal });
 }

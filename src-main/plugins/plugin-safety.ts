@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 
@@ -8,6 +9,21 @@ export interface PluginRefusal {
 
 function inside(root: string, path: string): boolean {
   return path === root || path.startsWith(root + sep);
+}
+
+/**
+ * Every entry of a plugin folder, a directory before what is in it, as `lstat` sees it: symbolic
+ * links are reported, never followed. node_modules and .git are skipped; 8 levels at most.
+ */
+async function* pluginEntries(dir: string, depth = 0): AsyncGenerator<{ path: string; name: string; info: Stats }> {
+  if (depth > 8) return;
+  for (const name of await readdir(dir)) {
+    if (name === 'node_modules' || name === '.git') continue;
+    const path = join(dir, name);
+    const info = await lstat(path);
+    yield { path, name, info };
+    if (info.isDirectory()) yield* pluginEntries(path, depth + 1);
+  }
 }
 
 /**
@@ -27,26 +43,18 @@ export async function checkPluginFiles(
     refusals.push({ file: entry, reason: `entry escapes the plugin folder (${relative(rootReal, entryPath)})` });
     return refusals;
   }
-  const walk = async (dir: string, depth: number): Promise<void> => {
-    if (depth > 8) return;
-    for (const name of await readdir(dir)) {
-      if (name === 'node_modules' || name === '.git') continue;
-      const path = join(dir, name);
-      const info = await lstat(path);
-      if (info.isSymbolicLink()) {
-        const target = await realpath(path).catch(() => undefined);
-        if (!target || !inside(rootReal, target))
-          refusals.push({ file: path, reason: 'symbolic link points outside the plugin folder' });
-        continue;
-      }
-      if ((info.mode & 0o002) !== 0)
-        refusals.push({ file: path, reason: 'world-writable: anyone on this machine could change it' });
-      if (uid !== undefined && info.uid !== uid && info.uid !== 0)
-        refusals.push({ file: path, reason: `owned by another user (uid ${info.uid})` });
-      if (info.isDirectory()) await walk(path, depth + 1);
+  for await (const { path, info } of pluginEntries(rootReal)) {
+    if (info.isSymbolicLink()) {
+      const target = await realpath(path).catch(() => undefined);
+      if (!target || !inside(rootReal, target))
+        refusals.push({ file: path, reason: 'symbolic link points outside the plugin folder' });
+      continue;
     }
-  };
-  await walk(rootReal, 0);
+    if ((info.mode & 0o002) !== 0)
+      refusals.push({ file: path, reason: 'world-writable: anyone on this machine could change it' });
+    if (uid !== undefined && info.uid !== uid && info.uid !== 0)
+      refusals.push({ file: path, reason: `owned by another user (uid ${info.uid})` });
+  }
   return refusals;
 }
 
@@ -72,21 +80,10 @@ const DANGEROUS: { pattern: RegExp; reason: string }[] = [
 /** Install-time static scan of a plugin's source for dangerous patterns. Each finding names the file. */
 export async function scanPluginSource(pluginRoot: string): Promise<PluginRefusal[]> {
   const findings: PluginRefusal[] = [];
-  const walk = async (dir: string, depth: number): Promise<void> => {
-    if (depth > 8) return;
-    for (const name of await readdir(dir)) {
-      if (name === 'node_modules' || name === '.git') continue;
-      const path = join(dir, name);
-      const info = await lstat(path);
-      if (info.isDirectory()) {
-        await walk(path, depth + 1);
-        continue;
-      }
-      if (!/\.(m?[jt]s|cjs|tsx|jsx)$/.test(name) || info.size > 2_000_000) continue;
-      const text = await readFile(path, 'utf8');
-      for (const rule of DANGEROUS) if (rule.pattern.test(text)) findings.push({ file: path, reason: rule.reason });
-    }
-  };
-  await walk(pluginRoot, 0);
+  for await (const { path, name, info } of pluginEntries(pluginRoot)) {
+    if (info.isDirectory() || !/\.(m?[jt]s|cjs|tsx|jsx)$/.test(name) || info.size > 2_000_000) continue;
+    const text = await readFile(path, 'utf8');
+    for (const rule of DANGEROUS) if (rule.pattern.test(text)) findings.push({ file: path, reason: rule.reason });
+  }
   return findings;
 }

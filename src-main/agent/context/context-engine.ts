@@ -46,6 +46,19 @@ export interface SubagentEnded {
   summary: string;
 }
 
+/** What every engine tells the parent session when a subagent it spawned ends. */
+export function subagentEndedNotice(
+  result: SubagentEnded,
+  deps: Pick<ContextEngineDeps, 'newId' | 'clock'>,
+): AgentMessage {
+  return {
+    kind: 'notification',
+    id: deps.newId(),
+    ts: deps.clock.now(),
+    text: `Subagent ${result.childSessionKey} ended (${result.outcome}): ${result.summary}`,
+  };
+}
+
 export interface MaintenanceReport {
   changed: boolean;
   detail: string;

@@ -42,6 +42,7 @@ export type {
   SubagentEnded,
   SubagentSeed,
 } from './context-engine.js';
+export { subagentEndedNotice } from './context-engine.js';
 export { type ContextEngineRegistry, createContextEngineRegistry } from './context-engine-registry.js';
 export { type CollectedIdentifiers, collectIdentifiers, findMissingIdentifiers } from './identifiers.js';
 export {

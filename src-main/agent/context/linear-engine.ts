@@ -11,6 +11,7 @@ import type {
   SubagentEnded,
   SubagentSeed,
 } from './context-engine.js';
+import { subagentEndedNotice } from './context-engine.js';
 import { chooseOverflowRoute } from './prompt-budget.js';
 import { estimateMessagesTokens } from './token-estimate.js';
 import { truncateToolResults } from './tool-result-truncation.js';
@@ -132,12 +133,7 @@ export class LinearContextEngine implements ContextEngine {
   }
 
   async onSubagentEnded(result: SubagentEnded): Promise<void> {
-    this.messages.push({
-      kind: 'notification',
-      id: this.deps.newId(),
-      ts: this.deps.clock.now(),
-      text: `Subagent ${result.childSessionKey} ended (${result.outcome}): ${result.summary}`,
-    });
+    this.messages.push(subagentEndedNotice(result, this.deps));
   }
 }
 

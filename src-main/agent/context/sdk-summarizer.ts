@@ -1,4 +1,5 @@
-import { type LanguageModel, streamText } from 'ai';
+import type { LanguageModel } from 'ai';
+import { streamCompletion } from '../../providers/stream-completion.js';
 import type { AgentMessage } from '../messages.js';
 import type { Summarizer } from './compaction.js';
 
@@ -39,22 +40,13 @@ export function createSdkSummarizer(input: { model: LanguageModel; maxOutputToke
       requiredIdentifiers.length > 0
         ? `\n\nRequired identifiers (copy each verbatim):\n${requiredIdentifiers.join('\n')}`
         : '';
-    // Streamed like every other call: some providers (and our fake) only speak SSE, and a stream
-    // lets the runner's first-token timeout apply to the summary too.
-    const result = streamText({
+    // Streamed like every other call, so the runner's first-token timeout applies to the summary too.
+    return streamCompletion({
       model: input.model,
       system: instructions,
       prompt: `${renderTranscript(messages)}${required}`,
       maxOutputTokens: input.maxOutputTokens ?? 1_500,
-      maxRetries: 0,
-      abortSignal: signal,
-      onError: () => {},
+      signal,
     });
-    let text = '';
-    for await (const part of result.fullStream) {
-      if (part.type === 'text-delta') text += part.text;
-      else if (part.type === 'error') throw part.error instanceof Error ? part.error : new Error(String(part.error));
-    }
-    return text;
   };
 }

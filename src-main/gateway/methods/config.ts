@@ -21,6 +21,14 @@ function toGatewayError(error: unknown): never {
 
 export function registerConfigMethods(router: MethodRouter, config: ConfigService): Disposable {
   const store = new DisposableStore();
+  // config.set and config.patch answer alike: where the file is, its new hash, what changed.
+  const written = (result: { hash: string; backupPath?: string; changedPaths: string[] }) => ({
+    ok: true as const,
+    path: config.path,
+    hash: result.hash,
+    backupPath: result.backupPath,
+    changedPrefixes: result.changedPaths,
+  });
   store.add(
     router.handle('config.get', () => {
       const snapshot = config.snapshot();
@@ -42,28 +50,14 @@ export function registerConfigMethods(router: MethodRouter, config: ConfigServic
     })),
   );
   store.add(
-    router.handle('config.set', async ({ raw, baseHash }) => {
-      const result = await config.setRaw(raw, baseHash).catch(toGatewayError);
-      return {
-        ok: true as const,
-        path: config.path,
-        hash: result.hash,
-        backupPath: result.backupPath,
-        changedPrefixes: result.changedPaths,
-      };
-    }),
+    router.handle('config.set', async ({ raw, baseHash }) =>
+      written(await config.setRaw(raw, baseHash).catch(toGatewayError)),
+    ),
   );
   store.add(
-    router.handle('config.patch', async ({ patch, baseHash }) => {
-      const result = await config.patch(patch, baseHash).catch(toGatewayError);
-      return {
-        ok: true as const,
-        path: config.path,
-        hash: result.hash,
-        backupPath: result.backupPath,
-        changedPrefixes: result.changedPaths,
-      };
-    }),
+    router.handle('config.patch', async ({ patch, baseHash }) =>
+      written(await config.patch(patch, baseHash).catch(toGatewayError)),
+    ),
   );
   return store;
 }

@@ -1,5 +1,5 @@
 import { type Disposable, DisposableStore } from '../../base/disposable.js';
-import type { AnalysisSummary, ApprovalRequest, ApprovalService } from '../../exec/index.js';
+import { type AnalysisSummary, type ApprovalService, approvalView } from '../../exec/index.js';
 import { GatewayError } from '../../protocol/index.js';
 import type { ExecApprovalView } from '../../protocol/methods/exec.js';
 import type { CallerIdentity } from '../caller.js';
@@ -54,7 +54,11 @@ export function registerExecMethods(router: MethodRouter, deps: ExecMethodsDeps)
     }),
   );
 
-  store.add(router.handle('exec.approval.list', () => approvals.list().map(toView)));
+  store.add(
+    router.handle('exec.approval.list', () =>
+      approvals.list().map((request): ExecApprovalView => approvalView(request)),
+    ),
+  );
 
   store.add(
     router.handle('exec.approval.get', ({ id }) => {
@@ -65,7 +69,7 @@ export function registerExecMethods(router: MethodRouter, deps: ExecMethodsDeps)
           id,
         });
       return {
-        ...toView(found.request),
+        ...approvalView(found.request),
         status: found.resolution ? ('resolved' as const) : ('pending' as const),
         ...(found.resolution ? { resolution: found.resolution } : {}),
       };
@@ -84,16 +88,4 @@ export function registerExecMethods(router: MethodRouter, deps: ExecMethodsDeps)
 
 function callerName(caller: CallerIdentity): string {
   return `${caller.displayName ?? caller.clientId}(${caller.connId})`;
-}
-
-function toView(request: ApprovalRequest): ExecApprovalView {
-  return {
-    ...request,
-    request: {
-      command: request.command,
-      cwd: request.cwd,
-      host: request.host ?? 'gateway',
-      allowedDecisions: request.allowedDecisions,
-    },
-  };
 }

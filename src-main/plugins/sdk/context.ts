@@ -32,6 +32,7 @@ export {
   flushDurableFacts,
   LinearContextEngine,
   splitTurns,
+  subagentEndedNotice,
   truncateToolResults,
 } from '../../agent/context/index.js';
 export type {
