@@ -100,13 +100,20 @@ export async function composeWorkspaceBootstrap(deps: WorkspaceBootstrapDeps): P
     return loaderFor(session.agentId).load(input);
   };
   const warner = createTruncationWarner((settings.warningMode ?? 'once') as TruncationWarningMode);
+  // A turn asks for the system prompt, then for the truncation warning about that same prompt:
+  // the warning reuses the files the prompt was built from instead of checking them all again.
+  const builtFrom = new Map<string, ReturnType<typeof load>>();
 
   return {
     async systemPrompt(session) {
-      return buildSystemPrompt({ bootstrapText: (await load(session)).text });
+      const loaded = load(session);
+      builtFrom.set(session.sessionKey, loaded);
+      return buildSystemPrompt({ bootstrapText: (await loaded).text });
     },
     async truncationWarning(session) {
-      return warner.warningFor(session.sessionKey, await load(session));
+      const loaded = builtFrom.get(session.sessionKey) ?? load(session);
+      builtFrom.delete(session.sessionKey);
+      return warner.warningFor(session.sessionKey, await loaded);
     },
     dispose: () => roster.dispose(),
   };
