@@ -51,3 +51,14 @@ export function halves(text: string): string[] {
   const cut = Math.ceil(text.length / 2);
   return [text.slice(0, cut), text.slice(cut)].filter((piece) => piece.length > 0);
 }
+
+/** How a request with a `messages` array (OpenAI chat, Ollama) is read: model, prompt, last user text, tool results. */
+export const chatMessagesRequest: Pick<WireFormat, 'modelOf' | 'promptOf' | 'lastUserText' | 'toolResultCount'> = {
+  modelOf: (body) => String(body.model ?? ''),
+  promptOf: (body) => ({ messages: body.messages, tools: body.tools }),
+  lastUserText(body) {
+    const users = arrayOf(body.messages).filter((m) => m.role === 'user');
+    return textOf(users.at(-1)?.content);
+  },
+  toolResultCount: (body) => arrayOf(body.messages).filter((m) => m.role === 'tool').length,
+};

@@ -1,16 +1,10 @@
-import { arrayOf, textOf, type WireFormat } from './wire-format.js';
+import { chatMessagesRequest, type WireFormat } from './wire-format.js';
 
 /** Ollama `/api/chat` NDJSON: one JSON object per line, the last with `done: true`. */
 export const ollamaWire: WireFormat = {
   provider: 'ollama',
   contentType: 'application/x-ndjson',
-  modelOf: (body) => String(body.model ?? ''),
-  promptOf: (body) => ({ messages: body.messages, tools: body.tools }),
-  lastUserText(body) {
-    const users = arrayOf(body.messages).filter((m) => m.role === 'user');
-    return textOf(users.at(-1)?.content);
-  },
-  toolResultCount: (body) => arrayOf(body.messages).filter((m) => m.role === 'tool').length,
+  ...chatMessagesRequest,
   render(reply, model) {
     const createdAt = new Date(reply.created * 1000).toISOString();
     const line = (data: Record<string, unknown>) => `${JSON.stringify({ model, created_at: createdAt, ...data })}\n`;

@@ -1,16 +1,10 @@
-import { arrayOf, halves, sse, textOf, type WireFormat } from './wire-format.js';
+import { chatMessagesRequest, halves, sse, type WireFormat } from './wire-format.js';
 
 /** OpenAI chat-completions SSE (also what Azure, DeepSeek, OpenRouter and LM Studio speak). */
 export const openAiChatWire: WireFormat = {
   provider: 'openai-chat',
   contentType: 'text/event-stream',
-  modelOf: (body) => String(body.model ?? ''),
-  promptOf: (body) => ({ messages: body.messages, tools: body.tools }),
-  lastUserText(body) {
-    const users = arrayOf(body.messages).filter((m) => m.role === 'user');
-    return textOf(users.at(-1)?.content);
-  },
-  toolResultCount: (body) => arrayOf(body.messages).filter((m) => m.role === 'tool').length,
+  ...chatMessagesRequest,
   render(reply, model) {
     const base = { id: reply.responseId, object: 'chat.completion.chunk', created: reply.created, model };
     const chunk = (delta: unknown, finishReason: string | null = null) =>
