@@ -9,13 +9,13 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { APP_ENTRY_URL, APP_ORIGIN } from '../src-main/app/app-origin.js';
 import { createIpcBridge, FRAME_CHANNEL } from '../src-main/app/ipc-bridge.js';
-import { redactSecrets } from '../src-main/app/redact.js';
-import { FakeIpcMain, FakeWebContents } from '../src-main/app/testing/fake-electron.js';
 import { silentLogger, systemClock } from '../src-main/base/index.js';
+import { redactSecrets } from '../src-main/base/secret-redaction.js';
 import { DeviceRegistry } from '../src-main/gateway/auth/device-registry.js';
 import { GatewayCore } from '../src-main/gateway/gateway-core.js';
 import { PROTOCOL_VERSION } from '../src-main/protocol/index.js';
 import type { HealthResult } from '../src-main/protocol/methods/gateway.js';
+import { FakeIpcMain, FakeWebContents } from '../src-main/testing/app/fake-electron.js';
 import { type BenchResult, percentile } from './bench-result.js';
 
 async function ipcRoundTrips(count: number): Promise<BenchResult[]> {

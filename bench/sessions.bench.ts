@@ -2,10 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { AgentMessage } from '../src-main/agent/messages.js';
 import { silentLogger, systemClock } from '../src-main/base/index.js';
-import { createHearthPaths } from '../src-main/config/paths.js';
+import { createHearthPaths } from '../src-main/paths/index.js';
 import { createLanes, createSessionStore } from '../src-main/sessions/index.js';
+import type { AgentMessage } from '../src-main/transcript/index.js';
 import { type BenchResult, percentile } from './bench-result.js';
 
 /** Session store and lanes: the per-turn cost the runtime pays around every LLM call. */

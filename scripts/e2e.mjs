@@ -22,6 +22,12 @@ const steps = [
     args: ['playwright', 'test', '-c', 'e2e/ui/playwright.config.ts'],
   },
   {
+    name: "OpenClaw's own Control UI (npm openclaw@2026.9.6, cached outside the repo) against Hearth, in Chromium",
+    needs: 'e2e/openclaw-ui/playwright.config.ts',
+    command: process.execPath,
+    args: ['scripts/openclaw-control-ui.mjs', '--e2e'],
+  },
+  {
     name: 'Control UI through the built preload bridge, and the Electron smoke test (skips without the binary)',
     needs: 'e2e/preload-bridge/playwright.config.ts',
     command: 'npx',

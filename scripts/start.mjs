@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // `npm start`: the desktop app when Electron's binary is available (fetching it if
 // needed: users have internet), otherwise the headless gateway with the Control UI
-// in the browser — and it says which, and why.
+// opened, signed in, in the person's browser — and it says which, and why. The gateway
+// token is never printed: `gateway run --open` hands the sign-in link to the platform's
+// opener ($BROWSER, open, explorer.exe or xdg-open) and, when none works, says how to sign in.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -60,14 +62,18 @@ if (binary && process.env.HEARTH_HEADLESS !== '1') {
   say(
     process.env.HEARTH_HEADLESS === '1'
       ? 'HEARTH_HEADLESS=1: running the headless gateway.'
-      : `Electron is unavailable (${why}); running the headless gateway instead — open the Control UI URL below in your browser.`,
+      : `Electron is unavailable (${why}); running the headless gateway instead and opening the Control UI in your browser.`,
   );
   ensureBuilt(false);
-  const child = spawn(process.execPath, [join(root, 'bin', 'hearth.js'), 'gateway', 'run', '--find-free-port'], {
-    cwd: root,
-    stdio: 'inherit',
-    env: process.env,
-  });
+  const child = spawn(
+    process.execPath,
+    [join(root, 'bin', 'hearth.js'), 'gateway', 'run', '--find-free-port', '--open'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: process.env,
+    },
+  );
   const forward = (signal) => child.kill(signal);
   process.on('SIGINT', forward);
   process.on('SIGTERM', forward);

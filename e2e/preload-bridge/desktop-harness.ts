@@ -42,7 +42,7 @@ export async function startDesktopHarness(): Promise<DesktopHarness> {
   // The renderer on http://127.0.0.1:<port>, answered by the app:// handler with the real CSP.
   const handle = createAppProtocolHandler({
     rendererDir: builtRenderer,
-    contentSecurityPolicy: buildContentSecurityPolicy({ canvasOrigin }),
+    contentSecurityPolicy: buildContentSecurityPolicy({ gatewayOrigin: canvasOrigin }),
   });
   const server: Server = createServer(async (request, response) => {
     const answer = await handle(new Request(`app://hearth${request.url ?? '/'}`));

@@ -99,7 +99,8 @@ test('connects with the gateway token from the URL fragment and drops it from th
   const ui = new ControlUiPage(page);
   await ui.open(host.url, host.token, 'settings');
   expect(page.url()).not.toContain('token=');
-  // A reload keeps working: the token was kept in storage.
+  // A reload keeps working: the browser registered its own device key, and the gateway token was not kept.
+  expect(JSON.stringify(await page.evaluate(() => Object.entries(localStorage)))).not.toContain(host.token);
   await page.reload();
   await expect(ui.connectionBadge.filter({ hasText: 'Connected' }).first()).toBeVisible();
 });
@@ -148,7 +149,8 @@ test('approvals: the model asks to run a command, it is allowed from the UI, and
   expect(llm.requests).toHaveLength(1);
   await card.getByRole('button', { name: /Allow once/ }).click();
   await expect(page.getByText('No commands are waiting for approval.')).toBeVisible();
-  await expect(page.getByText('Allow once by Control UI')).toBeVisible();
+  // The browser signed in with a device key of its own: the decider is that device, by name.
+  await expect(page.getByText('Allow once by Chrome on Linux')).toBeVisible();
   await ui.screenshot('host-approvals-decided');
 
   await ui.go('chat');
@@ -341,7 +343,7 @@ test.describe('phone width', () => {
       .getByRole('button', { name: /Allow once/ })
       .tap();
     await expect(page.getByText('No commands are waiting for approval.')).toBeVisible();
-    await expect(page.getByText('Allow once by Control UI')).toBeVisible();
+    await expect(page.getByText('Allow once by Chrome on Linux')).toBeVisible();
     await expect(ui.decidedCommand('basename /phone/ran-from-the-phone')).toBeVisible();
     await ui.screenshot('host-phone-approvals-decided');
 

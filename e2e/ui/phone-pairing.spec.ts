@@ -169,8 +169,11 @@ test('a phone pairs from the QR link, is approved on the desktop, chats and answ
   await phone.waitConnected();
 
   // Its token revoked on the desktop: the phone is cut off at once and says what to do.
-  const listed = (await request('device.pair.list', {})).payload as { paired: { deviceId: string; online: boolean }[] };
-  const device = listed.paired.find((d) => d.online);
+  // The phone, not the desktop browser (which registered a device key of its own when it signed in).
+  const listed = (await request('device.pair.list', {})).payload as {
+    paired: { deviceId: string; online: boolean; displayName?: string; approvedVia: string }[];
+  };
+  const device = listed.paired.find((d) => d.online && d.displayName === 'Android phone');
   expect(device).toBeDefined();
   await request('device.token.revoke', { deviceId: device!.deviceId, role: 'operator' });
   await expect(phone.problem).toContainText('This device was removed');

@@ -8,11 +8,31 @@ export function sessions() {
     totalCount: 5,
     hasMore: false,
     sessions: [
-      { key: 'agent:main:main', label: 'Main', updatedAt: previewNow() - 60_000 },
-      { key: 'agent:main:telegram:dm:4411', displayName: 'Alice (Telegram)', updatedAt: previewNow() - 3_600_000 },
-      { key: 'agent:main:telegram:group:88', displayName: 'Family group', updatedAt: previewNow() - 7_200_000 },
-      { key: 'agent:main:cron:morning-brief', displayName: 'Morning brief', updatedAt: previewNow() - 86_400_000 },
-      { key: 'agent:research:main', label: 'Research notes', updatedAt: previewNow() - 172_800_000 },
+      { key: 'agent:main:main', agentId: 'main', label: 'Main', updatedAt: previewNow() - 60_000 },
+      {
+        key: 'agent:main:telegram:dm:4411',
+        agentId: 'main',
+        displayName: 'Alice (Telegram)',
+        updatedAt: previewNow() - 3_600_000,
+      },
+      {
+        key: 'agent:main:telegram:group:88',
+        agentId: 'main',
+        displayName: 'Family group',
+        updatedAt: previewNow() - 7_200_000,
+      },
+      {
+        key: 'agent:main:cron:morning-brief',
+        agentId: 'main',
+        displayName: 'Morning brief',
+        updatedAt: previewNow() - 86_400_000,
+      },
+      {
+        key: 'agent:research:main',
+        agentId: 'research',
+        label: 'Research notes',
+        updatedAt: previewNow() - 172_800_000,
+      },
     ],
   };
 }

@@ -15,7 +15,7 @@ const newId = () => `x${++n}`;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'hearth-lexical-'));
 });
-afterEach(() => rm(dir, { recursive: true, force: true }));
+afterEach(() => rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }));
 
 const deps = (): ContextEngineDeps => ({
   agentId: 'main',

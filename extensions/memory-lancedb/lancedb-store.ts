@@ -11,6 +11,7 @@ import type {
   MemoryChunkRow,
   MemoryIndexStore,
   MemoryIndexStoreOptions,
+  TextQueryClause,
 } from '../../src-main/plugins/sdk/memory.js';
 
 // LanceDB is CommonJS and checks `instanceof` against its own (CommonJS) apache-arrow; the ESM
@@ -106,7 +107,34 @@ export function ensureLanceRuntimeThreads(env: Record<string, string | undefined
   if (env.LANCEDB_LOG === undefined) env.LANCEDB_LOG = 'error';
 }
 
-const FTS_CONFIG = async () => (await lance()).Index.fts({ withPosition: false });
+/**
+ * The engine hands over terms already tokenised (stems, `propfind.rs`, `€0.27`, Chinese words):
+ * the index only splits on whitespace and folds accents, it must not cut or stem them again.
+ */
+const FTS_CONFIG = async () =>
+  (await lance()).Index.fts({
+    withPosition: false,
+    baseTokenizer: 'whitespace',
+    lowercase: false,
+    stem: false,
+    removeStopWords: false,
+    asciiFolding: true,
+    maxTokenLength: 64,
+  });
+
+/** Weighted clauses as one LanceDB query: a boolean OR of match queries, each with its boost. */
+async function fullTextQuery(clauses: readonly TextQueryClause[]): Promise<Lance.FullTextQuery> {
+  const { BooleanQuery, MatchQuery, Occur } = await lance();
+  const matches = clauses.map(
+    (clause) =>
+      new MatchQuery(clause.terms.join(' '), 'fts', {
+        boost: clause.boost,
+        fuzziness: clause.fuzziness ?? 0,
+        ...(clause.fuzziness ? { maxExpansions: 20, prefixLength: 1 } : {}),
+      }),
+  );
+  return matches.length === 1 ? matches[0]! : new BooleanQuery(matches.map((match) => [Occur.Should, match]));
+}
 
 /**
  * Rows as one Arrow batch: the vectors go in as one flat Float32Array instead of 384 JS numbers
@@ -280,16 +308,17 @@ export function createLanceDbStore(options: MemoryIndexStoreOptions): MemoryInde
       return rows.map((raw) => ({ row: toRow(raw), score: 1 - Number(raw._distance) }));
     },
 
-    async textSearch(ftsQuery, query: BackendQuery): Promise<BackendHit[]> {
-      if (!ftsQuery.trim()) return [];
+    async textSearch(clauses, query: BackendQuery): Promise<BackendHit[]> {
+      const usable = clauses.filter((clause) => clause.terms.length > 0);
+      if (usable.length === 0) return [];
       const current = await ensureTable();
       const rows = (await current
         .query()
-        .fullTextSearch(ftsQuery, { columns: 'fts' })
+        .fullTextSearch(await fullTextQuery(usable))
         .where(`scope = ${quote(query.scope)}`)
-        // The vector column is most of a row's bytes; text hits do not need it (MMR uses the vector hits').
+        // With their vectors: a text hit outside the vector top-N still gets its true similarity.
         // _score named explicitly: LanceDB warns on every search when it is projected implicitly.
-        .select([...TEXT_COLUMNS, '_score'])
+        .select([...TEXT_COLUMNS, 'vector', '_score'])
         .limit(query.limit)
         .toArray()) as (StoredRow & { _score: number })[];
       return rows.map((raw) => ({ row: toRow(raw), score: Number(raw._score) }));

@@ -33,6 +33,7 @@ export {
   type AgentRuntime,
   type AgentRuntimeDeps,
   createAgentRuntime,
+  type RunKind,
   type StartTurnInput,
   type TurnScope,
 } from './runtime/agent-runtime.js';

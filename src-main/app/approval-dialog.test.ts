@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../base/index.js';
 import type { ApprovalRequest } from '../exec/approval-types.js';
+import { createFakeDialog } from '../testing/app/fake-dialog.js';
+import { flush } from '../testing/app/fake-electron.js';
 import { createFakeClock } from '../testing/fake-clock.js';
 import { createNativeApprovalPrompter } from './approval-dialog.js';
 import type { Notifier } from './notifications.js';
-import { createFakeDialog } from './testing/fake-dialog.js';
-import { flush } from './testing/fake-electron.js';
 
 function setup(options: { windowVisible?: boolean; mac?: boolean; macWindow?: boolean } = {}) {
   const clock = createFakeClock();

@@ -1,6 +1,6 @@
 import type { Clock, Logger } from '../base/index.js';
 import { Emitter, type Event } from '../base/index.js';
-import type { ApprovalDecision, ApprovalPrompter, ApprovalRequest } from '../exec/approval-types.js';
+import type { ApprovalDecision, ApprovalPrompter, ApprovalRequest } from '../exec/index.js';
 import type { Notifier } from './notifications.js';
 
 /** Electron's MessageBoxOptions, the fields this sets. */

@@ -12,19 +12,20 @@ function directives(policy: string): Map<string, string> {
 }
 
 describe('Content-Security-Policy', () => {
-  it('allows only the app itself, the loopback gateway and the canvas origin', () => {
-    const policy = directives(buildContentSecurityPolicy({ canvasOrigin: 'http://127.0.0.1:18790' }));
+  it('allows only the app itself, the gateway and the canvas path of the gateway', () => {
+    const policy = directives(buildContentSecurityPolicy({ gatewayOrigin: 'http://127.0.0.1:18790' }));
     expect(policy.get('default-src')).toBe("'self'");
     expect(policy.get('script-src')).toBe("'self'");
-    expect(policy.get('connect-src')).toContain('ws://127.0.0.1:*');
-    expect(policy.get('frame-src')).toBe('http://127.0.0.1:18790');
+    // The gateway only: no wildcard ports, so a page cannot reach other loopback services.
+    expect(policy.get('connect-src')).toBe("'self' http://127.0.0.1:18790 ws://127.0.0.1:18790");
+    expect(policy.get('frame-src')).toBe('http://127.0.0.1:18790/__hearth__/canvas/');
     expect(policy.get('object-src')).toBe("'none'");
     expect(policy.get('base-uri')).toBe("'none'");
     expect(policy.get('frame-ancestors')).toBe("'none'");
   });
 
   it('never allows eval or inline scripts', () => {
-    const policy = buildContentSecurityPolicy({ canvasOrigin: 'http://127.0.0.1:1' });
+    const policy = buildContentSecurityPolicy({ gatewayOrigin: 'http://127.0.0.1:1' });
     expect(directives(policy).get('script-src')).not.toMatch(/unsafe/);
   });
 
@@ -38,14 +39,14 @@ describe('Content-Security-Policy', () => {
     expect(policy.get('connect-src')).toContain('ws://localhost:5173');
   });
 
-  it('rejects a canvas origin that is not a bare http(s) origin, naming the option', () => {
-    expect(() => buildContentSecurityPolicy({ canvasOrigin: 'http://127.0.0.1:1/canvas' })).toThrow(
-      /canvasOrigin must be a bare origin/,
+  it('rejects a gateway origin that is not a bare http(s) origin, naming the option', () => {
+    expect(() => buildContentSecurityPolicy({ gatewayOrigin: 'http://127.0.0.1:1/canvas' })).toThrow(
+      /gatewayOrigin must be a bare origin/,
     );
-    expect(() => buildContentSecurityPolicy({ canvasOrigin: 'javascript:alert(1)' })).toThrow(
-      /canvasOrigin must be http\(s\)/,
+    expect(() => buildContentSecurityPolicy({ gatewayOrigin: 'javascript:alert(1)' })).toThrow(
+      /gatewayOrigin must be http\(s\)/,
     );
-    expect(() => buildContentSecurityPolicy({ canvasOrigin: '127.0.0.1' })).toThrow(/canvasOrigin is not a URL/);
+    expect(() => buildContentSecurityPolicy({ gatewayOrigin: '127.0.0.1' })).toThrow(/gatewayOrigin is not a URL/);
     expect(() => buildContentSecurityPolicy({ devServerOrigin: "http://x 'unsafe-eval'" })).toThrow(/devServerOrigin/);
   });
 

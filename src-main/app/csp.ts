@@ -1,63 +1,13 @@
-export interface CspOptions {
-  /** Origin of the agent canvas (served by the gateway); the only thing allowed in a frame. */
-  canvasOrigin?: string;
-  /** Vite dev server origin in development (its HMR socket and module URLs). */
-  devServerOrigin?: string;
-}
+import { buildControlUiPolicy, type ControlUiPolicyOptions } from '../protocol/control-ui-policy.js';
+
+export type CspOptions = ControlUiPolicyOptions;
 
 /**
- * The renderer's Content-Security-Policy. Scripts only from the app itself (no
- * eval, no inline), network only to the app and the loopback gateway, frames only
- * for the canvas, no plugins, no <base> games, no form posts away.
+ * The Electron window's Content-Security-Policy: the very policy the gateway sends with
+ * the browser-served UI (src-main/protocol/control-ui-policy.ts), one definition for both.
  */
 export function buildContentSecurityPolicy(options: CspOptions = {}): string {
-  const dev = options.devServerOrigin ? [options.devServerOrigin] : [];
-  const devSocket = options.devServerOrigin ? [options.devServerOrigin.replace(/^http/, 'ws')] : [];
-  const directives: [string, string[]][] = [
-    ['default-src', ["'self'"]],
-    ['script-src', ["'self'", ...dev]],
-    // React and xterm set inline style attributes; styles cannot run code.
-    ['style-src', ["'self'", "'unsafe-inline'", ...dev]],
-    ['img-src', ["'self'", 'data:', 'blob:']],
-    ['font-src', ["'self'", 'data:']],
-    [
-      'connect-src',
-      [
-        "'self'",
-        'ws://127.0.0.1:*',
-        'http://127.0.0.1:*',
-        'wss://127.0.0.1:*',
-        'https://127.0.0.1:*',
-        ...dev,
-        ...devSocket,
-      ],
-    ],
-    ['frame-src', options.canvasOrigin ? [checkedOrigin(options.canvasOrigin, 'canvasOrigin')] : ["'none'"]],
-    ['worker-src', ["'self'", 'blob:']],
-    ['object-src', ["'none'"]],
-    ['base-uri', ["'none'"]],
-    ['form-action', ["'none'"]],
-    ['frame-ancestors', ["'none'"]],
-  ];
-  if (options.devServerOrigin) checkedOrigin(options.devServerOrigin, 'devServerOrigin');
-  return directives.map(([name, sources]) => `${name} ${sources.join(' ')}`).join('; ');
-}
-
-/** A CSP source must be a bare origin; a path or junk would widen or break the policy. */
-function checkedOrigin(value: string, name: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new Error(`${name} is not a URL: ${JSON.stringify(value)}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new Error(`${name} must be http(s), got ${url.protocol}`);
-  }
-  if (url.origin !== value.replace(/\/$/, '')) {
-    throw new Error(`${name} must be a bare origin like http://127.0.0.1:18790, got ${JSON.stringify(value)}`);
-  }
-  return url.origin;
+  return buildControlUiPolicy(options);
 }
 
 /** The part of Electron's `session.webRequest` this uses. */

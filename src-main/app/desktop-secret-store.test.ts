@@ -35,7 +35,7 @@ beforeEach(async () => {
   home = await mkdtemp(join(tmpdir(), 'hearth-desktop-secrets-'));
 });
 afterEach(async () => {
-  await rm(home, { recursive: true, force: true });
+  await rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 const options = (available: boolean, env: Record<string, string> = {}) => ({

@@ -1,6 +1,7 @@
 // The desktop shell's parts, for wiring and for tests. main.ts (the Electron entry)
 // is deliberately not re-exported: it loads the real `electron` module.
 
+export { REDACTED, redactSecrets, redactValue } from '../base/secret-redaction.js';
 export { type AppMenuActions, appMenuTemplate } from './app-menu.js';
 export { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, isExternalWebUrl, isSameOrigin, originOf } from './app-origin.js';
 export { type AppProtocolOptions, appSchemePrivileges, createAppProtocolHandler } from './app-protocol.js';
@@ -44,7 +45,6 @@ export {
   shouldNotifyFinishedTask,
 } from './notifications.js';
 export { denyPermissionsByDefault, isPermissionGranted } from './permissions.js';
-export { REDACTED, redactSecrets, redactValue } from './redact.js';
 export {
   createSafeStorageSecretStore,
   SAFE_STORAGE_BACKEND,

@@ -6,10 +6,10 @@ import { createMemoryLogger } from '../base/index.js';
 import { DeviceRegistry } from '../gateway/auth/device-registry.js';
 import { GatewayCore } from '../gateway/gateway-core.js';
 import { PROTOCOL_VERSION } from '../protocol/index.js';
+import { FakeIpcMain, FakeWebContents, flush } from '../testing/app/fake-electron.js';
 import { createFakeClock } from '../testing/fake-clock.js';
 import { APP_ENTRY_URL, APP_ORIGIN } from './app-origin.js';
 import { createIpcBridge, FRAME_CHANNEL } from './ipc-bridge.js';
-import { FakeIpcMain, FakeWebContents, flush } from './testing/fake-electron.js';
 
 // The bridge against the real gateway core: only Electron (ipcMain, webContents) is faked.
 
@@ -18,7 +18,7 @@ beforeEach(async () => {
   home = await mkdtemp(join(tmpdir(), 'hearth-ipc-gateway-'));
 });
 afterEach(async () => {
-  await rm(home, { recursive: true, force: true });
+  await rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 const connect = {

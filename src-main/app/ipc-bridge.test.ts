@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../base/index.js';
+import { FakeIpcMain, FakeWebContents, flush } from '../testing/app/fake-electron.js';
+import { createFakeInProcessGateway } from '../testing/app/fake-in-process-gateway.js';
 import { createFakeClock } from '../testing/fake-clock.js';
 import { APP_ENTRY_URL, APP_ORIGIN } from './app-origin.js';
 import { createIpcBridge, FRAME_CHANNEL, REOPEN_DELAY_MS } from './ipc-bridge.js';
-import { FakeIpcMain, FakeWebContents, flush } from './testing/fake-electron.js';
-import { createFakeInProcessGateway } from './testing/fake-in-process-gateway.js';
 
 function setup() {
   const ipcMain = new FakeIpcMain();

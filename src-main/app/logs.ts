@@ -2,7 +2,7 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import pino from 'pino';
 import type { Logger } from '../base/index.js';
-import { redactSecrets, redactValue } from './redact.js';
+import { redactSecrets, redactValue } from '../base/secret-redaction.js';
 
 /** The main process log, in the OS's log folder (`app.getPath('logs')`). */
 export function mainLogPath(logsDir: string): string {

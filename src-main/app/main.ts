@@ -19,10 +19,10 @@ import {
   Tray,
 } from 'electron';
 import { DisposableStore, systemClock } from '../base/index.js';
-import { createHearthPaths, resolveHearthHome } from '../config/paths.js';
-import type { ApprovalPrompter } from '../exec/approval-types.js';
+import type { ApprovalPrompter } from '../exec/index.js';
 import type { HearthHost } from '../host/hearth-host.js';
 import { type StartHearthOptions, startHearth } from '../host/start-hearth.js';
+import { createHearthPaths, resolveHearthHome } from '../paths/index.js';
 import type { SecretStore } from '../secrets/index.js';
 import { appMenuTemplate } from './app-menu.js';
 import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, isSameOrigin, originOf } from './app-origin.js';
@@ -48,8 +48,6 @@ import { type AppUpdaterLike, restartPromptOptions, startAutoUpdates } from './u
  * prompter and its choice of secret store. Extra fields until start-hearth declares them.
  */
 type DesktopStartOptions = StartHearthOptions & { approvalPrompters?: ApprovalPrompter[]; secretStore?: SecretStore };
-/** The tray's pause switch, when the host offers one. */
-type DesktopHost = HearthHost & { setAgentPaused?(paused: boolean): Promise<void> };
 
 // The edge: the only reads of the environment and command line.
 const env = process.env;
@@ -66,7 +64,7 @@ let knownSecrets: string[] = [];
 const logger = createFileLogger(logFile, () => knownSecrets);
 
 let window: BrowserWindow | undefined;
-let host: DesktopHost | undefined;
+let host: HearthHost | undefined;
 let secretBackend: string | undefined;
 let pageReady = false;
 const pendingRoutes: string[] = [];
@@ -162,12 +160,12 @@ async function start(): Promise<void> {
     approvalPrompters: [prompter],
     secretStore: secrets.store,
   };
-  host = (await startHearth(startOptions)) as DesktopHost;
+  host = await startHearth(startOptions);
   knownSecrets = [host.token];
   const started = host;
 
   const csp = buildContentSecurityPolicy({
-    canvasOrigin: originOf(started.url),
+    gatewayOrigin: originOf(started.url),
     devServerOrigin: devRendererUrl ? rendererOrigin : undefined,
   });
   protocol.handle(APP_SCHEME, createAppProtocolHandler({ rendererDir, contentSecurityPolicy: csp }));
@@ -202,7 +200,6 @@ async function start(): Promise<void> {
   if (instance.launchLink) instance.handle(instance.launchLink);
   await mainWindow.loadURL(devRendererUrl ?? APP_ENTRY_URL);
 
-  let paused = false;
   const tray = parts.add(
     createTrayController({
       createTray: () => new Tray(resource('resources', 'icons', 'tray.png')),
@@ -210,13 +207,6 @@ async function start(): Promise<void> {
       clickOpens: process.platform !== 'darwin',
       actions: {
         open: summon,
-        togglePause: () => {
-          const next = !paused;
-          void started.setAgentPaused?.(next).then(() => {
-            paused = next;
-            tray.update({ agentPaused: paused });
-          });
-        },
         revealLogs: logActions.revealLogs,
         copyDiagnostics: () => void logActions.copyDiagnostics(),
         quit: () => app.quit(),

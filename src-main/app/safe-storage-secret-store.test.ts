@@ -37,7 +37,7 @@ beforeEach(async () => {
   file = join(dir, 'identity', 'secrets.safe-storage.json');
 });
 afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
+  await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 describe('safeStorage secret store', () => {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../fs/atomic-write.js';
-import type { SecretStore } from '../secrets/secret-store.js';
+import type { SecretStore } from '../secrets/index.js';
 
 /** The parts of Electron's `safeStorage` used. */
 export interface SafeStorageLike {

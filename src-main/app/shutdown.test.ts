@@ -1,9 +1,9 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../base/index.js';
+import { flush } from '../testing/app/fake-electron.js';
 import { createFakeClock } from '../testing/fake-clock.js';
 import { installCleanShutdown, type QuitApp } from './shutdown.js';
-import { flush } from './testing/fake-electron.js';
 
 class FakeApp extends EventEmitter implements QuitApp {
   exits: (number | undefined)[] = [];

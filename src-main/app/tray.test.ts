@@ -25,7 +25,6 @@ function recordingActions() {
   const done: string[] = [];
   const actions: TrayActions = {
     open: () => done.push('open'),
-    togglePause: () => done.push('pause'),
     revealLogs: () => done.push('reveal-logs'),
     copyDiagnostics: () => done.push('copy-diagnostics'),
     quit: () => done.push('quit'),
@@ -38,23 +37,22 @@ type Item = { id?: string; label?: string; enabled?: boolean; click?: () => void
 describe('tray', () => {
   it('shows gateway status and the pending approvals count', () => {
     const { actions } = recordingActions();
-    const items = trayMenuTemplate({ gatewayUp: true, pendingApprovals: 2, agentPaused: false }, actions) as Item[];
+    const items = trayMenuTemplate({ gatewayUp: true, pendingApprovals: 2 }, actions) as Item[];
     expect(items.find((i) => i.id === 'status')).toMatchObject({ label: 'Gateway running', enabled: false });
     expect(items.find((i) => i.id === 'approvals')?.label).toBe('2 approvals waiting');
-    const idle = trayMenuTemplate({ gatewayUp: false, pendingApprovals: 0, agentPaused: false }, actions) as Item[];
+    const idle = trayMenuTemplate({ gatewayUp: false, pendingApprovals: 0 }, actions) as Item[];
     expect(idle.find((i) => i.id === 'status')?.label).toBe('Gateway stopped');
     expect(idle.find((i) => i.id === 'approvals')).toBeUndefined();
-    expect(idle.find((i) => i.id === 'pause')?.enabled).toBe(false);
   });
 
-  it('offers open, pause/resume, logs, diagnostics and quit, each wired to its action', () => {
+  it('offers open, logs, diagnostics and quit, each wired to its action (no pause until pausing is real)', () => {
     const { actions, done } = recordingActions();
-    const items = trayMenuTemplate({ gatewayUp: true, pendingApprovals: 1, agentPaused: true }, actions) as Item[];
-    expect(items.find((i) => i.id === 'pause')?.label).toBe('Resume agent');
-    for (const id of ['open', 'pause', 'reveal-logs', 'copy-diagnostics', 'quit', 'approvals']) {
+    const items = trayMenuTemplate({ gatewayUp: true, pendingApprovals: 1 }, actions) as Item[];
+    expect(items.find((i) => i.id === 'pause')).toBeUndefined();
+    for (const id of ['open', 'reveal-logs', 'copy-diagnostics', 'quit', 'approvals']) {
       items.find((i) => i.id === id)!.click!();
     }
-    expect(done).toEqual(['open', 'pause', 'reveal-logs', 'copy-diagnostics', 'quit', 'open']);
+    expect(done).toEqual(['open', 'reveal-logs', 'copy-diagnostics', 'quit', 'open']);
   });
 
   it('updates tooltip and menu when the state changes, and only then', () => {

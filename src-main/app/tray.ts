@@ -4,12 +4,10 @@ import type { Disposable } from '../base/index.js';
 export interface TrayState {
   gatewayUp: boolean;
   pendingApprovals: number;
-  agentPaused: boolean;
 }
 
 export interface TrayActions {
   open(): void;
-  togglePause(): void;
   revealLogs(): void;
   copyDiagnostics(): void;
   quit(): void;
@@ -39,7 +37,6 @@ export interface TrayController extends Disposable {
 
 export function trayToolTip(state: TrayState): string {
   const parts = [state.gatewayUp ? 'running' : 'gateway stopped'];
-  if (state.agentPaused) parts.push('paused');
   if (state.pendingApprovals > 0) parts.push(approvalsLabel(state.pendingApprovals));
   return `Hearth: ${parts.join(' · ')}`;
 }
@@ -58,13 +55,9 @@ export function trayMenuTemplate(state: TrayState, actions: TrayActions): MenuIt
   }
   template.push(
     { type: 'separator' },
+    // No "Pause agent" until pausing is real (new runs, heartbeat, cron): a menu item that does
+    // nothing is worse than none (issue 18).
     { id: 'open', label: 'Open Hearth', click: () => actions.open() },
-    {
-      id: 'pause',
-      label: state.agentPaused ? 'Resume agent' : 'Pause agent',
-      enabled: state.gatewayUp,
-      click: () => actions.togglePause(),
-    },
     { type: 'separator' },
     { id: 'reveal-logs', label: 'Reveal logs', click: () => actions.revealLogs() },
     { id: 'copy-diagnostics', label: 'Copy diagnostics', click: () => actions.copyDiagnostics() },
@@ -77,7 +70,7 @@ export function trayMenuTemplate(state: TrayState, actions: TrayActions): MenuIt
 /** Rebuilds the menu only when what it shows changed. */
 export function createTrayController<M>(deps: TrayDeps<M>): TrayController {
   const tray = deps.createTray();
-  let state: TrayState = { gatewayUp: false, pendingApprovals: 0, agentPaused: false };
+  let state: TrayState = { gatewayUp: false, pendingApprovals: 0 };
   let shown = '';
   const render = () => {
     const key = JSON.stringify(state);

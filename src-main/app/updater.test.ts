@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../base/index.js';
+import { flush } from '../testing/app/fake-electron.js';
 import { createFakeClock } from '../testing/fake-clock.js';
-import { flush } from './testing/fake-electron.js';
 import { type AppUpdaterLike, startAutoUpdates, UPDATE_INTERVAL_MS } from './updater.js';
 
 class FakeUpdater extends EventEmitter implements AppUpdaterLike {

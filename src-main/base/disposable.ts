@@ -9,21 +9,43 @@ export interface AsyncDisposable {
   dispose(): Promise<void> | void;
 }
 
+/**
+ * Tests install a tracker (src-main/testing/leak-check.ts) to fail a test that leaves a
+ * Disposable undisposed; in the product it stays unset and costs one check per creation.
+ */
+export interface DisposableTracker {
+  created(disposable: Disposable): void;
+  disposed(disposable: Disposable): void;
+}
+
+let tracker: DisposableTracker | undefined;
+
+export function setDisposableTracker(next: DisposableTracker | undefined): void {
+  tracker = next;
+}
+
 export function toDisposable(dispose: () => void): Disposable {
   let done = false;
-  return {
+  const disposable = {
     dispose() {
       if (done) return;
       done = true;
+      tracker?.disposed(disposable);
       dispose();
     },
   };
+  tracker?.created(disposable);
+  return disposable;
 }
 
 /** Disposes what it holds in reverse order of addition; adding after disposal disposes at once. */
 export class DisposableStore implements Disposable {
   private readonly items: Disposable[] = [];
   private disposed = false;
+
+  constructor() {
+    tracker?.created(this);
+  }
 
   get isDisposed(): boolean {
     return this.disposed;
@@ -41,6 +63,7 @@ export class DisposableStore implements Disposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    tracker?.disposed(this);
     const errors: unknown[] = [];
     for (const item of this.items.splice(0).reverse()) {
       try {

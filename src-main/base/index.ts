@@ -7,5 +7,13 @@ export {
   toDisposable,
 } from './disposable.js';
 export { Emitter, type Event } from './emitter.js';
-export { assertNever, errorMessage } from './errors.js';
+export {
+  assertNever,
+  errorMessage,
+  HearthError,
+  type HearthErrorCode,
+  type HearthErrorOptions,
+  hearthErrorCodes,
+  isHearthError,
+} from './errors.js';
 export { createMemoryLogger, type Logger, silentLogger } from './logger.js';

@@ -1,5 +1,6 @@
 import type { Clock } from '../base/clock.js';
-import { createHearthPaths, type HearthPaths, resolveHearthHome } from '../config/paths.js';
+import { createHearthPaths, type HearthPaths, resolveHearthHome } from '../paths/index.js';
+import type { UrlOpener } from './browser-opener.js';
 
 /** What every command gets; built once in main.ts from the real process. */
 export interface CliContext {
@@ -14,6 +15,8 @@ export interface CliContext {
   setHomeOverride(home: string | undefined): void;
   /** Set by a command to make the process exit with this code once output is flushed. */
   exitCode: number;
+  /** Opens a URL in the person's browser (`gateway run --open`); default: the platform's opener. */
+  openUrl?: UrlOpener;
 }
 
 export function createCliContext(options: Omit<CliContext, 'paths' | 'setHomeOverride' | 'exitCode'>): CliContext {

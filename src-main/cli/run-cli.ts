@@ -25,6 +25,7 @@ const groups: Record<string, () => Promise<Register>> = {
   approvals: async () => (await import('./commands/approvals.js')).registerApprovalsCommands,
   memory: async () => (await import('./commands/memory.js')).registerMemoryCommands,
   trace: async () => (await import('./commands/trace.js')).registerTraceCommands,
+  cron: async () => (await import('./commands/cron.js')).registerCronCommands,
   devices: async () => (await import('./commands/devices.js')).registerDevicesCommands,
   pair: async () => (await import('./commands/devices.js')).registerDevicesCommands,
   auth: async () => (await import('./commands/auth.js')).registerAuthCommands,

@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { bootstrapSettingsSchema } from '../agent/bootstrap/bootstrap-settings.js';
+import { cronConfigSchema } from '../cron/cron-config.js';
 import { execConfigSchema } from '../exec/exec-config.js';
 import { agentMemoryConfigSchema, memoryConfigSchema } from '../memory/memory-config.js';
 import { authConfigSchema, providersConfigSchema } from '../providers/provider-config.js';
-import { agentsConfigSchema, sessionConfigSchema } from '../sessions/routing-config.js';
+import { checkAgents, createAgentsConfigSchema, sessionConfigSchema } from '../sessions/routing-config.js';
 
 // hearth.json. Sections owned by a capability are validated by that capability's
 // schema once mounted; until then they are open records so a newer file still loads.
@@ -41,6 +43,14 @@ export const gatewayConfigSchema = z
       .strict()
       .default({ bind: '0.0.0.0', port: 0, enabled: false }),
     tickIntervalMs: z.number().int().min(1000).default(30_000),
+    /**
+     * `root`: serve another Control UI folder instead of Hearth's own, e.g. OpenClaw's
+     * `dist/control-ui` so its users keep the UI they know (docs/GATEWAY.md "OpenClaw clients").
+     */
+    controlUi: z
+      .object({ root: z.string().min(1).optional() })
+      .strict()
+      .default({}),
     writeBudget: z
       .object({ capacity: z.number().int().min(1), refillPerMinute: z.number().min(1) })
       .strict()
@@ -66,11 +76,28 @@ export const pluginsConfigSchema = z
   })
   .strict();
 
+/** Each capability's slice of one agent's settings, allowed on `agents.defaults` and on `agents.list[]`. */
+const agentSettingsSlices = {
+  /** exec's: the agent's own exec policy (`tools.exec`), over the root `tools.exec`. */
+  tools: z.object({ exec: execConfigSchema.optional() }).loose().optional(),
+  /** the context module's: which engine assembles the agent's history (default "linear"). */
+  contextEngine: z.string().min(1).optional(),
+  /** memory's: a per-agent `recall` override. */
+  memory: agentMemoryConfigSchema.optional(),
+};
+
+/** `agents`: routing's section with every capability's slice merged in. */
+export const agentsSectionSchema = createAgentsConfigSchema({
+  entry: agentSettingsSlices,
+  /** the bootstrap module's: workspace-file budgets, for every agent. */
+  defaults: { ...agentSettingsSlices, bootstrap: bootstrapSettingsSchema.optional() },
+}).superRefine((agents, ctx) => checkAgents(agents, ctx));
+
 export const hearthConfigSchema = z
   .object({
     $schema: z.string().optional(),
     gateway: gatewayConfigSchema.default(gatewayConfigSchema.parse({})),
-    agents: agentsConfigSchema.default(agentsConfigSchema.parse({})),
+    agents: agentsSectionSchema.default(agentsSectionSchema.parse({})),
     session: sessionConfigSchema.default(sessionConfigSchema.parse({})),
     providers: providersConfigSchema.default({}),
     models: openSection.default({}),
@@ -78,7 +105,7 @@ export const hearthConfigSchema = z
     /** Defaults for every agent's tools; `agents.list[].tools` overrides per agent. */
     tools: z.object({ exec: execConfigSchema.optional() }).loose().default({}),
     memory: memoryConfigSchema.default(memoryConfigSchema.parse({})),
-    cron: openSection.default({}),
+    cron: cronConfigSchema.default(cronConfigSchema.parse({})),
     channels: openSection.default({}),
     ui: openSection.default({}),
     plugins: pluginsConfigSchema.default(pluginsConfigSchema.parse({})),
@@ -87,25 +114,10 @@ export const hearthConfigSchema = z
       .strict()
       .default({ level: 'info' }),
   })
-  .strict()
-  // `agents.list[].memory` is memory's to define (today: a per-agent `recall` override); the
-  // routing schema lets the key through, and it is checked here with memory's own schema.
-  .superRefine((config, ctx) => {
-    config.agents.list.forEach((agent, index) => {
-      const memory = (agent as { memory?: unknown }).memory;
-      if (memory === undefined) return;
-      const parsed = agentMemoryConfigSchema.safeParse(memory);
-      if (parsed.success) return;
-      for (const issue of parsed.error.issues)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['agents', 'list', index, 'memory', ...issue.path],
-          message: issue.message,
-        });
-    });
-  });
+  .strict();
 
 export type HearthConfig = z.infer<typeof hearthConfigSchema>;
+export type AgentsSection = HearthConfig['agents'];
 
 export function defaultConfig(): HearthConfig {
   return hearthConfigSchema.parse({});

@@ -14,11 +14,3 @@ export {
   ConfigValidationError,
 } from './config-service.js';
 export { type ConfigProblem, formatProblems, validateConfigText, validateConfigValue } from './config-validation.js';
-export {
-  configuredWorkspace,
-  createHearthPaths,
-  type HearthPaths,
-  isWorkspacePath,
-  resolveHearthHome,
-} from './paths.js';
-export { redactSecrets } from './redact.js';

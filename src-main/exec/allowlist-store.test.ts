@@ -9,7 +9,7 @@ beforeEach(async () => {
   stateDir = await mkdtemp(join(tmpdir(), 'hearth-allowlist-'));
 });
 afterEach(async () => {
-  await rm(stateDir, { recursive: true, force: true });
+  await rm(stateDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 describe('allowlist store', () => {

@@ -6,9 +6,14 @@ export interface Reason {
   detail: string;
 }
 
-/** `deny`: the hard floor, no policy overrides it. `miss`: never earns "allow" on its own. */
+/**
+ * `deny`: the hard floor, no policy overrides it. `person`: only a person may let it
+ * run (asked even under `security: full`; no judge, fallback or "allow always" can
+ * answer it): the floor cannot tell (`floor-unknown`) or a secret would be read
+ * (`sensitive-read`). `miss`: never earns "allow" on its own.
+ */
 export interface Finding extends Reason {
-  severity: 'deny' | 'miss';
+  severity: 'deny' | 'person' | 'miss';
 }
 
 /** One program the input would start, after wrappers (sudo, env, nohup…) are peeled off. */
@@ -25,6 +30,12 @@ export interface AnalyzedCommand {
    * whose argPattern matches these exact arguments.
    */
   needsArgPattern?: string;
+  /**
+   * The words that carry those risks, as typed (`-pe`, `--require=x`, `publish`). An
+   * argPattern vouches for the risk only if it spells each of them out, so an entry
+   * written for `^log( |$)` does not cover `git log --output=~/.bashrc`.
+   */
+  riskySpellings?: string[];
   /** The arguments come from elsewhere (xargs, find -exec {}), so no argPattern can vouch for them. */
   argsUnknown?: boolean;
   /** The source text of the command as written. */
@@ -45,6 +56,12 @@ export interface AnalyzeOptions {
   cwd: string;
   /** The user's home, so `/home/me` is recognised as `~`. */
   home?: string;
+  /** Text the command reads on stdin (keys typed into a PTY run): a shell reading it runs it. */
+  stdin?: string;
+  /** Entries of the machine's root folder, so globs like `/???` are judged against what exists. */
+  topLevel?: readonly string[];
+  /** Absolute paths whose contents only a person may let a command read (the gateway's identity folder…). */
+  sensitivePaths?: readonly string[];
 }
 
 /** The plain, JSON-safe summary carried in approval events and `exec check --json`. */

@@ -1,20 +1,28 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../base/logger.js';
 import { createFakeClock, type FakeClock } from '../testing/fake-clock.js';
 import { type ApprovalHistory, approvalsHistoryPath, createApprovalHistory } from './approval-history.js';
 import { ApprovalService } from './approval-service.js';
 import type { ApprovalDecision, ApprovalInput, ApprovalPrompter, ApprovalRequest } from './approval-types.js';
 import { parseApproveCommand } from './approve-command.js';
+import { type BashParser, loadBashParser } from './bash-parser.js';
+import { createCommandScreen } from './command-screen.js';
 
 let dir: string;
 let clock: FakeClock;
 let history: ApprovalHistory;
-let published: { event: string; payload: Record<string, unknown> }[];
+let published: { event: string; payload: object }[];
 let service: ApprovalService;
 let ids: number;
+let parser: BashParser;
+let screen: ReturnType<typeof createCommandScreen>;
+beforeAll(async () => {
+  parser = await loadBashParser();
+  screen = createCommandScreen(parser, { home: '/home/me' });
+});
 
 const input = (overrides: Partial<ApprovalInput> = {}): ApprovalInput => ({
   agentId: 'main',
@@ -45,12 +53,13 @@ beforeEach(async () => {
     logger: silentLogger,
     hasWireApprovers: () => true,
     newId: () => `ap-${++ids}`,
+    screen,
   });
 });
 afterEach(async () => {
   service.dispose();
   await history.read();
-  await rm(dir, { recursive: true, force: true });
+  await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 describe('ApprovalService', () => {
@@ -138,6 +147,7 @@ describe('ApprovalService', () => {
       events: { publish: (event, payload) => published.push({ event, payload }) },
       history,
       logger: silentLogger,
+      screen,
     });
     await expect(lonely.request(input())).resolves.toMatchObject({ decision: 'deny', resolvedBy: 'no-approver' });
     expect(published).toEqual([]);
@@ -193,5 +203,48 @@ describe('/approve chat command', () => {
   it('ignores text that is not an /approve command', () => {
     expect(parseApproveCommand('please approve this')).toBeUndefined();
     expect(parseApproveCommand('/approved')).toBeUndefined();
+  });
+});
+
+// Issue 17: one floor on every path. The service screens the command itself, so no caller
+// (tool, wire, terminal, cron, channel, MCP) can create an approval for a floor command.
+describe('the approval service refuses the hard floor itself', () => {
+  it.each(['rm -rf /', 'cat <<EOF | sh\nrm -rf ~\nEOF', 'dd if=/dev/zero of=/dev/sda'])(
+    'no request exists for %s, whatever the caller says about it',
+    async (command) => {
+      // The caller claims the command is harmless: the service does not take its word.
+      const answer = await service.request(input({ command, reasons: [], askFallback: 'full' }));
+      expect(answer).toMatchObject({ id: '', decision: 'deny', resolvedBy: 'hard-floor' });
+      expect(answer.floor?.length).toBeGreaterThan(0);
+      expect(published).toEqual([]);
+      expect(service.list()).toEqual([]);
+      expect((await history.read())[0]).toMatchObject({ decision: 'deny', resolvedBy: 'hard-floor', command });
+    },
+  );
+
+  it('a prompter is never offered a floor command', async () => {
+    const offered: string[] = [];
+    service.registerPrompter({
+      name: 'desktop',
+      prompt: async (request) => {
+        offered.push(request.command);
+        return 'allow-once';
+      },
+    });
+    await expect(service.request(input({ command: 'sudo rm -rf --no-preserve-root /' }))).resolves.toMatchObject({
+      decision: 'deny',
+    });
+    expect(offered).toEqual([]);
+  });
+
+  it('person-only findings: shown with their code, no allow-always, and no fallback allows them', async () => {
+    const pending = service.request(input({ command: 'cat ~/.ssh/id_rsa', askFallback: 'full' }));
+    const [requested] = published;
+    const payload = requested?.payload as { reasons: { code: string }[]; allowedDecisions: string[] };
+    expect(payload.reasons.map((reason) => reason.code)).toContain('sensitive-read');
+    expect(payload.allowedDecisions).toEqual(['allow-once', 'deny']);
+    expect(() => service.resolve('ap-1', 'allow-always', 'operator:ui')).toThrow('not allowed');
+    clock.advance(30 * 60_000);
+    await expect(pending).resolves.toMatchObject({ decision: 'deny', resolvedBy: 'expiry' });
   });
 });

@@ -33,6 +33,8 @@ export interface ApprovalResolution {
   reason?: string;
   /** With allow-always: any use of the binary (default), or these exact arguments only. */
   allowAlwaysScope?: 'binary' | 'exact';
+  /** `resolvedBy: hard-floor`: the floor findings that refused the request before it existed (no id). */
+  floor?: Reason[];
   resolvedAtMs: number;
 }
 
@@ -54,6 +56,8 @@ export interface ApprovalInput {
   reasons: Reason[];
   cwd: string;
   host?: string;
+  /** Keys a PTY run types into the program (screened with the command). */
+  stdin?: string;
   /** What happens when nobody answers in time (or nobody can answer). */
   askFallback: 'deny' | 'allowlist' | 'full';
   /** For askFallback `allowlist`: whether every command is allowlisted (ask was `always`). */

@@ -20,3 +20,42 @@ export function parseApproveCommand(text: string): ApproveCommand | undefined {
   if (extra.length > 0) return { ok: false, error: `unexpected text after the decision (${usage})` };
   return { ok: true, id, decision: normalised as ApprovalDecision };
 }
+
+/** What a chat command answers instead of a model turn (`chat.send` result `command`). */
+export interface ApproveCommandReply {
+  name: 'approve';
+  ok: boolean;
+  reply: string;
+}
+
+export interface ApproveCommandDeps {
+  resolve(id: string, decision: ApprovalDecision, resolvedBy: string): void;
+}
+
+/**
+ * `/approve <id> allow-once|allow-always|deny` from any chat surface resolves an approval without
+ * a model turn. Undefined when the text is not the command; a reply naming the problem when the
+ * sender lacks `operator.approvals`, the command is malformed, or the approval is unknown.
+ */
+export function answerApproveCommand(
+  text: string,
+  sender: { clientId: string; mayResolveApprovals: boolean },
+  deps: ApproveCommandDeps,
+): ApproveCommandReply | undefined {
+  const parsed = parseApproveCommand(text);
+  if (!parsed) return undefined;
+  if (!parsed.ok) return { name: 'approve', ok: false, reply: parsed.error };
+  if (!sender.mayResolveApprovals) {
+    return {
+      name: 'approve',
+      ok: false,
+      reply: 'you cannot resolve approvals from here (missing scope: operator.approvals)',
+    };
+  }
+  try {
+    deps.resolve(parsed.id, parsed.decision, `chat:${sender.clientId}`);
+    return { name: 'approve', ok: true, reply: `${parsed.decision} for approval ${parsed.id}` };
+  } catch (error) {
+    return { name: 'approve', ok: false, reply: error instanceof Error ? error.message : String(error) };
+  }
+}

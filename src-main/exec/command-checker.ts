@@ -1,4 +1,4 @@
-import type { CommandAnalysis } from './analysis-types.js';
+import type { AnalyzeOptions, CommandAnalysis } from './analysis-types.js';
 import { type BashParser, loadBashParser } from './bash-parser.js';
 import { analyseCommand } from './command-analysis.js';
 import type { ExecPolicy } from './exec-policy.js';
@@ -10,7 +10,7 @@ export interface CheckResult extends PolicyVerdict {
 }
 
 export interface CommandChecker {
-  check(command: string, policy: ExecPolicy, where: { cwd: string; home?: string }): CheckResult;
+  check(command: string, policy: ExecPolicy, where: AnalyzeOptions): CheckResult;
 }
 
 /** Agents repeat themselves (`git status`, `npm test`): analyses are kept for this many distinct inputs. */
@@ -28,8 +28,11 @@ export function createCommandChecker(
 ): CommandChecker {
   const analysisCacheSize = options.cacheSize ?? defaultAnalysisCacheSize;
   const cache = new Map<string, CommandAnalysis>();
-  const analyse = (command: string, where: { cwd: string; home?: string }): CommandAnalysis => {
-    const key = `${where.cwd}\u0000${where.home ?? ''}\u0000${command}`;
+  const analyse = (command: string, where: AnalyzeOptions): CommandAnalysis => {
+    const place = [where.stdin ?? '', ...(where.sensitivePaths ?? []), '\u0001', ...(where.topLevel ?? [])].join(
+      '\u0002',
+    );
+    const key = `${where.cwd}\u0000${where.home ?? ''}\u0000${place}\u0000${command}`;
     const cached = cache.get(key);
     if (cached) {
       // Map order is insertion order: re-inserting makes this the most recently used.

@@ -13,6 +13,7 @@ import { approvalsHistoryPath, createApprovalHistory } from './approval-history.
 import { ApprovalService } from './approval-service.js';
 import type { ApprovalDecision, ApprovalRequest } from './approval-types.js';
 import { type BashParser, loadBashParser } from './bash-parser.js';
+import { createCommandScreen } from './command-screen.js';
 import { type ExecConfig, execConfigSchema } from './exec-config.js';
 import { ExecHost } from './exec-host.js';
 import { createExecTool } from './exec-tool.js';
@@ -39,7 +40,7 @@ beforeEach(async () => {
   asked = [];
 });
 afterEach(async () => {
-  await rm(home, { recursive: true, force: true });
+  await rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 async function createHost(overrides: { judge?: boolean } = {}) {
@@ -49,6 +50,7 @@ async function createHost(overrides: { judge?: boolean } = {}) {
     events: { publish: () => undefined },
     history: createApprovalHistory(approvalsHistoryPath(stateDir)),
     logger: silentLogger,
+    screen: createCommandScreen(parser, { home }),
   });
   // The "desktop": answers from the queue the test fills.
   approvals.registerPrompter({
@@ -113,6 +115,15 @@ describe('exec tool', () => {
     const { tool } = await createHost();
     config.security = 'full';
     const result = await tool.execute({ command: 'rm -rf ~' }, context());
+    expect(result.isError).toBe(true);
+    expect(result.output).toContain('recursive-delete-root');
+    expect(asked).toEqual([]);
+  });
+
+  it('denies the floor in the keys a PTY run types into a shell, without asking', async () => {
+    const { tool } = await createHost();
+    config.security = 'full';
+    const result = await tool.execute({ command: 'bash', pty: true, input: 'rm -rf ~\n' }, context());
     expect(result.isError).toBe(true);
     expect(result.output).toContain('recursive-delete-root');
     expect(asked).toEqual([]);
@@ -232,7 +243,7 @@ describe('bubblewrap sandbox', () => {
       await expect(readFile(outside)).rejects.toThrow();
     } finally {
       server.close();
-      await rm(outsideDir, { recursive: true, force: true });
+      await rm(outsideDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     }
   });
 

@@ -8,6 +8,7 @@ import type { ApprovalGate } from './approval-types.js';
 import type { BashParser } from './bash-parser.js';
 import { buildChildEnv } from './child-env.js';
 import { type CheckResult, createCommandChecker } from './command-checker.js';
+import type { ScreenPlace } from './command-screen.js';
 import type { ExecConfig } from './exec-config.js';
 import type { ExecPolicy } from './exec-policy.js';
 import { OutputBuffer } from './output-buffer.js';
@@ -55,6 +56,8 @@ export interface ExecHostDeps {
   /** The environment commands start from (filtered through the env allowlist). */
   baseEnv: Record<string, string | undefined>;
   home?: string;
+  /** Secret paths and the root's entries, for the hard floor and person-only reads. */
+  place?: ScreenPlace;
   readScript(path: string): Promise<string | undefined>;
   clock: Clock;
   logger: Logger;
@@ -94,9 +97,15 @@ export class ExecHost {
     return { resolver: this.deps.resolver, cwd, home: this.deps.home };
   }
 
-  check(agentId: string, command: string, cwd: string): CheckResult {
+  /** `stdin`: keys a PTY run types into the program; a shell reading them runs them. */
+  check(agentId: string, command: string, cwd: string, stdin?: string): CheckResult {
     const { policy, relaxed } = this.effectivePolicy(agentId);
-    const result = this.checker.check(command, policy, { cwd, home: this.deps.home });
+    const result = this.checker.check(command, policy, {
+      ...this.deps.place,
+      cwd,
+      home: this.deps.home,
+      ...(stdin === undefined ? {} : { stdin }),
+    });
     if (relaxed && result.decision !== 'deny')
       result.reasons = [...result.reasons, { code: 'sandbox-relaxed', detail: relaxed }];
     return result;
@@ -109,7 +118,7 @@ export class ExecHost {
         ? resolve(request.cwd)
         : resolve(caller.workspaceDir, request.cwd)
       : caller.workspaceDir;
-    const checked = this.check(caller.agentId, request.command, cwd);
+    const checked = this.check(caller.agentId, request.command, cwd, request.pty ? request.input : undefined);
     if (checked.decision === 'deny') return { status: 'denied', reasons: checked.reasons, by: 'policy' };
 
     if (checked.decision === 'ask') {
@@ -134,6 +143,7 @@ export class ExecHost {
           analysis: summariseAnalysis(checked.analysis),
           reasons: checked.reasons,
           cwd,
+          ...(request.pty && request.input !== undefined ? { stdin: request.input } : {}),
           askFallback: config.askFallback,
           allowlistSatisfied,
           smart: config.approvals.mode === 'smart',

@@ -27,11 +27,17 @@ export {
   approvalDecisions,
   approvalView,
 } from './approval-types.js';
-export { type ApproveCommand, parseApproveCommand } from './approve-command.js';
+export {
+  type ApproveCommand,
+  type ApproveCommandReply,
+  answerApproveCommand,
+  parseApproveCommand,
+} from './approve-command.js';
 export { type BashParser, loadBashParser } from './bash-parser.js';
 export { buildChildEnv } from './child-env.js';
 export { analyseCommand } from './command-analysis.js';
 export { type CheckResult, type CommandChecker, createCommandChecker, loadCommandChecker } from './command-checker.js';
+export { createCommandScreen, type ScreenPlace } from './command-screen.js';
 export { createExecCapability, type ExecCapability, type ExecCapabilityDeps } from './exec-capability.js';
 export {
   defaultExecConfig,

@@ -2,7 +2,8 @@ import type { AnalyzedCommand, Finding } from './analysis-types.js';
 import { guardedWrappers, optionValue, transparentWrappers, wrapperStart } from './command-wrappers.js';
 import { hardFloorFindings } from './hard-floor.js';
 import type { InvocationContext, InvocationSink, StdinSource, WordItem } from './invocation-types.js';
-import { riskyOptionReason } from './risky-options.js';
+import { knowledgeOf } from './programs/program-table.js';
+import { type RiskyUse, riskyUse } from './risky-options.js';
 import { lookAtStdin, lookInside, shellInvocation, shellPayload, shellPayloadText } from './shell-payloads.js';
 import type { ShellWord } from './shell-words.js';
 import { staticOutputOfStages, staticOutputOfSubstitution } from './static-output.js';
@@ -71,7 +72,9 @@ export function analyseInvocation(sink: InvocationSink, items: WordItem[], conte
 
   const transparent = transparentWrappers[base];
   if (transparent && !head.word.dynamic) {
-    if (base === 'command' && args.some((arg) => arg.text === '-v' || arg.text === '-V')) return;
+    // `command -v x` only looks x up; a `-v` after the command name is that command's (`command rm -rf / -v`).
+    const own = args.slice(0, wrapperStart(args, transparent, false) ?? args.length);
+    if (base === 'command' && own.some((arg) => /^-[pvV]*[vV][pvV]*$/.test(arg.text))) return;
     record();
     if (base === 'env') {
       if (args.some((arg) => /^(-S|--split-string)/.test(arg.text))) {
@@ -161,10 +164,17 @@ export function analyseInvocation(sink: InvocationSink, items: WordItem[], conte
   }
 
   if (interpreters.test(base)) {
-    const rule = inlineCodeOptions.find((candidate) => candidate.test(base));
+    // node, python and bun have their own option tables (programs/); the rest are matched here.
+    const known = knowledgeOf(base) ? riskyUse(base, args, where(sink)) : undefined;
+    if (known) {
+      record(flagged(known));
+      return;
+    }
+    const rule = knowledgeOf(base) ? undefined : inlineCodeOptions.find((candidate) => candidate.test(base));
     const inlineIndex = rule ? args.findIndex((arg) => rule.options.test(arg.text)) : -1;
     if (inlineIndex >= 0) {
-      record({ needsArgPattern: `${base} ${args[inlineIndex]?.text} runs inline code` });
+      const spelled = args[inlineIndex]?.text ?? '';
+      record({ needsArgPattern: `${base} ${spelled} runs inline code`, riskySpellings: [spelled] });
       return;
     }
     const script = args.find((arg) => !arg.text.startsWith('-'));
@@ -175,14 +185,6 @@ export function analyseInvocation(sink: InvocationSink, items: WordItem[], conte
       sink.addFinding(miss('interpreter-payload', `${base} runs a script only known at run time`));
     }
     record();
-    return;
-  }
-
-  if (/^[gmn]?awk$/.test(base)) {
-    const program = args.some((arg) => arg.text === '-f') ? undefined : awkProgram(args);
-    const runs =
-      program !== undefined && /system\s*\(|\|\s*getline|\|&|print[^;}]*(\||>)|printf[^;}]*(\||>)/.test(program);
-    record(runs ? { needsArgPattern: `the ${base} program runs commands or writes files` } : {});
     return;
   }
 
@@ -198,8 +200,16 @@ export function analyseInvocation(sink: InvocationSink, items: WordItem[], conte
     if (script?.dynamic) sink.addFinding(miss('shell-payload', `${base} runs a script only known at run time`));
   }
 
-  const risky = riskyOptionReason(base, args);
-  record(risky ? { needsArgPattern: risky } : {});
+  const risky = riskyUse(base, args, where(sink));
+  record(risky ? flagged(risky) : {});
+}
+
+function where(sink: InvocationSink): { cwd: string; home: string | undefined } {
+  return { cwd: sink.options.cwd, home: sink.home };
+}
+
+function flagged(risky: RiskyUse): Partial<AnalyzedCommand> {
+  return { needsArgPattern: risky.reason, riskySpellings: risky.spelled };
 }
 
 function plainWord(text: string): ShellWord {
@@ -245,8 +255,8 @@ function findInvocation(
   record: (extra?: Partial<AnalyzedCommand>) => void,
 ): void {
   const args = rest.map((item) => item.word);
-  const risky = riskyOptionReason('find', args);
-  record(risky ? { needsArgPattern: risky } : {});
+  const risky = riskyUse('find', args, where(sink));
+  record(risky ? flagged(risky) : {});
   for (let index = 0; index < rest.length; index++) {
     const text = rest[index]?.word.text ?? '';
     if (!/^-(exec|execdir|ok|okdir)$/.test(text)) continue;
@@ -262,17 +272,4 @@ function findInvocation(
     });
     index = end;
   }
-}
-
-function awkProgram(args: ShellWord[]): string | undefined {
-  for (let index = 0; index < args.length; index++) {
-    const text = args[index]?.text ?? '';
-    if (text === '-v' || text === '-F') {
-      index++;
-      continue;
-    }
-    if (text.startsWith('-')) continue;
-    return text;
-  }
-  return undefined;
 }

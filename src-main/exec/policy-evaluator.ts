@@ -57,6 +57,17 @@ export function evaluatePolicy(analysis: CommandAnalysis, policy: ExecPolicy, op
     return { decision: 'deny', reasons: [{ code: 'security-deny', detail: 'exec is disabled for this agent' }] };
 
   const misses: Reason[] = analysis.findings.map(({ code, detail }) => ({ code, detail }));
+  // The floor cannot tell, or a secret would be read: a person decides, whatever `security` says.
+  const person = analysis.findings.filter((finding) => finding.severity === 'person');
+  if (person.length > 0 && policy.security === 'full') {
+    const reasons = person.map(({ code, detail }) => ({ code, detail }));
+    return policy.ask === 'off'
+      ? {
+          decision: 'deny',
+          reasons: [{ code: 'ask-off', detail: 'a person must decide and asking is off' }, ...reasons],
+        }
+      : { decision: 'ask', reasons };
+  }
   if (policy.security === 'full' && !analysis.parseError) {
     const reason = { code: 'security-full', detail: 'this agent may run any command' };
     return policy.ask === 'always'
@@ -114,7 +125,7 @@ export function matchCommand(
       if (command.needsArgPattern) continue;
       return { match: { code: 'allowlisted', detail: `${name.text} matches ${entry.pattern}` } };
     }
-    if (argsKnown && argPatternRegExp(entry.argPattern).test(args))
+    if (argsKnown && argPatternRegExp(entry.argPattern).test(args) && spellsOut(entry.argPattern, command))
       return {
         match: { code: 'allowlisted', detail: `${name.text} ${args} matches ${entry.pattern} /${entry.argPattern}/` },
       };
@@ -128,6 +139,17 @@ export function matchCommand(
     );
   const where = resolved ? ` (${resolved})` : ' (not found on PATH)';
   return miss('allowlist-miss', `${basename(name.text)}${where} is not on the allowlist`);
+}
+
+/**
+ * A risky invocation is vouched for only by an argPattern that names each risky word
+ * (`-pe`, `--output=…`, `publish`): a person who wrote `^log( |$)` chose `git log`,
+ * not `git log --output=~/.bashrc`. Regex escapes are ignored when comparing.
+ */
+function spellsOut(argPattern: string, command: AnalyzedCommand): boolean {
+  if (!command.needsArgPattern || !command.riskySpellings) return true;
+  const literal = argPattern.replace(/\\(.)/g, '$1');
+  return command.riskySpellings.every((word) => literal.includes(word));
 }
 
 function patternMatches(

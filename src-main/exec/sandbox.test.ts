@@ -11,7 +11,7 @@ beforeEach(async () => {
   workspace = await mkdtemp(join(tmpdir(), 'hearth-sandbox-'));
 });
 afterEach(async () => {
-  await rm(workspace, { recursive: true, force: true });
+  await rm(workspace, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 const env = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: '/nonexistent' };

@@ -43,6 +43,19 @@ export function createLocalSandbox(deps: Pick<SandboxDeps, 'shell'>): Sandbox {
   };
 }
 
+/** What every bubblewrap run here starts from: the root read-only, fresh /dev and /proc, a private /tmp. */
+export const bubblewrapBaseArgs: readonly string[] = [
+  '--ro-bind',
+  '/',
+  '/',
+  '--dev',
+  '/dev',
+  '--proc',
+  '/proc',
+  '--tmpfs',
+  '/tmp',
+];
+
 /**
  * bubblewrap: the whole root read-only, the workspace writable, a private /tmp,
  * fresh /dev and /proc, no network unless allowed, and killed with its parent.
@@ -54,15 +67,7 @@ export function createBubblewrapSandbox(deps: SandboxDeps & { bwrap?: string }):
     wrap: ({ command, cwd, env, workspaceDir, network }) => ({
       file: bwrap,
       args: [
-        '--ro-bind',
-        '/',
-        '/',
-        '--dev',
-        '/dev',
-        '--proc',
-        '/proc',
-        '--tmpfs',
-        '/tmp',
+        ...bubblewrapBaseArgs,
         '--bind',
         workspaceDir,
         workspaceDir,

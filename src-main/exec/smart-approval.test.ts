@@ -8,6 +8,7 @@ import { approvalsHistoryPath, createApprovalHistory } from './approval-history.
 import { ApprovalService } from './approval-service.js';
 import type { ApprovalInput } from './approval-types.js';
 import { type BashParser, loadBashParser } from './bash-parser.js';
+import { createCommandScreen } from './command-screen.js';
 import { createSmartTriage, type SmartJudge, stripComments } from './smart-approval.js';
 
 let parser: BashParser;
@@ -21,7 +22,7 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'hearth-smart-'));
 });
 afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
+  await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 const input: ApprovalInput = {
@@ -46,6 +47,7 @@ function setup(judge: SmartJudge) {
     logger: silentLogger,
     hasWireApprovers: () => true,
     newId: () => 'ap-1',
+    screen: createCommandScreen(parser, { home: '/home/me' }),
     smartTriage: createSmartTriage({ judge, clock, parser, timeoutMs: 10_000, nonce: () => 'n0nce' }),
   });
   return { service, published, history };
@@ -111,5 +113,37 @@ describe('smart approval', () => {
 
   it('keeps # inside quotes (it is not a comment)', () => {
     expect(stripComments(parser, "echo '#not a comment' # but this is")).toBe("echo '#not a comment'");
+  });
+});
+
+describe('the judge sees why it is asked, and never decides for a person', () => {
+  it('the findings, with their codes, are in the prompt (fenced)', async () => {
+    const prompts: string[] = [];
+    const { service } = setup(async (prompt) => {
+      prompts.push(prompt);
+      return 'DENY';
+    });
+    await service.request({
+      ...input,
+      command: 'rm -rf "$TARGET"',
+      reasons: [{ code: 'allowlist-miss', detail: 'rm is not on the allowlist' }],
+    });
+    expect(prompts[0]).toContain('<findings-n0nce>');
+    expect(prompts[0]).toContain('allowlist-miss: rm is not on the allowlist');
+    expect(prompts[0]).toMatch(/floor-unknown: cannot tell .*\(recursive-delete-root\)/);
+  });
+
+  it('on a person-only request the judge may deny but its APPROVE goes to a person', async () => {
+    let judged = false;
+    const { service, published } = setup(async () => {
+      judged = true;
+      return 'APPROVE';
+    });
+    const pending = service.request({ ...input, command: 'cat ~/.aws/credentials' });
+    await flush();
+    expect(judged).toBe(true);
+    expect(published).toEqual(['exec.approval.requested']);
+    service.resolve('ap-1', 'deny', 'operator:ui');
+    await expect(pending).resolves.toMatchObject({ resolvedBy: 'operator:ui' });
   });
 });

@@ -13,8 +13,8 @@ export interface StaticOutput {
   decoded: boolean;
 }
 
-export function staticOutputOfStages(stages: SyntaxNode[]): StaticOutput | undefined {
-  let output: StaticOutput | undefined;
+export function staticOutputOfStages(stages: SyntaxNode[], input?: string): StaticOutput | undefined {
+  let output: StaticOutput | undefined = input === undefined ? undefined : { text: input, decoded: false };
   for (const stage of stages) {
     const parsed = commandWords(stage);
     if (!parsed) return undefined;
@@ -30,7 +30,7 @@ export function staticOutputOfStages(stages: SyntaxNode[]): StaticOutput | undef
     } else {
       const next = transform(name ?? '', args, output.text);
       if (next === undefined) return undefined;
-      output = { text: next, decoded: true };
+      output = { text: next, decoded: output.decoded || next !== output.text };
     }
   }
   return output;

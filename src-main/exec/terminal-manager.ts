@@ -1,20 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { type Disposable, DisposableStore } from '../base/disposable.js';
+import type { EventSink } from '../protocol/events.js';
+import type { TerminalOpenResult } from '../protocol/methods/terminal.js';
+import type { Finding } from './analysis-types.js';
 import { type PtySession, type PtySpawnFn, PtySession as Session } from './pty-session.js';
 
 /** The events terminals publish; the gateway's EventBus satisfies this. */
-export interface TerminalEventSink {
-  publish(event: 'terminal.output' | 'terminal.exit', payload: Record<string, unknown>): void;
-}
+export type TerminalEventSink = EventSink<'terminal.output' | 'terminal.exit'>;
 
-export interface TerminalInfo {
-  terminalId: string;
-  pid: number;
-  cols: number;
-  rows: number;
-  cwd: string;
-  shell: string;
-}
+/** What `terminal.open` / `terminal.list` answer, as the protocol defines it. */
+export type TerminalInfo = TerminalOpenResult;
 
 export interface TerminalOpenOptions {
   cwd: string;
@@ -34,6 +29,11 @@ export interface TerminalManagerDeps {
   /** Cap on open terminals: each is a live process. */
   maxTerminals?: number;
   killGroup?: (pid: number, signal: NodeJS.Signals) => void;
+  /**
+   * The hard floor (createCommandScreen): a terminal opened with a command on the
+   * floor is refused, like every other path that runs a command string.
+   */
+  screen: (command: string, cwd: string) => Finding[];
 }
 
 interface Entry {
@@ -55,6 +55,10 @@ export class TerminalManager implements Disposable {
   open(options: TerminalOpenOptions): TerminalInfo {
     if (this.terminals.size >= (this.deps.maxTerminals ?? 16))
       throw new Error(`too many open terminals (${this.terminals.size}); close one first`);
+    if (options.command !== undefined) {
+      const floor = this.deps.screen(options.command, options.cwd).filter((found) => found.severity === 'deny');
+      if (floor.length > 0) throw new HardFloorError(floor);
+    }
     const terminalId = (this.deps.newId ?? randomUUID)();
     const cols = options.cols ?? 80;
     const rows = options.rows ?? 24;
@@ -121,6 +125,14 @@ export class TerminalManager implements Disposable {
     const entry = this.terminals.get(terminalId);
     if (!entry) throw new UnknownTerminalError(terminalId);
     return entry;
+  }
+}
+
+/** A command string on the hard floor: refused on every path, whoever asks. */
+export class HardFloorError extends Error {
+  constructor(readonly findings: Finding[]) {
+    super(`refused by the hard floor: ${findings.map((finding) => `${finding.code}: ${finding.detail}`).join('; ')}`);
+    this.name = 'HardFloorError';
   }
 }
 

@@ -16,6 +16,8 @@ export function writeTargetFinding(
   cwd: string,
   home: string | undefined,
   what: string,
+  /** The folder a relative target resolves in, when a `cd` moved away from `cwd`. */
+  runIn: string = cwd,
 ): Finding | undefined {
   const text = target.text;
   if (harmlessDevices.has(text)) return undefined;
@@ -26,7 +28,7 @@ export function writeTargetFinding(
   if (text.startsWith('/dev/')) return miss(`${what} to the device ${text}`);
   const expanded = text === '~' || text.startsWith('~/') ? (home ? home + text.slice(1) : undefined) : text;
   if (expanded === undefined) return miss(`${what} to ${text} in the home folder`);
-  const absolute = isAbsolute(expanded) ? resolve(expanded) : resolve(cwd, expanded);
+  const absolute = isAbsolute(expanded) ? resolve(expanded) : resolve(runIn, expanded);
   const inside = relative(resolve(cwd), absolute);
   if (inside === '' || inside.startsWith('..') || isAbsolute(inside))
     return miss(`${what} to ${text}, outside the working folder`);

@@ -14,6 +14,12 @@ export interface CallerIdentity {
   authMethod: AuthMethod;
   /** A direct loopback peer (or the in-process desktop window). */
   isLocal: boolean;
+  /**
+   * A person at one of the owner's own surfaces (desktop window; local CLI or this gateway's
+   * Control UI with the gateway secret), as the handshake decided. A paired device's token
+   * never makes one: widening scopes, granting admin and approving need this.
+   */
+  person?: boolean;
   remoteAddress?: string;
   caps: string[];
 }

@@ -17,9 +17,12 @@ import {
   type ServerFrame,
   type WireError,
 } from '../protocol/index.js';
+import { parseTolerant } from '../protocol/tolerant-params.js';
 import type { AcceptedIdentity, HandshakeResult, PeerInfo } from './auth/handshake.js';
 import type { CallerIdentity } from './caller.js';
-import type { CallContext, DispatchOutcome } from './method-router.js';
+import { type CallContext, type DispatchOutcome, toWireError } from './method-router.js';
+import { assertParamsShape, paramsShapeLimits } from './params-shape.js';
+import type { ToleranceReporter } from './tolerance-log.js';
 
 /** What carries frames: a WebSocket or the in-process (IPC) bridge. */
 export interface FrameTransport {
@@ -35,6 +38,8 @@ export interface ConnectionHost {
   clock: Clock;
   log: Logger;
   challengeCapabilities: string[];
+  /** Unknown connect fields were dropped (a newer client release); for a debug log. */
+  tolerated?: ToleranceReporter;
   authenticate(params: unknown, challengeNonce: string, peer: PeerInfo): Promise<HandshakeResult>;
   buildHello(connection: Connection, identity: AcceptedIdentity): HelloOk;
   dispatch(method: string, params: unknown, call: CallContext): Promise<DispatchOutcome>;
@@ -105,6 +110,14 @@ export class Connection {
   /** A structured value from the in-process bridge. */
   receiveValue(value: unknown): void {
     if (this.state === 'closed') return;
+    // A structured clone can be nested past what JSON.stringify survives: bound it first,
+    // and answer a request that is too complex with a coded error, as over a socket.
+    const shapeProblem = frameShapeProblem(value);
+    if (shapeProblem) {
+      const id = idOf(value);
+      if (this.state === 'connected' && id) return this.respond(id, { ok: false, error: shapeProblem });
+      return this.close(closeCodes.policyViolation, 'invalid request frame: too complex');
+    }
     let size: number;
     try {
       size = JSON.stringify(value ?? null).length;
@@ -157,14 +170,21 @@ export class Connection {
       });
       return this.close(closeCodes.policyViolation, 'invalid handshake');
     }
-    const parsed = connectParamsSchema.safeParse(frame.params ?? {});
+    // Newer clients add fields (OpenClaw's UI sends client.buildId, client.timeZone, modelCatalog): ignored, not refused.
+    const shapeProblem = paramsShapeProblem(frame.params);
+    if (shapeProblem) {
+      this.respond(frame.id, { ok: false, error: shapeProblem });
+      return this.close(closeCodes.policyViolation, 'invalid connect params');
+    }
+    const parsed = parseTolerant(connectParamsSchema, frame.params ?? {});
     if (!parsed.success) {
       this.respond(frame.id, {
         ok: false,
-        error: { code: 'INVALID_REQUEST', message: `invalid connect params: ${formatIssues(parsed.error.issues)}` },
+        error: { code: 'INVALID_REQUEST', message: `invalid connect params: ${formatIssues(parsed.issues)}` },
       });
       return this.close(closeCodes.policyViolation, 'invalid connect params');
     }
+    if (parsed.ignored.length > 0) this.host.tolerated?.('connect', parsed);
     this.state = 'authenticating';
     let result: HandshakeResult;
     try {
@@ -194,6 +214,7 @@ export class Connection {
       deviceId: result.identity.deviceId,
       authMethod: result.identity.method,
       isLocal: this.peer.isDirectLocal || this.peer.trustedInProcess === true,
+      person: result.identity.person,
       remoteAddress: this.peer.remoteAddress,
       caps: parsed.data.caps ?? [],
     };
@@ -212,17 +233,20 @@ export class Connection {
     }
     const abort = new AbortController();
     this.inFlight.add(abort);
+    const afterResponse: (() => void)[] = [];
     const call: CallContext = {
       caller,
       requestId: frame.id,
       signal: abort.signal,
       acknowledge: (payload) => this.respond(frame.id, { ok: true, payload }),
+      afterResponse: (effect) => void afterResponse.push(effect),
     };
     try {
       const outcome = await this.host.dispatch(frame.method, frame.params, call);
       this.respond(frame.id, outcome);
     } finally {
       this.inFlight.delete(abort);
+      for (const effect of afterResponse) effect();
     }
   }
 
@@ -280,6 +304,25 @@ export class Connection {
     for (const abort of this.inFlight) abort.abort(new Error('connection closed'));
     if (wasConnected) this.host.onClosed(this);
     for (const listener of this.closeListeners.splice(0)) listener(code, reason);
+  }
+}
+
+/** The frame wraps params one level deeper; everything else about it is small. */
+function frameShapeProblem(frame: unknown): WireError | undefined {
+  try {
+    assertParamsShape(frame, { ...paramsShapeLimits, maxDepth: paramsShapeLimits.maxDepth + 1 });
+    return undefined;
+  } catch (error) {
+    return toWireError(error);
+  }
+}
+
+function paramsShapeProblem(params: unknown): WireError | undefined {
+  try {
+    assertParamsShape(params);
+    return undefined;
+  } catch (error) {
+    return toWireError(error);
   }
 }
 

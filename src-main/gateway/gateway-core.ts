@@ -30,6 +30,7 @@ import { GatewayEventBus, type PublishedEvent } from './event-bus.js';
 import { IdempotencyCache } from './idempotency-cache.js';
 import type { InProcessConnection, InProcessConnectOptions, InProcessGateway } from './in-process-transport.js';
 import { MethodRegistry } from './method-router.js';
+import { createToleranceLog } from './tolerance-log.js';
 import { WriteBudget, type WriteBudgetOptions } from './write-budget.js';
 
 export interface GatewayCoreOptions {
@@ -82,7 +83,9 @@ export class GatewayCore implements InProcessGateway, Disposable {
     this.idempotency = this.store.add(new IdempotencyCache(clock));
     this.rateLimiter = new AuthRateLimiter(clock);
     this.pairing = this.store.add(new PairingRequests(clock));
+    const tolerated = createToleranceLog(options.log);
     this.registry = new MethodRegistry({
+      onTolerated: tolerated,
       beforeCall: (_method, spec, _params, call) => {
         if (!this.acceptingWork) {
           return {
@@ -122,6 +125,7 @@ export class GatewayCore implements InProcessGateway, Disposable {
       clock: this.options.clock,
       log: this.options.log,
       challengeCapabilities: this.options.capabilities ?? [],
+      tolerated,
       policy: {
         maxPayload: this.options.policy?.maxPayload ?? connectionPolicyDefaults.maxPayload,
         maxBufferedBytes: this.options.policy?.maxBufferedBytes ?? connectionPolicyDefaults.maxBufferedBytes,
@@ -315,16 +319,23 @@ export class GatewayCore implements InProcessGateway, Disposable {
     }
   }
 
-  /** Closes every live connection of a device (revocation takes effect at once). */
-  closeDeviceConnections(deviceId: string, reason: string): number {
+  /** Closes every live connection of a device (revocation takes effect at once), but `except`. */
+  closeDeviceConnections(deviceId: string, reason: string, options: { except?: string } = {}): number {
     let closed = 0;
     for (const connection of [...this.connections]) {
-      if (connection.caller?.deviceId === deviceId) {
+      if (connection.caller?.deviceId === deviceId && connection.connId !== options.except) {
         connection.close(closeCodes.policyViolation, reason);
         closed += 1;
       }
     }
     return closed;
+  }
+
+  /** Closes one connection by id (after it was told why, e.g. its own rotated token). */
+  closeConnection(connId: string, reason: string): boolean {
+    const connection = [...this.connections].find((c) => c.connId === connId);
+    connection?.close(closeCodes.policyViolation, reason);
+    return connection !== undefined;
   }
 
   /**
@@ -334,8 +345,11 @@ export class GatewayCore implements InProcessGateway, Disposable {
   async shutdown(reason = 'gateway stopping', graceMs = 2_000): Promise<void> {
     if (!this.acceptingWork) return;
     this.acceptingWork = false;
-    for (let waited = 0; waited < graceMs && [...this.connections].some((c) => c.inFlightCount > 0); waited += 20) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    // On the injected clock, so a test's fake clock drives the grace period too.
+    const { clock } = this.options;
+    const busy = () => [...this.connections].some((c) => c.inFlightCount > 0);
+    for (let waited = 0; waited < graceMs && busy(); waited += 20) {
+      await new Promise<void>((resolve) => clock.setTimeout(resolve, 20));
     }
     for (const connection of [...this.connections]) {
       connection.sendEvent('shutdown', { reason });

@@ -6,8 +6,10 @@ import { WebSocketServer } from 'ws';
 import type { Logger } from '../base/logger.js';
 import { closeCodes } from '../protocol/index.js';
 import type { PeerInfo } from './auth/handshake.js';
+import { DESKTOP_APP_ORIGIN, isOwnOrigin, type OwnOriginPolicy } from './auth/own-origins.js';
 import type { GatewayCore } from './gateway-core.js';
 import { createHttpHandler, type HttpRoutesOptions } from './http-routes.js';
+import { createListenerNames } from './listener-names.js';
 
 export interface GatewayServerOptions {
   core: GatewayCore;
@@ -18,6 +20,8 @@ export interface GatewayServerOptions {
   log: Logger;
   /** The LAN listener: every peer is remote (pairing, rate limits), even over loopback. */
   treatPeersAsRemote?: boolean;
+  /** Names besides loopback and the bound address that `Host` may carry (gateway.tls.hostnames). */
+  hostnames?: readonly string[];
 }
 
 export interface GatewayServer {
@@ -57,22 +61,20 @@ function isLocalHostHeader(host: string | undefined): boolean {
   return name === 'localhost' || isLoopbackAddress(name);
 }
 
-/** Classifies where an upgrade came from (PROTOCOL.md §4 "Direct local"). */
-export function peerInfoFor(request: IncomingMessage): PeerInfo {
+/**
+ * Classifies where an upgrade came from (PROTOCOL.md §4 "Direct local"). The Origin is
+ * the browser's word and is compared with the listener's own origins (own-origins.ts);
+ * the Host header never makes an origin "own" (a DNS-rebound page controls both).
+ */
+export function peerInfoFor(request: IncomingMessage, ownOrigin: OwnOriginPolicy): PeerInfo {
   const remoteAddress = request.socket.remoteAddress ?? 'unknown';
   const forwarded = ['x-forwarded-for', 'forwarded', 'x-real-ip', 'x-forwarded-host'].some(
     (h) => request.headers[h] !== undefined,
   );
   const isDirectLocal = isLoopbackAddress(remoteAddress) && !forwarded && isLocalHostHeader(request.headers.host);
+  // Any Origin, even "null" (sandboxed frames, file: pages), means a browser page sent it.
   const origin = typeof request.headers.origin === 'string' ? request.headers.origin : undefined;
-  let isOwnControlUi = false;
-  if (origin && request.headers.host) {
-    try {
-      isOwnControlUi = new URL(origin).host === request.headers.host;
-    } catch {
-      isOwnControlUi = false;
-    }
-  }
+  const isOwnControlUi = origin !== undefined && isOwnOrigin(origin, ownOrigin);
   return { remoteAddress, isDirectLocal, origin, isOwnControlUi };
 }
 
@@ -80,8 +82,21 @@ export function peerInfoFor(request: IncomingMessage): PeerInfo {
 export async function startGatewayServer(options: GatewayServerOptions): Promise<GatewayServer> {
   const { core, host, log } = options;
   if (!isLoopbackAddress(host) && !options.tls) throw new InsecureBindError(host);
-  const handler = createHttpHandler(options.routes);
+  let listeningPort = options.port;
+  const names = createListenerNames({
+    bindHost: host,
+    port: () => listeningPort,
+    tls: options.tls !== undefined,
+    hostnames: options.hostnames,
+  });
+  const handler = createHttpHandler({ ...options.routes, tls: options.tls !== undefined });
   const onRequest = (request: IncomingMessage, response: import('node:http').ServerResponse) => {
+    // Before any route: a page reaching us under a foreign name (DNS rebinding) reads nothing.
+    if (!names.allows(request.headers.host)) {
+      response.writeHead(421, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+      response.end('421 Misdirected Request: this gateway answers only to its own host names\n');
+      return;
+    }
     handler(request, response).catch((error) => {
       log.error('http handler failed', { error: String(error) });
       if (!response.headersSent) response.writeHead(500);
@@ -92,8 +107,18 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
     ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, onRequest)
     : createHttpServer(onRequest);
   const wss = new WebSocketServer({ noServer: true, maxPayload: core.policy.maxPayload, perMessageDeflate: false });
+  const ownOrigin: OwnOriginPolicy = {
+    tls: options.tls !== undefined,
+    names,
+    // The desktop window's origin counts only where the desktop is: the loopback listener.
+    extraOrigins: isLoopbackAddress(host) && !options.treatPeersAsRemote ? [DESKTOP_APP_ORIGIN] : [],
+  };
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!names.allows(request.headers.host)) {
+      socket.end('HTTP/1.1 421 Misdirected Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
     wss.handleUpgrade(request, socket, head, (ws) => {
       const connection = core.attach(
         {
@@ -102,8 +127,8 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
           bufferedAmount: () => ws.bufferedAmount,
         },
         options.treatPeersAsRemote
-          ? { ...peerInfoFor(request), isDirectLocal: false, isOwnControlUi: false }
-          : peerInfoFor(request),
+          ? { ...peerInfoFor(request, ownOrigin), isDirectLocal: false }
+          : peerInfoFor(request, ownOrigin),
       );
       ws.on('message', (data, isBinary) => {
         if (isBinary) return connection.close(closeCodes.policyViolation, 'binary frames are not supported');
@@ -135,6 +160,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
 
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
+  listeningPort = port;
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
   const scheme = options.tls ? 'https' : 'http';
   return {

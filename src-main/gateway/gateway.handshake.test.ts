@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectParams, connectRaw, createTestDeviceKey, openRawSocket } from '../testing/raw-gateway-socket.js';
 import { startTestHost, type TestHost } from '../testing/test-host.js';
+import type { GatewayCore } from './gateway-core.js';
 
 let host: TestHost;
 beforeAll(async () => {
@@ -167,7 +168,7 @@ describe('device identity', () => {
     expect(mismatched.hello.error).toMatchObject({ details: { code: 'DEVICE_AUTH_DEVICE_ID_MISMATCH' } });
   });
 
-  it('requires pairing for a new device coming with a foreign Origin', async () => {
+  it('never pairs a device for a page of another origin: the token buys it no scopes', async () => {
     const device = createTestDeviceKey();
     const { hello, socket } = await connectRaw(host.wsUrl, {
       token: host.token,
@@ -176,11 +177,11 @@ describe('device identity', () => {
       clientMode: 'webchat',
       headers: { origin: 'https://elsewhere.example' },
     });
-    expect(hello.error).toMatchObject({
-      code: 'NOT_PAIRED',
-      message: 'pairing required: device is not approved yet',
-      details: { code: 'PAIRING_REQUIRED', reason: 'not-paired', deviceId: device.id },
-    });
-    expect((await socket.closed).code).toBe(1008);
+    expect(hello).toMatchObject({ ok: true, payload: { auth: { scopes: [] } } });
+    expect((hello.payload as { auth: { deviceToken?: string } }).auth.deviceToken).toBeUndefined();
+    const core = host.gateway as GatewayCore;
+    expect(core.devices.get(device.id)).toBeUndefined();
+    expect(core.pairing.list().some((r) => r.deviceId === device.id)).toBe(false);
+    socket.close();
   });
 });

@@ -47,8 +47,11 @@ describe('scopes', () => {
     const res = await socket.request('config.set', { raw: 42 });
     expect(res.error?.code).toBe('INVALID_REQUEST');
     expect(res.error?.message).toMatch(/^invalid config\.set params: at \/raw: /);
+    // The compatibility policy: an unknown key is ignored, but not a wrong type next to it.
     const extra = await socket.request('health', { surprise: true });
-    expect(extra.error?.message).toMatch(/must NOT have additional properties \(surprise\)/);
+    expect(extra.ok).toBe(true);
+    const both = await socket.request('config.set', { raw: 42, surprise: true });
+    expect(both.error?.message).toMatch(/^invalid config\.set params: at \/raw: /);
     socket.close();
   });
 
@@ -149,7 +152,8 @@ describe('one dispatch, two transports', () => {
     const frames: [string, unknown][] = [
       ['config.set', { raw: '{}' }],
       ['no.such', {}],
-      ['health', { bad: 1 }],
+      ['config.set', { raw: 42 }],
+      ['config.get', { ignoredByNewerClients: 1 }],
       ['config.get', {}],
     ];
     for (const [index, [method, params]] of frames.entries()) {

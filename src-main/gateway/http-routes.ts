@@ -1,5 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { resolveInside, sendFile } from './static-files.js';
+import { buildControlUiPolicy, CANVAS_PATH, controlUiHeaders } from '../protocol/control-ui-policy.js';
+import { CONTROL_UI_CONFIG_PATHS, controlUiConfig } from './control-ui-config.js';
+import { createInlineScriptHashes } from './inline-script-hashes.js';
+import { contentTypeFor, resolveInside, sendFile } from './static-files.js';
 
 export interface HttpRoutesOptions {
   /** Built Control UI (dist/renderer); a placeholder page is served when absent. */
@@ -7,12 +10,20 @@ export interface HttpRoutesOptions {
   /** The workspace's canvas folder, served under /__hearth__/canvas/. */
   canvasDir(): string;
   version: string;
+  /** Served over https (the LAN listener): the page's origin, hence its policy, says so. */
+  tls?: boolean;
 }
 
-const CANVAS_PREFIX = '/__hearth__/canvas/';
+const CANVAS_PREFIX = CANVAS_PATH;
+/** The agent writes the canvas folder: no file in it may be a second name of a file elsewhere. */
+const CANVAS_FILES = { refuseHardLinks: true };
 
 function json(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  response.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  });
   response.end(JSON.stringify(body));
 }
 
@@ -22,6 +33,7 @@ const PLACEHOLDER = `<!doctype html><meta charset="utf-8"><title>Hearth</title>
 
 /** HTTP side of the one port: health probes, the Control UI, and the agent's canvas. */
 export function createHttpHandler(options: HttpRoutesOptions) {
+  const scriptHashesOf = createInlineScriptHashes();
   return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = new URL(request.url ?? '/', 'http://gateway.invalid');
     const path = url.pathname;
@@ -31,32 +43,49 @@ export function createHttpHandler(options: HttpRoutesOptions) {
       return;
     }
     if (path === '/health' || path === '/healthz') return json(response, 200, { ok: true, status: 'live' });
+    // OpenClaw's Control UI (served with gateway.controlUi.root) reads its runtime settings here.
+    if (CONTROL_UI_CONFIG_PATHS.has(path)) return json(response, 200, controlUiConfig({ version: options.version }));
 
     if (path.startsWith(CANVAS_PREFIX) || path === '/__hearth__/canvas') {
-      const file = await resolveInside(options.canvasDir(), path.slice(CANVAS_PREFIX.length));
+      const file = await resolveInside(options.canvasDir(), path.slice(CANVAS_PREFIX.length), CANVAS_FILES);
       if (!file) return json(response, 404, { ok: false, error: 'not found' });
       // The canvas is the agent's page: give it an opaque origin even if opened directly.
-      return sendFile(response, file, {
-        'content-security-policy': 'sandbox allow-scripts allow-forms',
-        'cache-control': 'no-cache',
-      });
+      return sendFile(
+        response,
+        file,
+        {
+          'content-security-policy': 'sandbox allow-scripts allow-forms',
+          'cache-control': 'no-cache',
+          'referrer-policy': 'no-referrer',
+        },
+        { ...CANVAS_FILES, within: options.canvasDir() },
+      );
     }
 
+    // The server checked Host against the listener's own names before this ran, so the origin is ours.
+    const pageOrigin = new URL(`${options.tls ? 'https' : 'http'}://${request.headers.host ?? 'localhost'}`).origin;
+    const uiHeaders = controlUiHeaders(buildControlUiPolicy({ gatewayOrigin: pageOrigin }));
     if (options.controlUiDir) {
       const file =
         (await resolveInside(options.controlUiDir, path)) ??
         (path.includes('.') ? undefined : await resolveInside(options.controlUiDir, '/index.html'));
       if (file) {
         const immutable = file.includes(`${'/assets/'}`);
-        return sendFile(response, file, {
-          'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-          'referrer-policy': 'no-referrer',
-          'x-frame-options': 'DENY',
-        });
+        const headers = contentTypeFor(file).startsWith('text/html')
+          ? controlUiHeaders(
+              buildControlUiPolicy({ gatewayOrigin: pageOrigin, inlineScriptHashes: await scriptHashesOf(file) }),
+            )
+          : uiHeaders;
+        return sendFile(
+          response,
+          file,
+          { ...headers, 'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache' },
+          { within: options.controlUiDir },
+        );
       }
       if (path.includes('.')) return json(response, 404, { ok: false, error: 'not found' });
     }
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.writeHead(200, { ...uiHeaders, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
     response.end(PLACEHOLDER);
   };
 }

@@ -1,5 +1,5 @@
-import { createReadStream } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
+import { constants, createReadStream } from 'node:fs';
+import { type FileHandle, open, readlink, realpath, stat } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
 
@@ -27,12 +27,32 @@ export function contentTypeFor(path: string): string {
   return MIME[extname(path).toLowerCase()] ?? 'application/octet-stream';
 }
 
+export interface ResolveOptions {
+  /**
+   * Refuse regular files with more than one hard link. A hard link is the same inode under
+   * a second name, and nothing in the folder tells where the other names live: `ln
+   * ~/.ssh/id_ed25519 canvas/x` would otherwise publish the key. Used for the canvas, a
+   * folder the agent writes; see docs/SECURITY.md "Canvas".
+   */
+  refuseHardLinks?: boolean;
+  /**
+   * When sending: the folder the opened file must still be in. Checked on the open
+   * descriptor itself, so a directory swapped for a symlink between resolving and opening
+   * (O_NOFOLLOW guards only the last component) cannot lead out.
+   */
+  within?: string;
+}
+
 /**
  * Resolves a URL path inside `root`, refusing anything that escapes it: `..`,
- * encoded separators, NUL bytes, and symlinks pointing outside. Returns undefined
- * for a refusal or a missing file.
+ * encoded separators, NUL bytes, and symlinks pointing outside (and, on request,
+ * hard-linked files). Returns undefined for a refusal or a missing file.
  */
-export async function resolveInside(root: string, urlPath: string): Promise<string | undefined> {
+export async function resolveInside(
+  root: string,
+  urlPath: string,
+  options: ResolveOptions = {},
+): Promise<string | undefined> {
   let decoded: string;
   try {
     decoded = decodeURIComponent(urlPath);
@@ -51,15 +71,69 @@ export async function resolveInside(root: string, urlPath: string): Promise<stri
     const real = await realpath(candidate);
     if (real !== rootReal && !real.startsWith(rootReal + sep)) return undefined;
     const fileInfo = await stat(real);
-    return fileInfo.isFile() ? real : undefined;
+    if (!fileInfo.isFile()) return undefined;
+    if (options.refuseHardLinks && fileInfo.nlink > 1) return undefined;
+    return real;
   } catch {
     return undefined;
   }
 }
 
-export function sendFile(response: ServerResponse, path: string, headers: Record<string, string> = {}): void {
+/**
+ * Opens a file `resolveInside` chose, without following a symlink swapped in since, and
+ * checks again on the open descriptor that it is a regular file (single-linked on request).
+ */
+async function openChecked(path: string, options: ResolveOptions): Promise<FileHandle | undefined> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch {
+    return undefined;
+  }
+  const info = await handle.stat();
+  const refused =
+    !info.isFile() ||
+    (options.refuseHardLinks && info.nlink > 1) ||
+    (options.within !== undefined && !(await openedInside(handle, path, info, options.within)));
+  if (refused) {
+    await handle.close();
+    return undefined;
+  }
+  return handle;
+}
+
+/** Where the descriptor really points: /proc names it on Linux; elsewhere the path must still be that very inode. */
+async function openedInside(
+  handle: FileHandle,
+  path: string,
+  info: { dev: number; ino: number },
+  root: string,
+): Promise<boolean> {
+  const rootReal = await realpath(root).catch(() => undefined);
+  if (!rootReal) return false;
+  const actual = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
+  if (actual !== undefined) return actual.startsWith(rootReal + sep);
+  const real = await realpath(path).catch(() => undefined);
+  if (!real?.startsWith(rootReal + sep)) return false;
+  const now = await stat(real).catch(() => undefined);
+  return now !== undefined && now.dev === info.dev && now.ino === info.ino;
+}
+
+/** Streams a resolved file; answers 404 when it changed into something refused since it was resolved. */
+export async function sendFile(
+  response: ServerResponse,
+  path: string,
+  headers: Record<string, string> = {},
+  options: ResolveOptions = {},
+): Promise<void> {
+  const handle = await openChecked(path, options);
+  if (!handle) {
+    response.writeHead(404, { 'content-type': 'application/json; charset=utf-8', 'x-content-type-options': 'nosniff' });
+    response.end(JSON.stringify({ ok: false, error: 'not found' }));
+    return;
+  }
   response.writeHead(200, { 'content-type': contentTypeFor(path), 'x-content-type-options': 'nosniff', ...headers });
-  createReadStream(path)
+  createReadStream('', { fd: handle, autoClose: true })
     .on('error', () => response.destroy())
     .pipe(response);
 }

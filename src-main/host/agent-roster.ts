@@ -2,12 +2,9 @@ import { type Disposable, toDisposable } from '../base/disposable.js';
 import type { ConfigService } from '../config/index.js';
 
 /** The agents a host serves: `main` (always there, even with no list) plus every `agents.list[].id`, in that order. */
-export function configuredAgentIds(agents: unknown): string[] {
-  const list = (agents as { list?: readonly { id?: unknown }[] } | undefined)?.list ?? [];
+export function configuredAgentIds(agents: { list: readonly { id: string }[] }): string[] {
   const ids = ['main'];
-  for (const entry of list) {
-    if (typeof entry.id === 'string' && !ids.includes(entry.id)) ids.push(entry.id);
-  }
+  for (const entry of agents.list) if (!ids.includes(entry.id)) ids.push(entry.id);
   return ids;
 }
 

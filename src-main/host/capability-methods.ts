@@ -5,7 +5,7 @@ export { registerAuthProfilesMethods } from '../gateway/methods/auth-profiles.js
 export { registerChatMethods } from '../gateway/methods/chat.js';
 export { registerDreamsMethods } from '../gateway/methods/dreams.js';
 export { registerExecMethods } from '../gateway/methods/exec.js';
-export { registerMemoryMethods } from '../gateway/methods/memory.js';
+export { registerMemoryMethods, registerMemoryModelMethods } from '../gateway/methods/memory.js';
 export { registerModelsMethods } from '../gateway/methods/models.js';
 export { registerSessionsMethods } from '../gateway/methods/sessions.js';
 export { registerTerminalMethods } from '../gateway/methods/terminal.js';

@@ -1,36 +1,42 @@
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Clock } from '../base/clock.js';
 import { type Disposable, DisposableStore } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
-import type { ConfigService, HearthPaths } from '../config/index.js';
+import type { ConfigService } from '../config/index.js';
 import type { GatewayCore } from '../gateway/gateway-core.js';
 import {
   createActiveRecall,
+  createAgentRewriters,
   createEmbedder,
   createMemoryTools,
   type Embedder,
+  embedderMergePatch,
+  LocalModels,
   type MemoryBackend,
   type MemoryConfig,
   type MemoryScope,
   MemoryService,
+  modelCatalogue,
   nodeWatchSource,
   recallConfigFor,
   requireEmbedderSecret,
   scheduleDreaming,
   watchMemoryFiles,
 } from '../memory/index.js';
-import type { SecretStore } from '../secrets/secret-store.js';
+import type { HearthPaths } from '../paths/index.js';
+import type { SecretStore } from '../secrets/index.js';
 import type { SessionStore } from '../sessions/index.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { configuredAgentIds, followAgents } from './agent-roster.js';
-import { registerDreamsMethods, registerMemoryMethods } from './capability-methods.js';
+import { registerDreamsMethods, registerMemoryMethods, registerMemoryModelMethods } from './capability-methods.js';
 import { dreamEveryAgent } from './nightly-dreaming.js';
 import { ingestRecentTranscripts } from './recent-transcripts.js';
 import { accountOfSession, personalScope } from './session-person.js';
 
 export interface ComposeMemoryDeps {
   core: Pick<GatewayCore, 'registry' | 'bus'>;
-  config: Pick<ConfigService, 'current' | 'onDidChange'>;
+  config: Pick<ConfigService, 'current' | 'onDidChange' | 'patch'>;
   /** The parsed `memory` block (read once at start). */
   memoryConfig: MemoryConfig;
   /** The plugin filling the `memory` slot. */
@@ -43,9 +49,18 @@ export interface ComposeMemoryDeps {
   /** Runs `run` once a client is connected: idle costs nothing (no index opened before). */
   whenFirstClient(run: () => void): Disposable;
   /** One short completion from a configured model; throws while the runtime is not ready. */
-  completeText(modelRef: string, prompt: string, signal: AbortSignal, maxOutputTokens: number): Promise<string>;
+  completeText(
+    modelRef: string,
+    prompt: string,
+    signal: AbortSignal,
+    maxOutputTokens: number,
+    /** The provider's token counts, when the host forwards them (memory's query rewrite counts its calls). */
+    onUsage?: (usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number }) => void,
+  ): Promise<string>;
   /** An agent's primary model reference, when one is configured. */
   primaryModel(agentId: string): string | undefined;
+  /** For downloading local embedding models (default: the global fetch). */
+  fetch?: typeof globalThis.fetch;
 }
 
 export interface HostMemory {
@@ -123,13 +138,29 @@ export function composeMemory(deps: ComposeMemoryDeps): HostMemory {
   const ingest = (agentId: string) =>
     ingestRecentTranscripts({ sessions: deps.sessions, memory: service, clock, accountOf: accountOfSession }, agentId);
 
-  store.add(registerMemoryMethods(core.registry, { memory: service }));
+  store.add(registerMemoryMethods(core.registry, { memory: service, queryRewrite: () => rewriters.usage() }));
+  // Local embedding models: installing one writes memory.embedder, and the config reload that
+  // follows reopens memory with it (every file re-embedded in the background, with progress).
+  const models = new LocalModels({
+    modelsDir: join(paths.home, 'models'),
+    catalogue: modelCatalogue(memoryConfig.models),
+    fetch: deps.fetch ?? globalThis.fetch,
+    now: () => clock.now(),
+    currentEmbedder: () => memoryConfig.embedder,
+    switchEmbedder: async (embedder) => {
+      await config.patch({ memory: { embedder: embedderMergePatch(embedder) } });
+    },
+    log: log.child({ part: 'memory-models' }),
+  });
+  store.add(models);
+  store.add(models.onDidChange((model) => core.bus.publish('memory.changed', { reason: 'model', model })));
+  store.add(registerMemoryModelMethods(core.registry, { models }));
   // On-demand Dreaming (dreams.run, the Dreams view) files the agent's recent conversations first,
   // like the nightly run; a preview writes nothing.
   const dreaming = Object.create(service, {
     dream: {
       value: async (...args: Parameters<typeof service.dream>) => {
-        if (args[2]) await ingest(args[0]);
+        if (args[2] !== false && args[2] !== 'preview') await ingest(args[0]);
         return service.dream(...args);
       },
     },
@@ -193,6 +224,22 @@ export function composeMemory(deps: ComposeMemoryDeps): HostMemory {
     }),
   );
 
+  // Query rewrite (opt-in): the model widens memory_search and active recall; its tokens are counted.
+  const rewriters = createAgentRewriters({
+    config: memoryConfig.queryRewrite,
+    clock,
+    primaryModel: deps.primaryModel,
+    complete: (model, prompt, signal, onUsage) => deps.completeText(model, prompt, signal, 160, onUsage),
+    onUsage: (usage, context) =>
+      log.info('memory query rewrite', {
+        agentId: context.agentId,
+        model: context.model,
+        inputTokens: usage.inputTokens,
+        outputTokens: usage.outputTokens,
+        estimated: usage.estimated,
+      }),
+  });
+
   // One recaller per agent and settings: `memory.recall` with the agent's own override, re-read
   // each turn so an edit of agents.list[].memory.recall applies to the next turn.
   const recallers = new Map<string, Promise<ReturnType<typeof createActiveRecall>>>();
@@ -207,6 +254,7 @@ export function composeMemory(deps: ComposeMemoryDeps): HostMemory {
           engine,
           config: settings,
           clock,
+          rewrite: async (query, signal) => (await rewriters.forAgent(agentId)?.rewrite(query, signal)) ?? [],
           // Only when the cheap lexical/vector pass found nothing strong: a model reads the weaker hits.
           modelRecall: async (request, candidates, signal) => {
             const wanted = settings.model;
@@ -236,7 +284,7 @@ export function composeMemory(deps: ComposeMemoryDeps): HostMemory {
   return {
     service,
     config: memoryConfig,
-    tools: createMemoryTools(service),
+    tools: createMemoryTools(service, { rewriter: (agentId) => rewriters.forAgent(agentId) }),
     async beforeTurn({ agentId, sessionKey, message, history }) {
       // Per-user memory and no known person (a group chat): no one's memory is read or written.
       const scope = personalScope(agentId, memoryConfig, sessionKey);

@@ -1,6 +1,7 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { plantRecalls } from '../testing/planted-recalls.js';
 import { type ProductFixture, startProductFixture } from '../testing/product-fixture.js';
 
 // Dreaming's way in from conversations: with auto-capture off, a preference stated in chat still
@@ -43,6 +44,15 @@ describe('Dreaming ingests recent transcripts', () => {
 
 describe('the Dreams diary', () => {
   it('is written by the configured model when there is one', async () => {
+    // A run that finds nothing writes nothing: give Dreaming a note to promote.
+    const workspace = join(product.home, 'workspace');
+    await mkdir(join(workspace, 'memory'), { recursive: true });
+    await writeFile(join(workspace, 'memory', '2026-11-20.md'), '- The bike lock code is 4-4-1-9\n');
+    await plantRecalls(
+      workspace,
+      [{ text: 'The bike lock code is 4-4-1-9', path: 'memory/2026-11-20.md', line: 1 }],
+      new Date(),
+    );
     product.llm.script([{ type: 'text', text: 'DIARY-MARKER: tonight I wandered through the notes about tea.' }]);
     const run = await product.socket.request('dreams.run', { apply: true });
     expect(run.ok).toBe(true);

@@ -1,6 +1,6 @@
 import type { AsyncDisposable } from '../base/disposable.js';
-import type { HearthPaths } from '../config/paths.js';
 import type { InProcessGateway } from '../gateway/in-process-transport.js';
+import type { HearthPaths } from '../paths/index.js';
 
 /**
  * The running core: gateway + every capability, composed once. `hearth gateway run`

@@ -2,7 +2,7 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../base/logger.js';
-import { createHearthPaths } from '../config/paths.js';
+import { createHearthPaths } from '../paths/index.js';
 import { bundledPluginsDir, loadInstalledPlugins, type PluginsConfig } from '../plugins/index.js';
 import { createTempHome } from '../testing/temp-home.js';
 import { resolveMemoryBackend } from './memory-backend-slot.js';

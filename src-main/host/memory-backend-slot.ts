@@ -1,5 +1,5 @@
 import type { Logger } from '../base/logger.js';
-import type { MemoryBackend } from '../memory/memory-backend.js';
+import type { MemoryBackend } from '../memory/index.js';
 import type { LoadReport, PluginRegistry } from '../plugins/index.js';
 import type { PluginServiceContext } from '../plugins/sdk/contributions.js';
 
@@ -37,7 +37,7 @@ export async function resolveMemoryBackend(options: MemoryBackendSlotOptions): P
     );
   }
   const owner = plugins.list('memory').find((entry) => entry.id === chosen)?.pluginId ?? chosen;
-  return contribution.create(options.pluginContext(owner) as never);
+  return contribution.create(options.pluginContext(owner));
 }
 
 // A backend's id is usually its plugin's id: when a plugin of that id did not load, say why.

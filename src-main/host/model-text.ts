@@ -1,4 +1,4 @@
-import { streamCompletion } from '../providers/stream-completion.js';
+import { streamCompletion } from '../providers/index.js';
 import { parseModelRef, type RuntimeServices } from './runtime-model-deps.js';
 
 /**
@@ -13,9 +13,10 @@ export async function completeText(
   prompt: string,
   signal: AbortSignal,
   maxOutputTokens = 64,
+  onUsage?: (usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number }) => void,
 ): Promise<string> {
   const ref = parseModelRef(modelRef);
   const profile = services.auth.order(ref.provider)[0];
   const credential = profile ? await services.auth.credential(profile) : undefined;
-  return streamCompletion({ model: services.models.create(ref, credential), prompt, maxOutputTokens, signal });
+  return streamCompletion({ model: services.models.create(ref, credential), prompt, maxOutputTokens, signal, onUsage });
 }

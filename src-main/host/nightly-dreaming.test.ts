@@ -58,7 +58,12 @@ function scheduled(socket: RawGatewaySocket, agentId: string, userId?: string) {
   }, 20_000);
 }
 
-const reports = (scopeDir: string) => readdir(join(scopeDir, 'memory', 'dreaming', 'deep')).catch(() => []);
+// Which scopes dreamed: each run records itself in the scope's last-run.json (a run that finds
+// nothing to promote writes no report).
+const reports = (scopeDir: string) =>
+  readdir(join(scopeDir, 'memory', '.dreams'))
+    .then((files) => files.filter((file) => file === 'last-run.json'))
+    .catch(() => []);
 
 describe('scheduled Dreaming', () => {
   it('dreams every agent in turn; one that fails does not stop the others', async () => {

@@ -1,6 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { plantRecalls } from '../testing/planted-recalls.js';
 import { type ProductFixture, startProductFixture } from '../testing/product-fixture.js';
 
 // Active recall is configured per agent: `agents.list[].memory.recall` changes the shared
@@ -75,6 +76,12 @@ describe('active recall per agent', () => {
   });
 
   it('writes each agent’s dream diary with that agent’s model', async () => {
+    // A run that finds nothing writes nothing: give this agent's Dreaming a note to promote.
+    await plantRecalls(
+      join(product.home, 'workspace-quiet'),
+      [{ text: NOTE.slice(2).trim(), path: 'memory/2026-11-28.md', line: 1 }],
+      new Date(),
+    );
     product.llm.script([{ type: 'text', text: 'Tonight I wandered through a harbour of notes.' }]);
     const run = await product.socket.request('dreams.run', { agentId: 'quiet', apply: true });
     expect(run.ok).toBe(true);

@@ -1,2 +1,2 @@
-export type { RuntimeServices } from '../agent/runtime/runtime-services.js';
+export type { RuntimeServices } from '../agent/index.js';
 export { parseModelRef } from '../providers/index.js';

@@ -1,11 +1,12 @@
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Clock, systemClock } from '../base/clock.js';
 import { AsyncDisposableStore, toDisposable } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
-import { ConfigService, configuredWorkspace, createHearthPaths, type HearthPaths } from '../config/index.js';
-import type { ApprovalPrompter } from '../exec/approval-types.js';
+import { ConfigService } from '../config/index.js';
+import type { ApprovalPrompter } from '../exec/index.js';
 import { BootstrapTokenStore } from '../gateway/auth/bootstrap-tokens.js';
 import { DeviceRegistry } from '../gateway/auth/device-registry.js';
 import { loadOrCreateGatewayToken } from '../gateway/auth/gateway-secret.js';
@@ -21,7 +22,9 @@ import { registerConfigMethods } from '../gateway/methods/config.js';
 import { type LanEndpoint, registerDevicesMethods } from '../gateway/methods/devices.js';
 import { registerGatewayMethods } from '../gateway/methods/gateway.js';
 import { createFileLogger } from '../logging/create-logger.js';
-import type { SecretStore } from '../secrets/secret-store.js';
+import { configuredWorkspace, createHearthPaths, type HearthPaths } from '../paths/index.js';
+import type { SecretStore } from '../secrets/index.js';
+import { configuredAgentIds } from './agent-roster.js';
 import { watchCanvas } from './canvas-watcher.js';
 import type { Capabilities } from './compose-capabilities.js';
 import type { HearthHost } from './hearth-host.js';
@@ -70,6 +73,18 @@ export function defaultControlUiDir(): string {
 }
 
 /**
+ * gateway.controlUi.root (relative to HEARTH_HOME, `~` for the user's home), else Hearth's own
+ * UI. A configured folder without an index.html is refused at start, not served as a 404.
+ */
+export async function controlUiRoot(root: string | undefined, home: string): Promise<string> {
+  if (!root) return defaultControlUiDir();
+  const dir = root === '~' || root.startsWith('~/') ? join(homedir(), root.slice(1)) : resolve(home, root);
+  const index = await stat(join(dir, 'index.html')).catch(() => undefined);
+  if (!index?.isFile()) throw new Error(`gateway.controlUi.root: ${dir} has no index.html (is it a built Control UI?)`);
+  return dir;
+}
+
+/**
  * Composes the whole core — config, identity, gateway, capabilities — and starts
  * listening. `hearth gateway run` and the Electron main process both call this.
  */
@@ -83,13 +98,18 @@ export async function startHearth(options: StartHearthOptions): Promise<HearthHo
   await mkdir(paths.home, { recursive: true, mode: 0o700 });
   const root = new AsyncDisposableStore();
   try {
-    const bootLog = options.log ?? createFileLogger(paths.logsDir, 'gateway', 'info');
+    // Filled once the gateway token is known: the log replaces it wherever it appears.
+    const logSecrets: string[] = [];
+    const bootLog = options.log ?? createFileLogger(paths.logsDir, 'gateway', 'info', () => logSecrets);
     const config = root.add(await ConfigService.open({ path: paths.configFile, clock, log: bootLog }));
     liveConfig = config;
-    const log = options.log ?? createFileLogger(paths.logsDir, 'gateway', config.current.logging.level);
+    const log =
+      options.log ?? createFileLogger(paths.logsDir, 'gateway', config.current.logging.level, () => logSecrets);
     const gatewayConfig = config.current.gateway;
+    const controlUiDir = options.controlUiDir ?? (await controlUiRoot(gatewayConfig.controlUi.root, paths.home));
 
     const token = options.token ?? (await loadOrCreateGatewayToken(paths.identityDir)).token;
+    logSecrets.push(token);
     // Password mode: the password lives in the secret store (never hearth.json), or comes from the environment.
     const gatewayPassword = async (): Promise<string | undefined> => {
       if (gatewayConfig.auth.mode !== 'password') return undefined;
@@ -137,7 +157,12 @@ export async function startHearth(options: StartHearthOptions): Promise<HearthHo
         clock,
         home: paths.home,
         bind: () => ({ ...serverInfo, tls: tls !== undefined, tlsFingerprint: tls?.fingerprint256 }),
-        agents: () => [{ id: 'main' }],
+        // Every configured agent (main plus agents.list), as config says now.
+        agents: () =>
+          configuredAgentIds(config.current.agents).map((id) => {
+            const name = config.current.agents.list.find((agent) => agent.id === id)?.name;
+            return name ? { id, name } : { id };
+          }),
         sessionCount: () => capabilities?.sessionCount() ?? 0,
         secrets: () =>
           capabilities
@@ -150,7 +175,7 @@ export async function startHearth(options: StartHearthOptions): Promise<HearthHo
     // Pairing a phone needs a remote-facing, TLS-only listener; it starts on demand.
     let lanServer: Promise<GatewayServer> | undefined;
     const routes = {
-      controlUiDir: options.controlUiDir ?? defaultControlUiDir(),
+      controlUiDir,
       canvasDir: () => canvasDir,
       version: HEARTH_VERSION,
     };
@@ -166,6 +191,7 @@ export async function startHearth(options: StartHearthOptions): Promise<HearthHo
           routes,
           log,
           treatPeersAsRemote: true,
+          hostnames: gatewayConfig.tls.hostnames,
         });
       const preferred = gatewayConfig.lan.port || serverInfo.port + 1;
       lanServer ??= startLan(preferred)
@@ -196,12 +222,9 @@ export async function startHearth(options: StartHearthOptions): Promise<HearthHo
       host,
       port: options.port ?? gatewayConfig.port,
       tls: tls ? { cert: tls.cert, key: tls.key } : undefined,
-      routes: {
-        controlUiDir: options.controlUiDir ?? defaultControlUiDir(),
-        canvasDir: () => canvasDir,
-        version: HEARTH_VERSION,
-      },
+      routes,
       log,
+      hostnames: gatewayConfig.tls.hostnames,
     });
     serverInfo = { host, port: server.port };
     // Disposal runs in reverse: the server stops taking sockets before the core goes away.
@@ -224,6 +247,7 @@ export async function startHearth(options: StartHearthOptions): Promise<HearthHo
             appRoot: appRoot(),
             approvalPrompters: options.approvalPrompters,
             secretStore: options.secretStore,
+            gatewayUrl: () => server.url,
           }),
         )
         .then((composed) => {

@@ -6,11 +6,11 @@ import {
   createBootstrapLoader,
   createTruncationWarner,
   seedWorkspace,
-  type TruncationWarningMode,
 } from '../agent/bootstrap/index.js';
 import type { Disposable } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
-import type { ConfigService, HearthPaths } from '../config/index.js';
+import type { ConfigService } from '../config/index.js';
+import type { HearthPaths } from '../paths/index.js';
 import { configuredAgentIds, followAgents } from './agent-roster.js';
 
 export interface SessionRef {
@@ -69,12 +69,7 @@ export async function composeWorkspaceBootstrap(deps: WorkspaceBootstrapDeps): P
   });
 
   // Budgets for the workspace files: agents.defaults.bootstrap { maxChars, totalMaxChars, warningMode }.
-  const settings =
-    (
-      config.current.agents as {
-        defaults?: { bootstrap?: { maxChars?: number; totalMaxChars?: number; warningMode?: string } };
-      }
-    ).defaults?.bootstrap ?? {};
+  const settings = config.current.agents.defaults?.bootstrap ?? {};
   const loaders = new Map<string, BootstrapLoader>();
   const loaderFor = (agentId: string) => {
     let loader = loaders.get(agentId);
@@ -99,7 +94,7 @@ export async function composeWorkspaceBootstrap(deps: WorkspaceBootstrapDeps): P
     };
     return loaderFor(session.agentId).load(input);
   };
-  const warner = createTruncationWarner((settings.warningMode ?? 'once') as TruncationWarningMode);
+  const warner = createTruncationWarner(settings.warningMode ?? 'once');
   // A turn asks for the system prompt, then for the truncation warning about that same prompt:
   // the warning reuses the files the prompt was built from instead of checking them all again.
   const builtFrom = new Map<string, ReturnType<typeof load>>();

@@ -3,6 +3,7 @@ import type { MemoryRecallConfig, RecallStyle } from './memory-config.js';
 import type { MemoryEngine, MemorySearchResult } from './memory-engine.js';
 import type { MemoryScope } from './memory-scope.js';
 import { bestLine } from './note-lines.js';
+import { searchRewritten } from './query-rewrite.js';
 
 export interface RecallRequest {
   scope: MemoryScope;
@@ -16,6 +17,8 @@ export interface ActiveRecallDeps {
   engine: MemoryEngine;
   config: MemoryRecallConfig;
   clock: Clock;
+  /** Alternative wordings of the query (`memory.queryRewrite`); searched too, merged. Must not throw. */
+  rewrite?(query: string, signal: AbortSignal): Promise<string[]>;
   /** The model path, run only when the cheap path finds nothing strong. Returns a summary or nothing. */
   modelRecall?(
     request: RecallRequest,
@@ -53,7 +56,12 @@ export function createActiveRecall(deps: ActiveRecallDeps) {
     const style = STYLES[deps.config.style];
     const text = query(request).trim();
     if (!text) return undefined;
-    const hits = await deps.engine.search(text, { scope: request.scope, k: 6, minScore: 0.05, signal });
+    const variants = deps.rewrite ? await deps.rewrite(text, signal).catch(() => []) : [];
+    // A low floor: the model path reads weak hits too (with the hashed embedder's text-led
+    // weights a note related only in meaning scores a few hundredths).
+    const hits = await searchRewritten(text, variants, 6, (query, original) =>
+      deps.engine.search(query, { scope: request.scope, k: 6, minScore: 0.02, signal, record: original }),
+    );
     const usable = style.only ? hits.filter((hit) => hit.category === style.only) : hits;
     const strong = usable.filter((hit) => hit.score >= style.strong).slice(0, style.take);
     if (strong.length > 0) return summarise(strong, text, deps.config.maxChars);

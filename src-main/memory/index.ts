@@ -22,6 +22,22 @@ export { type Embedder, EmbedderError } from './embedders/embedder.js';
 export { ensureEmbedderDimension } from './embedders/embedder-dimension.js';
 export { type EmbedderSecretSource, requireEmbedderSecret } from './embedders/embedder-secret.js';
 export { createHashedEmbedder } from './embedders/hashed-embedder.js';
+export { LocalModels, type LocalModelsDeps } from './embedders/local-models.js';
+export {
+  BUILT_IN_MODELS,
+  type CatalogueModel,
+  DEFAULT_MODEL,
+  findCatalogueModel,
+  modelCatalogue,
+} from './embedders/model-catalogue.js';
+export {
+  embedderConfigFor,
+  embedderMergePatch,
+  type InstalledModel,
+  installModel,
+  type ModelInstallProgress,
+  readInstalledModel,
+} from './embedders/model-install.js';
 export { createOnnxEmbedder } from './embedders/onnx-embedder.js';
 export { createProviderEmbedder, type ProviderEmbedderOptions } from './embedders/provider-embedder.js';
 export type {
@@ -33,6 +49,7 @@ export type {
   MemoryChunkRow,
   MemoryIndexStore,
   MemoryIndexStoreOptions,
+  TextQueryClause,
 } from './memory-backend.js';
 export {
   type MemoryConfig,
@@ -44,10 +61,24 @@ export {
   recallConfigFor,
 } from './memory-config.js';
 export { MemoryEngine, type MemoryEngineDeps, type MemorySearchResult, type MemoryStatus } from './memory-engine.js';
-export { dailyPath, listMemoryFiles, localDate, type MemoryFileEntry } from './memory-files.js';
+export {
+  dailyPath,
+  listMemoryFiles,
+  localDate,
+  type MemoryFileEntry,
+  readMemoryFile,
+  writeMemoryFile,
+} from './memory-files.js';
 export type { IndexProgress, IndexReport } from './memory-index.js';
 export { agentScope, type MemoryScope, resolveScope, resolveUserId, userScope } from './memory-scope.js';
 export { MemoryService, type MemoryServiceDeps } from './memory-service.js';
-export { createMemoryTools } from './memory-tools.js';
+export { createMemoryTools, type MemoryToolsOptions } from './memory-tools.js';
 export { nodeWatchSource, type WatchSource, watchMemoryFiles } from './memory-watcher.js';
+export {
+  createAgentRewriters,
+  createQueryRewriter,
+  type QueryRewriter,
+  type QueryRewriteUsage,
+  searchRewritten,
+} from './query-rewrite.js';
 export { redactSecrets } from './redact-secrets.js';

@@ -18,7 +18,7 @@ export interface MemoryChunkRow {
   startLine: number;
   endLine: number;
   text: string;
-  /** The text as the full-text index sees it (CJK split into bigrams). */
+  /** The chunk as full-text terms, space-separated (`text-tokens.ts`), with its date and heading. */
   ftsText: string;
   /** Hash of the whole file the chunk came from, to skip unchanged files. */
   fileHash: string;
@@ -30,6 +30,17 @@ export interface BackendHit {
   row: MemoryChunkRow;
   /** Cosine similarity for vector hits, raw BM25 for text hits. */
   score: number;
+}
+
+/**
+ * One part of a full-text query: documents matching any of `terms` score BM25 × `boost`
+ * (clauses add up). `fuzziness` 1 or 2 also matches index terms within that edit distance.
+ * Terms are already in the index's form (see `text-tokens.ts`): split them on spaces only.
+ */
+export interface TextQueryClause {
+  terms: string[];
+  boost: number;
+  fuzziness?: 1 | 2;
 }
 
 export interface BackendQuery {
@@ -59,7 +70,7 @@ export interface MemoryIndexStore {
   addRows(rows: MemoryChunkRow[]): Promise<void>;
   files(): Promise<BackendFileEntry[]>;
   vectorSearch(vector: Float32Array, query: BackendQuery): Promise<BackendHit[]>;
-  textSearch(ftsQuery: string, query: BackendQuery): Promise<BackendHit[]>;
+  textSearch(clauses: readonly TextQueryClause[], query: BackendQuery): Promise<BackendHit[]>;
   /**
    * Folds recent writes into the indexes when enough have piled up (`force`: always).
    * Writes are searchable before this; it keeps search fast as the table grows.

@@ -1,11 +1,16 @@
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
+import { catalogueModelSchema } from './embedders/model-catalogue.js';
 
 /** Search weights and gates (ARCHITECTURE.md "Constants from the seed"). */
 export const memorySearchConfigSchema = z
   .object({
-    vectorWeight: z.number().min(0).max(1).default(0.7),
-    textWeight: z.number().min(0).max(1).default(0.3),
+    /**
+     * Fusion weights. Unset: chosen by the embedder (`searchWeightsFor`): 0.7 / 0.3 for a model
+     * that embeds meaning, 0.3 / 0.7 for the offline hashed embedder, whose vectors are words again.
+     */
+    vectorWeight: z.number().min(0).max(1).optional(),
+    textWeight: z.number().min(0).max(1).optional(),
     /** Half-life of dated daily notes; MEMORY.md / USER.md are evergreen. */
     halfLifeDays: z.number().positive().default(30),
     mmrLambda: z.number().min(0).max(1).default(0.7),
@@ -90,6 +95,31 @@ export const memoryDreamingConfigSchema = z
     /** croner pattern, local time. */
     cron: z.string().min(1).default('0 3 * * *'),
     lookbackDays: z.number().int().min(1).max(365).default(30),
+    /**
+     * Review mode: a run that finds promotion candidates keeps them waiting for the person
+     * (Dreams view, `hearth memory promote --approve/--reject`) instead of writing MEMORY.md.
+     */
+    review: z.boolean().default(false),
+  })
+  .strict();
+
+/**
+ * Query rewrite (opt-in): a configured model expands the query and translates it (English ↔
+ * Chinese) before memory_search and active recall, one small call per distinct query text.
+ */
+export const memoryQueryRewriteConfigSchema = z
+  .object({
+    enabled: z.boolean().default(false),
+    /** A model reference (`openai/gpt-4o-mini`), or true for the agent's own primary model. */
+    model: z.union([z.literal(true), z.string().min(1)]).default(true),
+    /** Languages the query is also written in. */
+    languages: z
+      .array(z.enum(['en', 'zh']))
+      .min(1)
+      .default(['en', 'zh']),
+    timeoutMs: z.number().int().positive().max(60_000).default(8_000),
+    /** Distinct queries whose rewrite is kept (least recently used dropped first). */
+    cacheSize: z.number().int().min(0).max(100_000).default(500),
   })
   .strict();
 
@@ -102,6 +132,9 @@ export const memoryConfigSchema = z
     search: memorySearchConfigSchema.default(memorySearchConfigSchema.parse({})),
     recall: memoryRecallConfigSchema.default(memoryRecallConfigSchema.parse({})),
     dreaming: memoryDreamingConfigSchema.default(memoryDreamingConfigSchema.parse({})),
+    queryRewrite: memoryQueryRewriteConfigSchema.default(memoryQueryRewriteConfigSchema.parse({})),
+    /** Local embedding models to offer besides the built-in ones (same name: replaces it). */
+    models: z.array(catalogueModelSchema).default([]),
     capture: z
       .object({ enabled: z.boolean().default(true), maxChars: z.number().int().min(20).default(500) })
       .strict()
@@ -114,6 +147,7 @@ export type MemoryConfigInput = z.input<typeof memoryConfigSchema>;
 export type MemorySearchConfig = z.output<typeof memorySearchConfigSchema>;
 export type MemoryEmbedderConfig = z.output<typeof memoryEmbedderConfigSchema>;
 export type MemoryRecallConfig = z.output<typeof memoryRecallConfigSchema>;
+export type MemoryQueryRewriteConfig = z.output<typeof memoryQueryRewriteConfigSchema>;
 export type RecallStyle = MemoryRecallConfig['style'];
 
 export function parseMemoryConfig(input: unknown): MemoryConfig {

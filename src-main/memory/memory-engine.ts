@@ -5,15 +5,16 @@ import { type CaptureDecision, type CaptureInput, shouldCapture } from './captur
 import type { Embedder } from './embedders/embedder.js';
 import { ensureEmbedderDimension } from './embedders/embedder-dimension.js';
 import { rankHybrid } from './hybrid-ranking.js';
+import { IndexVocabulary } from './index-vocabulary.js';
 import type { BackendOpenReport, MemoryBackend, MemoryIndexStore } from './memory-backend.js';
 import type { MemoryConfig } from './memory-config.js';
 import { appendMemoryFile, dailyPath, listMemoryFiles, localDate, writeMemoryFile } from './memory-files.js';
-import { type IndexProgress, type IndexReport, MemoryIndexer } from './memory-index.js';
+import { type IndexProgress, type IndexReport, MemoryIndexer, SEARCH_TERMS_VERSION } from './memory-index.js';
 import { agentScope, type MemoryScope, resolveScope } from './memory-scope.js';
 import { bestLine } from './note-lines.js';
+import { buildTextQuery, type Lexicons, matchedConcepts, queryCoverage, sharedLexicons } from './query-expansion.js';
 import { recordRecalls } from './recall-log.js';
 import { redactSecrets } from './redact-secrets.js';
-import { toFtsText } from './text-tokens.js';
 
 /** A search hit as the wire carries it (the protocol's shape is the one definition). */
 export type MemorySearchResult = MemorySearchHit;
@@ -51,6 +52,26 @@ export interface MemoryEngineDeps {
   clock: Clock;
   log: Logger;
   onProgress?(progress: IndexProgress): void;
+  /** WordNet and CC-CEDICT for query expansion (default: the shipped ones, loaded on first search). */
+  lexicons?: Lexicons;
+  /** Off: the query is matched as written (the evaluation's BM25 baseline). */
+  expandQueries?: boolean;
+}
+
+/**
+ * The fusion weights for an embedder, unless config sets them. A model's vectors carry meaning
+ * the words do not, so they lead (0.7); the hashed embedder's vectors are the same words hashed,
+ * so there the full-text side (with its stemming, typo, synonym and translation terms) leads.
+ */
+export function searchWeightsFor(
+  embedderId: string,
+  settings: { vectorWeight?: number; textWeight?: number },
+): { vectorWeight: number; textWeight: number } {
+  const lexical = embedderId.startsWith('hashed-');
+  return {
+    vectorWeight: settings.vectorWeight ?? (lexical ? 0.3 : 0.7),
+    textWeight: settings.textWeight ?? (lexical ? 0.7 : 0.3),
+  };
 }
 
 /** One agent's memory: files ⇄ index, hybrid search, capture landing spot. */
@@ -63,7 +84,11 @@ export class MemoryEngine {
   private progress: MemoryStatus['reindex'] = { running: false, done: 0, total: 0 };
   private lastSync: MemoryStatus['lastSync'];
 
-  constructor(readonly deps: MemoryEngineDeps) {}
+  private readonly vocabulary: IndexVocabulary;
+
+  constructor(readonly deps: MemoryEngineDeps) {
+    this.vocabulary = new IndexVocabulary(deps.dbDir);
+  }
 
   get agentId(): string {
     return this.deps.agentId;
@@ -85,8 +110,19 @@ export class MemoryEngine {
     const dimension = await ensureEmbedderDimension(embedder);
     this.store = await backend.openStore({ dir: dbDir, dimension });
     this.openReport = await this.store.open();
-    this.indexer = new MemoryIndexer({ ...this.deps, store: this.store });
-    const meta = await this.indexer.readMeta();
+    this.indexer = new MemoryIndexer({ ...this.deps, store: this.store, vocabulary: this.vocabulary });
+    let meta = await this.indexer.readMeta();
+    if (meta && meta.terms !== SEARCH_TERMS_VERSION && !this.openReport.recovered) {
+      // The full-text column and its tokenizer changed: rebuild from the markdown files.
+      await this.store.reset();
+      await this.indexer.dropMeta();
+      meta = undefined;
+      this.openReport = { rows: 0, recovered: 'search terms changed in this version; index rebuilt from the notes' };
+    }
+    await this.vocabulary.load();
+    // An empty index has a known, empty vocabulary; rows without a vocabulary file leave it
+    // unknown (typos then go to the index's own fuzzy matching) until every file is rewritten.
+    if (this.openReport.rows === 0) this.vocabulary.clear();
     if (this.openReport.recovered) this.deps.log.warn('memory index rebuilt', { reason: this.openReport.recovered });
     const needsSync = !(meta?.complete && meta.embedder === embedder.id) || Boolean(this.openReport.recovered);
     if (meta && !meta.complete && !this.openReport.recovered)
@@ -155,16 +191,26 @@ export class MemoryEngine {
     const [vector] = await this.deps.embedder.embed([text], options.signal);
     const pool = Math.max(40, k * 4);
     const backendQuery = { scope: options.scope.id, limit: pool };
+    const lexicons = this.deps.lexicons ?? sharedLexicons();
+    await lexicons.prepare?.();
+    const textQuery = buildTextQuery(text, lexicons, {
+      expand: this.deps.expandQueries,
+      vocabulary: this.vocabulary,
+    });
     const [vectorHits, textHits] = await Promise.all([
       store.vectorSearch(vector!, backendQuery),
-      store.textSearch(toFtsText(text), backendQuery),
+      store.textSearch(textQuery.clauses, backendQuery),
     ]);
     const now = this.deps.clock.now();
     const ranked = rankHybrid(vectorHits, textHits, {
       ...settings,
+      ...searchWeightsFor(this.deps.embedder.id, settings),
       topK: k,
       minScore: options.minScore ?? settings.minScore,
       now,
+      coverage: (row) => queryCoverage(textQuery.concepts, row.ftsText),
+      matchedConcepts: (row) => matchedConcepts(textQuery.concepts, row.ftsText),
+      queryVector: vector,
     });
     const results = ranked.map(({ row, score, vectorScore, textScore, decay }) => ({
       path: row.path,

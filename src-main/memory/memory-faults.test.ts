@@ -6,10 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lanceDbMemoryBackend } from '../../extensions/memory-lancedb/index.js';
 import { silentLogger } from '../base/logger.js';
+import { createMemoryFixture, type MemoryFixture } from '../testing/memory-test-fixture.js';
 import { createHashedEmbedder } from './embedders/hashed-embedder.js';
 import { chunkMarkdownFile } from './markdown-chunker.js';
 import { MemoryIndexer } from './memory-index.js';
-import { createMemoryFixture, type MemoryFixture } from './memory-test-fixture.js';
 
 let fixture: MemoryFixture | undefined;
 afterEach(async () => {
@@ -43,9 +43,13 @@ describe('memory faults', () => {
       );
     }
     await fixture.write('memory/2026-11-29.md', '- The spare key is under the blue flowerpot\n');
-    const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'memory-index-child.ts'), fixture.home], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(here, '..', 'testing', 'memory-index-child.ts'), fixture.home],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const killed = await new Promise<boolean>((resolve) => {
       let seen = 0;
       child.stdout.on('data', (data: Buffer) => {

@@ -5,12 +5,37 @@ import { join } from 'node:path';
 import type { Logger } from '../base/logger.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { Embedder } from './embedders/embedder.js';
+import type { IndexVocabulary } from './index-vocabulary.js';
 import { chunkMarkdownFile, type MarkdownChunk, type ParseIssue } from './markdown-chunker.js';
 import type { MemoryChunkRow, MemoryIndexStore } from './memory-backend.js';
 import { dateOfPath, listMemoryFiles } from './memory-files.js';
 import { scopeOfPath } from './memory-scope.js';
 import { categoryOfText } from './note-lines.js';
 import { toFtsText } from './text-tokens.js';
+
+/**
+ * Bumped whenever the terms in the full-text column change shape (tokenizer, chunking, date
+ * context): an index written under another version is rebuilt from the markdown on open.
+ */
+export const SEARCH_TERMS_VERSION = 2;
+
+const MONTHS = 'january february march april may june july august september october november december'.split(' ');
+const WEEKDAYS = 'sunday monday tuesday wednesday thursday friday saturday'.split(' ');
+const CHINESE_MONTHS = '一月 二月 三月 四月 五月 六月 七月 八月 九月 十月 十一月 十二月'.split(' ');
+const CHINESE_WEEKDAYS = '周日 周一 周二 周三 周四 周五 周六'.split(' ');
+
+/**
+ * What a person says about a note's date, as words: `2026-10-14` → 2026-10 october wednesday
+ * 十月 周三 (the date itself is in the text already), so "what did I decide in October about
+ * the solver" meets October's notes.
+ */
+export function dateContext(date: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  if (!match) return '';
+  const month = Number(match[2]) - 1;
+  const weekday = new Date(Date.UTC(Number(match[1]), month, Number(match[3]))).getUTCDay();
+  return `${date} ${match[1]}-${match[2]} ${MONTHS[month]} ${WEEKDAYS[weekday]} ${CHINESE_MONTHS[month]} ${CHINESE_WEEKDAYS[weekday]}`;
+}
 
 const EMBED_BATCH = 256;
 /** Rows per LanceDB commit. */
@@ -34,6 +59,8 @@ export interface IndexReport {
 interface IndexMeta {
   embedder: string;
   dimension: number;
+  /** SEARCH_TERMS_VERSION the full-text column was written with (absent: before version 2). */
+  terms?: number;
   /** False while a sync runs: a crash mid-sync leaves it false and the next open re-checks every file. */
   complete: boolean;
   /**
@@ -53,6 +80,8 @@ export interface MemoryIndexerDeps {
   log: Logger;
   /** Chunks per embedder call and rows per commit (smaller in tests that cut a sync between commits). */
   batches?: { embed: number; write: number };
+  /** Collects the terms written, for the query side (typo candidates, pruning expansions). */
+  vocabulary?: IndexVocabulary;
 }
 
 /** Keeps the index in step with the markdown files, which are the source of truth. */
@@ -77,6 +106,7 @@ export class MemoryIndexer {
     const meta: IndexMeta = {
       embedder: this.deps.embedder.id,
       dimension: this.deps.embedder.dimension,
+      terms: SEARCH_TERMS_VERSION,
       complete,
       ...(pending ? { pending } : {}),
     };
@@ -115,9 +145,16 @@ export class MemoryIndexer {
     const gone = [...indexed.keys()];
     await this.writeMeta(false, [...changed.map((file) => file.path), ...gone]);
     await store.deleteFiles([...changed.map((file) => file.path), ...gone]);
+    // Every file is rewritten: the vocabulary starts over, so terms of deleted notes go too.
+    if (changed.length === files.length && gone.length + changed.length > 0) this.deps.vocabulary?.clear();
     for (const path of gone) this.issues.delete(path);
     report.removed = gone.length;
-    const writer = new RowWriter(store, embedder, this.deps.batches ?? { embed: EMBED_BATCH, write: WRITE_BATCH });
+    const writer = new RowWriter(
+      store,
+      embedder,
+      this.deps.batches ?? { embed: EMBED_BATCH, write: WRITE_BATCH },
+      this.deps.vocabulary,
+    );
     for (const file of changed) {
       report.chunks += await this.streamFile(file.path, file.hash, writer);
       report.indexed++;
@@ -126,6 +163,7 @@ export class MemoryIndexer {
     }
     await writer.flush();
     if (report.indexed > 0 || report.removed > 0) await store.maintainIndexes();
+    await this.deps.vocabulary?.save();
     await this.writeMeta(true);
     return report;
   }
@@ -180,6 +218,7 @@ class RowWriter {
     private readonly store: MemoryIndexStore,
     private readonly embedder: Embedder,
     private readonly batches: { embed: number; write: number },
+    private readonly vocabulary: IndexVocabulary | undefined,
   ) {}
 
   async push(chunk: MarkdownChunk, source: ChunkSource): Promise<void> {
@@ -212,7 +251,7 @@ class RowWriter {
         startLine: chunk.startLine,
         endLine: chunk.endLine,
         text: chunk.text,
-        ftsText: toFtsText(`${source.date} ${chunk.heading} ${chunk.text}`),
+        ftsText: toFtsText(`${dateContext(source.date)} ${chunk.heading} ${chunk.text}`),
         fileHash: source.hash,
         embedder: this.embedder.id,
         vector: vectors[index]!,
@@ -225,5 +264,6 @@ class RowWriter {
     const rows = this.rows;
     this.rows = [];
     await this.store.addRows(rows);
+    for (const row of rows) this.vocabulary?.addChunk(row.ftsText, row.text);
   }
 }

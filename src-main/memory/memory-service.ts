@@ -1,15 +1,17 @@
 import type { Clock } from '../base/clock.js';
 import type { Logger } from '../base/logger.js';
-import type { HearthPaths } from '../config/paths.js';
+import type { HearthPaths } from '../paths/index.js';
 import { processIsAlive } from './dreaming/dream-lock.js';
 import { noteKey } from './dreaming/dream-signals.js';
-import { analyse, type DreamingDeps, type DreamSummary, runDreaming } from './dreaming/dreaming.js';
+import { analyse, type DreamingDeps, type DreamMode, type DreamSummary, runDreaming } from './dreaming/dreaming.js';
 import { nextDreamingRun } from './dreaming/dreaming-schedule.js';
 import { readLastDream, writeLastDream } from './dreaming/last-dream.js';
+import { listPending, type PendingView, type ReviewOutcome, reviewPending } from './dreaming/promotion-review.js';
 import type { Embedder } from './embedders/embedder.js';
 import type { MemoryBackend } from './memory-backend.js';
 import type { MemoryConfig } from './memory-config.js';
 import { MemoryEngine } from './memory-engine.js';
+import { localDate } from './memory-files.js';
 import type { IndexProgress } from './memory-index.js';
 import type { MemoryScope } from './memory-scope.js';
 
@@ -85,17 +87,46 @@ export class MemoryService {
     };
   }
 
-  async dream(agentId: string, scope: MemoryScope, apply: boolean): Promise<DreamSummary> {
+  /**
+   * One Dreaming run. `true` is the scheduled kind of run: it queues for review when
+   * `memory.dreaming.review` is on, else it applies; `false` previews; a mode says exactly.
+   */
+  async dream(agentId: string, scope: MemoryScope, mode: boolean | DreamMode): Promise<DreamSummary> {
+    const resolved: DreamMode =
+      mode === true ? (this.deps.config.dreaming.review ? 'review' : 'apply') : mode === false ? 'preview' : mode;
     const deps = await this.dreamingDeps(agentId, scope);
-    const summary = await runDreaming(deps, { apply });
+    const summary = await runDreaming(deps, { mode: resolved });
     // Kept beside the scope's Dreaming state, so "last run" survives a restart.
     await writeLastDream(deps.workspaceDir, scope, {
       at: this.deps.clock.now(),
       promoted: summary.promoted.length,
-      applied: apply,
+      applied: resolved === 'apply',
+      ...(resolved === 'review' ? { queued: summary.queued.length } : {}),
     });
-    if (apply && summary.promoted.length > 0) await (await this.engine(agentId)).sync();
+    if (summary.promoted.length > 0) await (await this.engine(agentId)).sync();
     return summary;
+  }
+
+  /** Promotion candidates waiting for the person (review mode), each with its MEMORY.md diff. */
+  async pending(agentId: string, scope: MemoryScope): Promise<PendingView[]> {
+    return listPending(await this.reviewDeps(agentId, scope));
+  }
+
+  /** Approves / rejects waiting candidates by id; an approval appends to MEMORY.md and re-indexes. */
+  async review(
+    agentId: string,
+    scope: MemoryScope,
+    decision: { approve?: readonly string[]; reject?: readonly string[] },
+  ): Promise<ReviewOutcome> {
+    const outcome = await reviewPending(await this.reviewDeps(agentId, scope), decision);
+    if (outcome.approved.length > 0) await (await this.engine(agentId)).sync();
+    return outcome;
+  }
+
+  private async reviewDeps(agentId: string, scope: MemoryScope) {
+    const engine = await this.engine(agentId);
+    const now = () => this.deps.clock.now();
+    return { workspaceDir: engine.workspaceDir, scope, now, day: () => localDate(now()) };
   }
 
   async candidates(agentId: string, scope: MemoryScope): Promise<DreamSummary> {
@@ -134,11 +165,12 @@ export class MemoryService {
 
   /** Whether Dreaming is scheduled, when it runs next, and how the scope's last run went. */
   async dreamStatus(agentId: string, scope: MemoryScope) {
-    const { enabled, cron } = this.deps.config.dreaming;
+    const { enabled, cron, review } = this.deps.config.dreaming;
     const engine = await this.engine(agentId);
     const next = enabled ? nextDreamingRun(cron, new Date(this.deps.clock.now()))?.getTime() : undefined;
     const last = await readLastDream(engine.workspaceDir, scope);
-    return { enabled, cron, ...(next ? { next } : {}), ...(last ? { last } : {}) };
+    const pending = (await this.pending(agentId, scope)).length;
+    return { enabled, cron, review, pending, ...(next ? { next } : {}), ...(last ? { last } : {}) };
   }
 
   /** After a turn: capture the user's message when it carries a trigger (scope from the resolved account). */

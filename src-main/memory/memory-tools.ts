@@ -4,6 +4,7 @@ import type { ToolContext, ToolDefinition } from '../tools/tool.js';
 import { classifyCapture } from './capture.js';
 import { readMemoryFile } from './memory-files.js';
 import type { MemoryService } from './memory-service.js';
+import { type QueryRewriter, searchRewritten } from './query-rewrite.js';
 
 const searchInput = z
   .object({ query: z.string().min(1).max(500), k: z.number().int().min(1).max(20).optional() })
@@ -22,8 +23,13 @@ const writeInput = z
   })
   .strict();
 
+export interface MemoryToolsOptions {
+  /** An agent's query rewriter (`memory.queryRewrite`), when one is on. */
+  rewriter?(agentId: string): QueryRewriter | undefined;
+}
+
 /** The model's three memory tools; every call is confined to the caller's scope. */
-export function createMemoryTools(memory: MemoryService): ToolDefinition[] {
+export function createMemoryTools(memory: MemoryService, options: MemoryToolsOptions = {}): ToolDefinition[] {
   const scoped = async (context: ToolContext) => {
     const engine = await memory.engine(context.agentId);
     return { engine, scope: engine.scopeFor(context.userId) };
@@ -36,7 +42,12 @@ export function createMemoryTools(memory: MemoryService): ToolDefinition[] {
     inputSchema: searchInput,
     async execute(input, context) {
       const { engine, scope } = await scoped(context);
-      const results = await engine.search(input.query, { scope, k: input.k ?? 5, signal: context.signal });
+      const k = input.k ?? 5;
+      const variants = (await options.rewriter?.(context.agentId)?.rewrite(input.query, context.signal)) ?? [];
+      // Only the query as the model wrote it is recorded for Dreaming; rewrites only widen the net.
+      const results = await searchRewritten(input.query, variants, k, (query, original) =>
+        engine.search(query, { scope, k, signal: context.signal, record: original }),
+      );
       if (results.length === 0) return { output: 'No matching memories.' };
       return {
         output: results

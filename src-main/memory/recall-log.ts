@@ -1,5 +1,6 @@
 import { appendFile, mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { redactSecrets } from '../base/secret-redaction.js';
 import type { MemoryScope } from './memory-scope.js';
 
 /** One search hit, as Dreaming sees it later (query, score, day). */
@@ -18,12 +19,19 @@ export function dreamsStateDir(workspaceDir: string, scope: MemoryScope): string
   return join(workspaceDir, scope.root, 'memory', '.dreams');
 }
 
-/** Append-only JSONL per scope: cheap to write on every search, replayed by Dreaming. */
+/**
+ * Append-only JSONL per scope: cheap to write on every search, replayed by Dreaming. The query
+ * is often the person's chat message as typed, so it (and the matched line) pass the secret
+ * catalogue first: a key pasted into chat never lands here.
+ */
 export async function recordRecalls(workspaceDir: string, scope: MemoryScope, entries: RecallEntry[]): Promise<void> {
   if (entries.length === 0) return;
   const dir = dreamsStateDir(workspaceDir, scope);
   await mkdir(dir, { recursive: true });
-  await appendFile(join(dir, 'recalls.jsonl'), entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''), {
+  const lines = entries.map(
+    (entry) => `${JSON.stringify({ ...entry, query: redactSecrets(entry.query), text: redactSecrets(entry.text) })}\n`,
+  );
+  await appendFile(join(dir, 'recalls.jsonl'), lines.join(''), {
     mode: 0o600,
   });
 }

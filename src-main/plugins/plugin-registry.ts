@@ -11,6 +11,21 @@ interface Owned<T> {
   value: T;
 }
 
+/** Thrown from a registration this Hearth cannot honour yet; the loader reports the plugin as failed with it. */
+export class UnsupportedRegistrationError extends Error {
+  constructor(
+    readonly pluginId: string,
+    what: string,
+  ) {
+    super(`plugin ${pluginId} registered ${what}, but this version of Hearth cannot run it yet`);
+    this.name = 'UnsupportedRegistrationError';
+  }
+}
+
+function unsupported(pluginId: string, what: string): never {
+  throw new UnsupportedRegistrationError(pluginId, what);
+}
+
 /**
  * Everything plugins registered, by kind. Exclusive capabilities (memory, the
  * context engine) are slots: config names the plugin id to use, or 'none'.
@@ -44,10 +59,12 @@ export class PluginRegistry {
       log,
       registerTool: (tool) => add(this.tools, tool.name, tool as ToolDefinition, 'tool'),
       registerModelProvider: contribution('provider'),
-      registerChannel: contribution('channel'),
+      // Accepted and ignored would leave the plugin's author guessing: refuse, naming the plugin,
+      // until the channels and agents work gives these a runtime.
+      registerChannel: (channel) => unsupported(pluginId, `a channel ("${channel.id}")`),
       registerMemoryBackend: contribution('memory'),
       registerContextEngine: contribution('context-engine'),
-      registerCliBackend: contribution('cli-backend'),
+      registerCliBackend: (backend) => unsupported(pluginId, `a CLI backend ("${backend.id}")`),
       registerGatewayMethod: (method) => add(this.methods, `${pluginId}.${method.name}`, method, 'gateway method'),
       registerBootstrapFilesHook: (hook) => {
         const owned = { pluginId, value: hook };
@@ -65,8 +82,9 @@ export class PluginRegistry {
     return [...(this.contributions.get(kind)?.values() ?? [])].map((c) => ({ pluginId: c.pluginId, id: c.value.id }));
   }
 
-  get<T>(kind: ContributionKind, id: string): Contribution<T, never> | undefined {
-    return this.contributions.get(kind)?.get(id)?.value as Contribution<T, never> | undefined;
+  /** Every contribution is created with the host's PluginServiceContext (installed-plugins' contextFor). */
+  get<T>(kind: ContributionKind, id: string): Contribution<T> | undefined {
+    return this.contributions.get(kind)?.get(id)?.value as Contribution<T> | undefined;
   }
 
   /**
@@ -74,7 +92,7 @@ export class PluginRegistry {
    * nothing, or `fallback` when the slot is unset. A configured id that no plugin
    * registered is an error, not a silent fallback.
    */
-  slot<T>(kind: ContributionKind, slotName: string, fallback?: string): Contribution<T, never> | undefined {
+  slot<T>(kind: ContributionKind, slotName: string, fallback?: string): Contribution<T> | undefined {
     const chosen = this.slots()[slotName] ?? fallback;
     if (chosen === undefined || chosen === 'none') return undefined;
     const found = this.get<T>(kind, chosen);

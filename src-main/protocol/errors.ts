@@ -38,7 +38,15 @@ export type DetailCode =
   | 'PAIRING_REQUIRED'
   | 'MISSING_SCOPE'
   | 'RATE_LIMITED'
-  | 'IDEMPOTENCY_KEY_REQUIRED';
+  | 'IDEMPOTENCY_KEY_REQUIRED'
+  // Scopes, pairing and origins (docs/GATEWAY.md "Scopes and pairing").
+  | 'ORIGIN_NOT_ALLOWED'
+  | 'SCOPE_NOT_HELD'
+  | 'PERSON_REQUIRED'
+  | 'SELF_APPROVAL'
+  | 'SETUP_CODE_IN_USE'
+  | 'SETUP_CODE_SCOPES'
+  | 'PARAMS_TOO_COMPLEX';
 
 export interface WireError {
   code: ErrorCode;

@@ -1,4 +1,157 @@
 import type { PresenceEntry } from './connect.js';
+import type { ChatHistoryMessage } from './methods/chat.js';
+import type { PairingRequestView } from './methods/devices.js';
+import type { ExecApprovalView } from './methods/exec.js';
+import type { HealthResult } from './methods/gateway.js';
+import type { MemoryModelStatus } from './methods/memory.js';
+
+/** Token counts of one model call or one run. */
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+}
+
+/** The assistant's text so far, in the OpenClaw message shape (PROTOCOL.md §7). */
+export interface ChatEventMessage {
+  role: 'assistant';
+  content: { type: 'text'; text: string }[];
+}
+
+interface RunEventBase {
+  runId: string;
+  sessionKey: string;
+  /** Per run and per event name; a gap means a dropped event. */
+  seq: number;
+}
+
+/** `chat`: what a chat client renders (PROTOCOL.md §7 delta / final / aborted / error). */
+export type ChatEvent = RunEventBase &
+  (
+    | { state: 'delta'; deltaText: string; message: ChatEventMessage }
+    | { state: 'final'; message: ChatEventMessage; usage: TokenUsage; stopReason: string; model?: string }
+    | { state: 'aborted'; stopReason: 'rpc'; message: ChatEventMessage }
+    | { state: 'error'; errorMessage: string; reason?: string }
+  );
+export type ChatEventState = ChatEvent['state'];
+
+/** `agent` stream `lifecycle`: the run's phases, fallbacks and retries. */
+export type AgentLifecycleData =
+  | { phase: 'start'; model?: string }
+  | { phase: 'end'; stopReason: string }
+  | { phase: 'error'; error: string; reason?: string }
+  | { phase: 'aborted' }
+  | { phase: 'fallback'; from: string; to: string; reason: string }
+  | { phase: 'retry'; model: string; reason: string; waitMs: number };
+
+/** `agent` stream `tool`: a call the model made, then its result. */
+export type AgentToolData =
+  | { phase: 'call'; toolCallId: string; name: string; input: unknown }
+  | { phase: 'result'; toolCallId: string; name: string; isError: boolean };
+
+/** One part of the `agent` stream: everything a run does, for rich clients (tool cards, usage). */
+export type AgentStreamPart =
+  | { stream: 'lifecycle'; data: AgentLifecycleData }
+  | { stream: 'assistant'; data: { text: string; delta: string } }
+  | { stream: 'tool'; data: AgentToolData }
+  | { stream: 'tool_output'; data: { text: string } }
+  | { stream: 'usage'; data: TokenUsage };
+
+export type AgentEvent = RunEventBase & { ts: number } & AgentStreamPart;
+
+/** `sessions.changed`: the session index changed on disk (a chat turn, a method, the CLI). */
+export interface SessionsChangedEvent {
+  reason: 'created' | 'reset' | 'deleted' | 'patched' | 'updated';
+  agentId: string;
+  key: string;
+  /** The current session id (absent after a delete). */
+  sessionId?: string;
+  /** On reset and delete: the transcript that was set aside. */
+  previousSessionId?: string;
+}
+
+export type ApprovalDecisionName = 'allow-once' | 'allow-always' | 'deny';
+
+export interface ExecApprovalResolvedEvent {
+  id: string;
+  decision: ApprovalDecisionName;
+  resolvedBy: string;
+  ts: number;
+  reason?: string;
+}
+
+export interface TerminalOutputEvent {
+  terminalId: string;
+  data: string;
+  seq: number;
+}
+
+export interface TerminalExitEvent {
+  terminalId: string;
+  exitCode: number;
+  signal: number | null;
+}
+
+/** `auth.profiles.changed`: a profile was set or removed (`id`), or a turn ended and may have moved cooldowns. */
+export type AuthProfilesChangedEvent = { id: string } | { reason: 'turn-ended'; runId: string };
+
+/** `memory.changed`: an index run's progress, the memory files changed, memory settings were applied, or a local model's install moved on. */
+export type MemoryChangedEvent =
+  | { agentId: string; progress: { phase: 'index' | 'reembed'; done: number; total: number; path?: string } }
+  | { agentId: string; reason: 'files' }
+  | { reason: 'config' }
+  | { reason: 'model'; model: MemoryModelStatus };
+
+/** `dreams.changed`: a Dreaming run wrote new reports (for one agent, and one person's memory if per-user). */
+export interface DreamsChangedEvent {
+  agentId: string;
+  userId?: string;
+  reason: 'scheduled' | 'manual';
+}
+
+/** `cron.changed`: the jobs changed, or a job's run ended (`run`; `delivery` says whether the UI should announce it). */
+export type CronChangedEvent =
+  | { reason: 'jobs' }
+  | {
+      reason: 'run';
+      jobId: string;
+      name: string;
+      runId: string;
+      sessionKey?: string;
+      status: 'ok' | 'error' | 'skipped';
+      summary: string;
+      delivery: 'ui' | 'none';
+    };
+
+export interface CanvasChangedEvent {
+  files: string[];
+  ts: number;
+}
+
+export interface DevicePairRequestedEvent extends PairingRequestView {
+  silent?: boolean;
+}
+
+export interface DevicePairResolvedEvent {
+  requestId: string;
+  deviceId: string;
+  decision: 'approved' | 'rejected' | 'expired';
+  ts: number;
+}
+
+/**
+ * `session.message`: a message landed in a session's transcript (OpenClaw's event; its Control UI
+ * appends it to an open chat). `message` is the chat.history message shape.
+ */
+export interface SessionMessageEvent {
+  sessionKey: string;
+  agentId: string;
+  sessionId: string;
+  message: ChatHistoryMessage & { timestamp: number };
+  messageId: string;
+  /** 1-based position in the transcript. */
+  messageSeq: number;
+}
 
 /**
  * Server → client events and their payloads. Capabilities add theirs here; the
@@ -8,23 +161,30 @@ export interface EventPayloads {
   'connect.challenge': { nonce: string; ts: number; capabilities: string[] };
   tick: { ts: number };
   presence: { presence: PresenceEntry[] };
-  health: Record<string, unknown>;
+  health: HealthResult;
   shutdown: { reason: string; restartExpectedMs?: number };
   'config.changed': { hash: string; changedPrefixes: string[] };
   'config.error': { path: string; errors: { path: string; message: string }[] };
-  chat: Record<string, unknown>;
-  agent: Record<string, unknown>;
-  'sessions.changed': Record<string, unknown>;
-  'exec.approval.requested': Record<string, unknown>;
-  'exec.approval.resolved': Record<string, unknown>;
-  'terminal.output': Record<string, unknown>;
-  'terminal.exit': Record<string, unknown>;
-  'auth.profiles.changed': Record<string, unknown>;
-  'memory.changed': Record<string, unknown>;
-  'dreams.changed': Record<string, unknown>;
-  'canvas.changed': Record<string, unknown>;
-  'device.pair.requested': Record<string, unknown>;
-  'device.pair.resolved': Record<string, unknown>;
+  chat: ChatEvent;
+  agent: AgentEvent;
+  'sessions.changed': SessionsChangedEvent;
+  'session.message': SessionMessageEvent;
+  'exec.approval.requested': ExecApprovalView;
+  'exec.approval.resolved': ExecApprovalResolvedEvent;
+  'terminal.output': TerminalOutputEvent;
+  'terminal.exit': TerminalExitEvent;
+  'auth.profiles.changed': AuthProfilesChangedEvent;
+  'memory.changed': MemoryChangedEvent;
+  'dreams.changed': DreamsChangedEvent;
+  'cron.changed': CronChangedEvent;
+  'canvas.changed': CanvasChangedEvent;
+  'device.pair.requested': DevicePairRequestedEvent;
+  'device.pair.resolved': DevicePairResolvedEvent;
+}
+
+/** A sink for some of the events: what a capability is given instead of the whole bus. */
+export interface EventSink<E extends EventName = EventName> {
+  publish<K extends E>(event: K, payload: EventPayloads[K]): void;
 }
 
 export type EventName = keyof EventPayloads;
@@ -40,6 +200,7 @@ export const eventNames = [
   'chat',
   'agent',
   'sessions.changed',
+  'session.message',
   'exec.approval.requested',
   'exec.approval.resolved',
   'terminal.output',
@@ -47,6 +208,7 @@ export const eventNames = [
   'auth.profiles.changed',
   'memory.changed',
   'dreams.changed',
+  'cron.changed',
   'canvas.changed',
   'device.pair.requested',
   'device.pair.resolved',

@@ -1,3 +1,7 @@
+// base's common pieces the renderer needs (it imports protocol only).
+export type { Disposable } from '../base/disposable.js';
+export { Emitter, type Event } from '../base/emitter.js';
+export { assertNever } from '../base/errors.js';
 export {
   type AuthMethod,
   type ClientId,
@@ -32,7 +36,33 @@ export {
   unavailable,
   type WireError,
 } from './errors.js';
-export { type EventAudience, type EventName, type EventPayloads, eventAudience, eventNames } from './events.js';
+export {
+  type AgentEvent,
+  type AgentLifecycleData,
+  type AgentStreamPart,
+  type AgentToolData,
+  type ApprovalDecisionName,
+  type AuthProfilesChangedEvent,
+  type CanvasChangedEvent,
+  type ChatEvent,
+  type ChatEventMessage,
+  type ChatEventState,
+  type DevicePairRequestedEvent,
+  type DevicePairResolvedEvent,
+  type DreamsChangedEvent,
+  type EventAudience,
+  type EventName,
+  type EventPayloads,
+  type EventSink,
+  type ExecApprovalResolvedEvent,
+  eventAudience,
+  eventNames,
+  type MemoryChangedEvent,
+  type SessionsChangedEvent,
+  type TerminalExitEvent,
+  type TerminalOutputEvent,
+  type TokenUsage,
+} from './events.js';
 export {
   type ClientFrame,
   type EventFrame,
@@ -56,13 +86,16 @@ export {
   methodTable,
 } from './method-table.js';
 export { type MethodSpec, method } from './methods/define.js';
+export type { ExecApprovalView } from './methods/exec.js';
 export {
   expandScopes,
   fullOperatorScopes,
   hasScope,
+  holdsScopes,
   isScope,
   operatorScopes,
   type Role,
   type Scope,
+  scopesNotHeld,
 } from './scopes.js';
 export { decodeSetupCode, encodeSetupCode, type SetupCode, SetupCodeError, setupLink } from './setup-code.js';

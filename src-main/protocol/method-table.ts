@@ -4,6 +4,7 @@ import { authProfilesMethods } from './methods/auth-profiles.js';
 import { canvasMethods } from './methods/canvas.js';
 import { chatMethods } from './methods/chat.js';
 import { configMethods } from './methods/config.js';
+import { cronMethods } from './methods/cron.js';
 import type { MethodSpec } from './methods/define.js';
 import { devicesMethods } from './methods/devices.js';
 import { dreamsMethods } from './methods/dreams.js';
@@ -11,6 +12,10 @@ import { execMethods } from './methods/exec.js';
 import { gatewayMethods } from './methods/gateway.js';
 import { memoryMethods } from './methods/memory.js';
 import { modelsMethods } from './methods/models.js';
+import { openClawAgentsMethods } from './methods/openclaw-agents.js';
+import { openClawChatMethods } from './methods/openclaw-chat.js';
+import { openClawSystemMethods } from './methods/openclaw-system.js';
+import { openClawUnavailableMethods } from './methods/openclaw-unavailable.js';
 import { sessionsMethods } from './methods/sessions.js';
 import { terminalMethods } from './methods/terminal.js';
 import { traceMethods } from './methods/trace.js';
@@ -28,9 +33,15 @@ export const methodTable = {
   ...terminalMethods,
   ...memoryMethods,
   ...dreamsMethods,
+  ...cronMethods,
   ...devicesMethods,
   ...canvasMethods,
   ...traceMethods,
+  // What OpenClaw's own clients call (docs/GATEWAY.md "OpenClaw clients").
+  ...openClawChatMethods,
+  ...openClawAgentsMethods,
+  ...openClawSystemMethods,
+  ...openClawUnavailableMethods,
 } satisfies Record<string, MethodSpec>;
 
 export type MethodTable = typeof methodTable;

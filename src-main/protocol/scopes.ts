@@ -51,3 +51,18 @@ export const fullOperatorScopes: Scope[] = [
   'operator.approvals',
   'operator.pairing',
 ];
+
+/**
+ * The scopes of `wanted` that `held` does not cover (after expansion). A name Hearth does
+ * not know is covered only by `operator.admin`, which stands for every scope there is.
+ */
+export function scopesNotHeld(held: readonly string[], wanted: readonly string[]): string[] {
+  const expanded = expandScopes(held);
+  const isAdmin = expanded.has('operator.admin');
+  return [...new Set(wanted)].filter((scope) => (isScope(scope) ? !expanded.has(scope) : !isAdmin));
+}
+
+/** True when `held` covers every scope of `wanted`: the ceiling for any grant, approval or rotation. */
+export function holdsScopes(held: readonly string[], wanted: readonly string[]): boolean {
+  return scopesNotHeld(held, wanted).length === 0;
+}

@@ -1,3 +1,4 @@
+import { HearthError } from '../base/errors.js';
 /** Why a model call failed, closed so every consumer handles every case (ARCHITECTURE.md constants). */
 export const failoverReasons = [
   'billing',
@@ -25,26 +26,33 @@ export interface FailoverErrorOptions {
   cause?: unknown;
 }
 
-/** The one error model fallback consumes: anything else propagates as is. */
-export class FailoverError extends Error {
+/**
+ * The one error model fallback consumes: anything else propagates as is. On the wire it is
+ * PROVIDER_ERROR with the reason, provider and model in `details`; retrying later may help
+ * when the provider was busy or slow.
+ */
+export class FailoverError extends HearthError {
   readonly provider?: string;
   readonly model?: string;
   readonly profileId?: string;
   readonly status?: number;
-  readonly retryAfterMs?: number;
 
   constructor(
     readonly reason: FailoverReason,
     message: string,
     options: FailoverErrorOptions = {},
   ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super('provider_error', message, {
+      details: { reason, provider: options.provider, model: options.model },
+      retryable: reason === 'rate_limit' || reason === 'overloaded' || reason === 'timeout',
+      retryAfterMs: options.retryAfterMs,
+      cause: options.cause,
+    });
     this.name = 'FailoverError';
     this.provider = options.provider;
     this.model = options.model;
     this.profileId = options.profileId;
     this.status = options.status;
-    this.retryAfterMs = options.retryAfterMs;
   }
 }
 

@@ -74,4 +74,5 @@ export {
   type ProviderRegistry,
   type SdkLanguageModel,
 } from './provider-registry.js';
+export { streamCompletion } from './stream-completion.js';
 export { cannedWarmUpResponse, createWarmUpFetch, warmUpKinds } from './warm-up-fetch.js';

@@ -1,3 +1,4 @@
+import { HearthError } from '../base/errors.js';
 import type { ModelRef } from './model-ref.js';
 import type { ProviderEntry, ProvidersConfig } from './provider-config.js';
 import type {
@@ -8,9 +9,9 @@ import type {
 } from './provider-registry.js';
 
 /** A model reference that cannot be served by the configured providers: a config problem, not a failover. */
-export class ModelResolutionError extends Error {
+export class ModelResolutionError extends HearthError {
   constructor(message: string) {
-    super(message);
+    super('bad_request', message);
     this.name = 'ModelResolutionError';
   }
 }

@@ -1,12 +1,13 @@
+import { HearthError } from '../base/errors.js';
 /** A model reference as users write it: `provider/model` (the model part may itself contain `/`, as on OpenRouter). */
 export interface ModelRef {
   provider: string;
   model: string;
 }
 
-export class ModelRefError extends Error {
+export class ModelRefError extends HearthError {
   constructor(message: string) {
-    super(message);
+    super('bad_request', message);
     this.name = 'ModelRefError';
   }
 }

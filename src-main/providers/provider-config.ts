@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HearthError } from '../base/errors.js';
 
 /** The SDK adapter a provider entry uses. */
 export const providerKinds = [
@@ -97,9 +98,9 @@ export function parseRuntimeConfig(input: unknown): RuntimeConfig {
   throw new ProviderConfigError(`invalid provider config: ${issues.join('; ')}`);
 }
 
-export class ProviderConfigError extends Error {
+export class ProviderConfigError extends HearthError {
   constructor(message: string) {
-    super(message);
+    super('bad_request', message);
     this.name = 'ProviderConfigError';
   }
 }

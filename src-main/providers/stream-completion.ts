@@ -10,6 +10,8 @@ export async function streamCompletion(input: {
   prompt: string;
   maxOutputTokens: number;
   signal?: AbortSignal;
+  /** The call's tokens as the provider reported them (memory's query rewrite counts its calls). */
+  onUsage?(usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number }): void;
 }): Promise<string> {
   const result = streamText({
     model: input.model,
@@ -25,6 +27,12 @@ export async function streamCompletion(input: {
   for await (const part of result.fullStream) {
     if (part.type === 'text-delta') text += part.text;
     else if (part.type === 'error') throw part.error instanceof Error ? part.error : new Error(String(part.error));
+    else if (part.type === 'finish' && input.onUsage)
+      input.onUsage({
+        inputTokens: part.totalUsage.inputTokens ?? 0,
+        outputTokens: part.totalUsage.outputTokens ?? 0,
+        cachedInputTokens: part.totalUsage.inputTokenDetails?.cacheReadTokens ?? part.totalUsage.cachedInputTokens ?? 0,
+      });
   }
   return text;
 }

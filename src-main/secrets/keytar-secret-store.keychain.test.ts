@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../base/logger.js';
-import { createHearthPaths } from '../config/paths.js';
+import { createHearthPaths } from '../paths/index.js';
 import { createKeytarSecretStore } from './keytar-secret-store.js';
 import { openSecretStore } from './open-secret-store.js';
 
@@ -51,7 +51,7 @@ describe.skipIf(!enabled)('keytar secret store against a real Secret Service', (
       expect(await store.get('probe')).toBe('value');
       await store.delete('probe');
     } finally {
-      await rm(home, { recursive: true, force: true });
+      await rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     }
   });
 
@@ -68,7 +68,7 @@ describe.skipIf(!enabled)('keytar secret store against a real Secret Service', (
       expect(await fallback.store.list()).toEqual([]);
       await store.delete('migrated');
     } finally {
-      await rm(home, { recursive: true, force: true });
+      await rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     }
   });
 });

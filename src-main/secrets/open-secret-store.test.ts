@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../base/logger.js';
-import { createHearthPaths, type HearthPaths } from '../config/paths.js';
+import { createHearthPaths, type HearthPaths } from '../paths/index.js';
 import { createFakeClock } from '../testing/fake-clock.js';
 import type { KeytarLike } from './keytar-secret-store.js';
 import { openSecretStore, secretFilePaths } from './open-secret-store.js';
@@ -31,7 +31,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await rm(home, { recursive: true, force: true });
+  await rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 /** A keychain that works, in memory: stands in for the OS service where one is expected to answer. */

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { type Clock, systemClock } from '../base/clock.js';
 import type { Logger } from '../base/logger.js';
-import type { HearthPaths } from '../config/paths.js';
+import type { HearthPaths } from '../paths/index.js';
 import { createEncryptedFileSecretStore } from './encrypted-file-secret-store.js';
 import { type KeySource, keyFileKeySource, passphraseKeySource } from './key-source.js';
 import { createKeytarSecretStore, type KeytarLike } from './keytar-secret-store.js';

@@ -1,5 +1,12 @@
 export type { LaneLimits, LaneName, LaneRunOptions, LaneStats, Lanes } from './lanes.js';
 export { createLanes, defaultLaneLimits, LaneAbortedError, laneNames } from './lanes.js';
+export {
+  answerNewSessionCommand,
+  conversationMarkdown,
+  isNewSessionCommand,
+  type NewSessionCommandDeps,
+  type NewSessionCommandReply,
+} from './new-session-command.js';
 export type { ResolvedRoute, RouteInput, RouteMatch, RoutingConfigLike } from './resolve-route.js';
 export { defaultAgentId, RouteInputError, resolveRoute } from './resolve-route.js';
 export type {

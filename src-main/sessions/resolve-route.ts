@@ -1,3 +1,4 @@
+import { HearthError } from '../base/errors.js';
 import type { AgentEntry, Binding, BindingMatch } from './routing-config.js';
 import { buildPeerSessionKey, DEFAULT_AGENT_ID, type DmScope, type PeerKind, peerKinds } from './session-key.js';
 
@@ -28,9 +29,9 @@ export interface RoutingConfigLike {
   session?: { dmScope?: DmScope };
 }
 
-export class RouteInputError extends Error {
+export class RouteInputError extends HearthError {
   constructor(message: string) {
-    super(message);
+    super('bad_request', message);
     this.name = 'RouteInputError';
   }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isWorkspacePath } from '../config/paths.js';
+import { isWorkspacePath } from '../paths/index.js';
 import { DEFAULT_AGENT_ID, dmScopes, isValidAgentId, peerKinds } from './session-key.js';
 
 /**
@@ -49,42 +49,67 @@ export const bindingMatchSchema = z
 
 export const bindingSchema = z.object({ agentId: agentIdSchema, match: bindingMatchSchema }).strict();
 
-export const agentsConfigSchema = z
-  .object({
-    /** Settings every agent inherits (e.g. `defaults.model`, validated by the runtime's own schema). */
-    defaults: z.looseObject({}).optional(),
-    list: z.array(agentEntrySchema).default([]),
-    bindings: z.array(bindingSchema).default([]),
-  })
-  .strict()
-  .superRefine((agents, ctx) => {
-    const seen = new Set<string>();
-    agents.list.forEach((agent, index) => {
-      if (seen.has(agent.id)) {
-        ctx.addIssue({ code: 'custom', path: ['list', index, 'id'], message: `duplicate agent id "${agent.id}"` });
-      }
-      seen.add(agent.id);
+/**
+ * Checks that need the whole `agents` section: unique ids, one default, bindings to known agents.
+ * `at` is where the section sits (`['agents']` when checked from the root config).
+ */
+export function checkAgents(
+  agents: { list: readonly { id: string; default?: boolean }[]; bindings: readonly { agentId: string }[] },
+  ctx: { addIssue(issue: { code: 'custom'; path: (string | number)[]; message: string }): void },
+  at: (string | number)[] = [],
+): void {
+  const seen = new Set<string>();
+  agents.list.forEach((agent, index) => {
+    if (seen.has(agent.id)) {
+      ctx.addIssue({ code: 'custom', path: [...at, 'list', index, 'id'], message: `duplicate agent id "${agent.id}"` });
+    }
+    seen.add(agent.id);
+  });
+  const defaults = agents.list.filter((agent) => agent.default === true);
+  if (defaults.length > 1) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [...at, 'list'],
+      message: `only one agent may be the default (found ${defaults.map((a) => `"${a.id}"`).join(', ')})`,
     });
-    const defaults = agents.list.filter((agent) => agent.default === true);
-    if (defaults.length > 1) {
+  }
+  // With no list, the implicit "main" agent is the only one.
+  const known = seen.size > 0 ? seen : new Set([DEFAULT_AGENT_ID]);
+  agents.bindings.forEach((binding, index) => {
+    if (!known.has(binding.agentId)) {
       ctx.addIssue({
         code: 'custom',
-        path: ['list'],
-        message: `only one agent may be the default (found ${defaults.map((a) => `"${a.id}"`).join(', ')})`,
+        path: [...at, 'bindings', index, 'agentId'],
+        message: `binding ${index} routes to unknown agent "${binding.agentId}" (known: ${[...known].join(', ')})`,
       });
     }
-    // With no list, the implicit "main" agent is the only one.
-    const known = seen.size > 0 ? seen : new Set([DEFAULT_AGENT_ID]);
-    agents.bindings.forEach((binding, index) => {
-      if (!known.has(binding.agentId)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['bindings', index, 'agentId'],
-          message: `binding ${index} routes to unknown agent "${binding.agentId}" (known: ${[...known].join(', ')})`,
-        });
-      }
-    });
   });
+}
+
+/**
+ * The `agents` section with the fields other capabilities own merged in: each capability passes
+ * its slice of an agent entry (`tools`, `contextEngine`, `memory`, …) and of `agents.defaults`,
+ * and the root config mounts the result, so reading `agents.list[].tools` needs no cast. The
+ * root runs `checkAgents` on it (TypeScript cannot check it against a generic entry here).
+ */
+export function createAgentsConfigSchema<Entry extends z.ZodRawShape, Defaults extends z.ZodRawShape>(slices: {
+  entry: Entry;
+  defaults: Defaults;
+}) {
+  return z
+    .object({
+      /** Settings every agent inherits (e.g. `defaults.model`, validated by the runtime's own schema). */
+      defaults: z.looseObject(slices.defaults).optional(),
+      list: z.array(agentEntrySchema.extend(slices.entry)).default([]),
+      bindings: z.array(bindingSchema).default([]),
+    })
+    .strict();
+}
+
+/** The section as routing alone knows it. */
+export const agentsConfigSchema = createAgentsConfigSchema({ entry: {}, defaults: {} }).superRefine((agents, ctx) =>
+  checkAgents(agents, ctx),
+);
 
 export const sessionConfigSchema = z
   .object({

@@ -1,3 +1,4 @@
+import { HearthError } from '../base/errors.js';
 /**
  * Session keys name a conversation independently of the transcript behind it:
  * `agent:{agentId}:main`, `agent:{agentId}:{channel}:{accountId?}:{peerKind}:{peerId}`,
@@ -26,9 +27,9 @@ export type ParsedSessionKey =
   | { kind: 'peer'; agentId: string; channel?: string; accountId?: string; peerKind: PeerKind; peerId: string }
   | { kind: 'task'; agentId: string; scope: TaskScope; id: string };
 
-export class SessionKeyError extends Error {
+export class SessionKeyError extends HearthError {
   constructor(message: string) {
-    super(message);
+    super('bad_request', message);
     this.name = 'SessionKeyError';
   }
 }

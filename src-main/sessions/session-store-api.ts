@@ -1,5 +1,6 @@
-import type { AgentMessage } from '../agent/messages.js';
 import type { Event } from '../base/emitter.js';
+import { HearthError } from '../base/errors.js';
+import type { AgentMessage } from '../transcript/index.js';
 
 /** The contract of the session store: what the runtime, the gateway methods and the UI rely on. */
 
@@ -85,12 +86,9 @@ export interface SessionStore {
 
 export type SessionStoreErrorCode = 'invalid' | 'not_found';
 
-export class SessionStoreError extends Error {
-  constructor(
-    readonly code: SessionStoreErrorCode,
-    message: string,
-  ) {
-    super(message);
+export class SessionStoreError extends HearthError {
+  constructor(code: SessionStoreErrorCode, message: string) {
+    super(code === 'not_found' ? 'not_found' : 'bad_request', message);
     this.name = 'SessionStoreError';
   }
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createMemoryLogger } from '../base/logger.js';
-import { createHearthPaths } from '../config/paths.js';
+import { createHearthPaths } from '../paths/index.js';
 import { createFakeClock } from '../testing/fake-clock.js';
 import { createSessionStore } from './session-store.js';
 
@@ -16,12 +16,12 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await rm(home, { recursive: true, force: true });
+  await rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 /** Starts the appender, waits until it has written `count` messages, then SIGKILLs it mid-stream. */
 async function appendThenKill(count: number): Promise<{ sessionId: string; acknowledged: number }> {
-  const script = fileURLToPath(new URL('./testing/append-until-killed.ts', import.meta.url));
+  const script = fileURLToPath(new URL('../testing/sessions-append-until-killed.ts', import.meta.url));
   const child = spawn(process.execPath, ['--import', 'tsx', script, home], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';

@@ -2,10 +2,10 @@ import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/p
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AgentMessage } from '../agent/messages.js';
 import { createMemoryLogger } from '../base/logger.js';
-import { createHearthPaths, type HearthPaths } from '../config/paths.js';
+import { createHearthPaths, type HearthPaths } from '../paths/index.js';
 import { createFakeClock, type FakeClock } from '../testing/fake-clock.js';
+import type { AgentMessage } from '../transcript/index.js';
 import { createSessionStore } from './session-store.js';
 import { type SessionStore, SessionStoreError } from './session-store-api.js';
 
@@ -29,7 +29,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await store.flush();
-  await rm(home, { recursive: true, force: true });
+  await rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 describe('session store', () => {

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { AgentMessage } from '../agent/messages.js';
 import type { Clock } from '../base/clock.js';
 import { Emitter } from '../base/emitter.js';
 import type { Logger } from '../base/logger.js';
-import type { HearthPaths } from '../config/paths.js';
+import type { HearthPaths } from '../paths/index.js';
+import type { AgentMessage } from '../transcript/index.js';
 import { createKeyedSerializer } from './keyed-serializer.js';
 import { type IndexEntry, loadIndex, writeIndex } from './session-index.js';
 import { formatSessionKey, isValidAgentId, parseSessionKey } from './session-key.js';

@@ -1,6 +1,6 @@
-import type { AgentMessage } from '../agent/messages.js';
 import type { Clock } from '../base/clock.js';
 import type { Logger } from '../base/logger.js';
+import type { AgentMessage } from '../transcript/index.js';
 import { loadTranscript, repairTornTail } from './transcript-file.js';
 
 /**

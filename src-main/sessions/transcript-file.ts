@@ -1,6 +1,6 @@
 import { open, readFile, rename, stat, writeFile } from 'node:fs/promises';
-import type { AgentMessage } from '../agent/messages.js';
 import type { Logger } from '../base/logger.js';
+import type { AgentMessage } from '../transcript/index.js';
 
 /**
  * One transcript: `<sessionId>.jsonl`, append-only. Line 1 is a header naming the

@@ -12,6 +12,8 @@ export interface ToolContext {
   onProgress?(text: string): void;
   /** The resolved user identity, for per-user memory scope. */
   userId?: string;
+  /** Who started the run: a person's turn (`default`), a heartbeat, or a cron job (which may not edit cron jobs). */
+  runKind?: 'default' | 'heartbeat' | 'cron';
 }
 
 /** A tool the model can call. Capabilities (exec, memory, …) build these; the agent loop calls them. */

@@ -53,7 +53,9 @@ describe('App shell', () => {
     app = startTestApp({}, { refuseToken: true });
     const tokens: string[] = [];
     renderWithStores(app, <App onToken={(token) => tokens.push(token)} />);
-    expect(await screen.findByText('unauthorized: gateway token mismatch')).toBeTruthy();
+    expect(
+      await screen.findByText('The gateway did not accept this token. (unauthorized: gateway token mismatch)'),
+    ).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Gateway token'), { target: { value: ' fresh ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
     expect(tokens).toEqual(['fresh']);

@@ -1,6 +1,8 @@
 import { type FormEvent, useState } from 'react';
 import { useDomain, useT } from './stores-context.js';
 
+const TOKEN_REFUSED = new Set(['AUTH_TOKEN_MISMATCH', 'AUTH_DEVICE_TOKEN_MISMATCH']);
+
 /** Shown when the gateway refused our token (or we have none): paste one and try again. */
 export function TokenGate({ onSubmit, onPair }: { onSubmit(token: string): void; onPair?: () => void }) {
   const t = useT();
@@ -19,7 +21,9 @@ export function TokenGate({ onSubmit, onPair }: { onSubmit(token: string): void;
         </div>
         {error && (
           <p className="notice" role="alert">
-            {error.message}
+            {/* A pasted gateway token travels with this browser's device key, so the gateway may call
+                a wrong one a "device token" mismatch: say it in the person's words, keep the reason. */}
+            {TOKEN_REFUSED.has(error.detailCode ?? '') ? `${t('conn.tokenRefused')} (${error.message})` : error.message}
           </p>
         )}
         <p className="muted">{t('conn.tokenPrompt')}</p>

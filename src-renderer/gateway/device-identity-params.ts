@@ -8,7 +8,8 @@ export const PHONE_SCOPES = ['operator.read', 'operator.write', 'operator.approv
 
 export interface DeviceConnectInput {
   identity: DeviceIdentity;
-  auth: { bootstrapToken?: string; deviceToken?: string };
+  /** `token`: the gateway token, on a sign-in that registers this device. */
+  auth: { token?: string; bootstrapToken?: string; deviceToken?: string };
   platform: string;
   locale?: string;
   displayName?: string;
@@ -32,7 +33,7 @@ export async function signedConnectParams(
     role: params.role ?? 'operator',
     scopes,
     signedAt: challenge.ts,
-    token: input.auth.deviceToken ?? input.auth.bootstrapToken,
+    token: input.auth.token ?? input.auth.deviceToken ?? input.auth.bootstrapToken,
     nonce: challenge.nonce,
     platform: params.client.platform,
     deviceFamily: params.client.deviceFamily,

@@ -1,5 +1,6 @@
 import type { Transport, TransportCloseInfo, TransportFactory } from '../../src-main/protocol/client/transport.js';
 import type { ServerFrame } from '../../src-main/protocol/frames.js';
+import { Emitter } from '../../src-main/protocol/index.js';
 import type { HearthBridge } from './bridge.js';
 
 /** Close code the transport reports when main replaced the window's connection (WebSocket "service restart"). */
@@ -43,8 +44,8 @@ export function createIpcTransportFactory(bridge: HearthBridge): TransportFactor
 }
 
 class IpcTransport implements Transport {
-  private readonly frameListeners = new Set<(frame: ServerFrame) => void>();
-  private readonly closeListeners = new Set<(info: TransportCloseInfo) => void>();
+  private readonly frames = new Emitter<ServerFrame>();
+  private readonly closes = new Emitter<TransportCloseInfo>();
   closed = false;
   sawChallenge = false;
 
@@ -64,7 +65,7 @@ class IpcTransport implements Transport {
 
   deliver(frame: ServerFrame): void {
     if (this.closed) return;
-    for (const listener of [...this.frameListeners]) listener(frame);
+    this.frames.fire(frame);
   }
 
   send(frame: Parameters<Transport['send']>[0]): void {
@@ -72,18 +73,18 @@ class IpcTransport implements Transport {
   }
 
   onFrame(listener: (frame: ServerFrame) => void): () => void {
-    this.frameListeners.add(listener);
-    return () => this.frameListeners.delete(listener);
+    const subscription = this.frames.event(listener);
+    return () => subscription.dispose();
   }
 
   onClose(listener: (info: TransportCloseInfo) => void): () => void {
-    this.closeListeners.add(listener);
-    return () => this.closeListeners.delete(listener);
+    const subscription = this.closes.event(listener);
+    return () => subscription.dispose();
   }
 
   close(code = 1000, reason = ''): void {
     if (this.closed) return;
     this.closed = true;
-    for (const listener of [...this.closeListeners]) listener({ code, reason });
+    this.closes.fire({ code, reason });
   }
 }

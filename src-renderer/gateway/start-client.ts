@@ -5,11 +5,11 @@ import {
   type WebSocketConstructor,
 } from '../../src-main/protocol/client/websocket-transport.js';
 import { findBridge } from './bridge.js';
-import { buildUiConnectParams } from './connect-params.js';
+import { buildUiConnectParams, CONTROL_UI_SCOPES } from './connect-params.js';
 import type { DeviceCredentials } from './device-identity-credentials.js';
 import { gatewaySocketUrl } from './gateway-url.js';
 import { createIpcTransportFactory } from './ipc-bridge-transport.js';
-import { readGatewayToken, saveGatewayToken, type TokenSource } from './token-storage.js';
+import { type TokenSource, takeGatewayToken } from './token-storage.js';
 
 export interface StartClientEnvironment {
   /** `window`: holds `hearth` inside Electron. */
@@ -19,7 +19,7 @@ export interface StartClientEnvironment {
   WebSocket: WebSocketConstructor;
   platform: string;
   locale: string;
-  /** A paired browser (phone): connects with its device key and token when it has one. */
+  /** This browser's device key and token: a paired phone, or a browser signed in once with the gateway token. */
   device?: DeviceCredentials;
   /** Browser only: do not connect yet (the page is about to pair with a setup code). */
   deferStart?: boolean;
@@ -36,6 +36,9 @@ export interface StartedClient {
   restart?: () => void;
 }
 
+/** Refusals of a stored device token: the gateway removed the device or revoked its token. */
+const DEAD_DEVICE_TOKEN = new Set(['AUTH_DEVICE_TOKEN_MISMATCH', 'AUTH_SCOPE_MISMATCH']);
+
 /** Picks the transport once, at start: the preload bridge when present, else a WebSocket to our own origin. */
 export function startClient(env: StartClientEnvironment): StartedClient {
   const bridge = findBridge(env.scope);
@@ -47,15 +50,40 @@ export function startClient(env: StartClientEnvironment): StartedClient {
     client.start();
     return { client, kind: 'ipc', gatewayOrigin: bridge.gatewayUrl };
   }
-  let token = readGatewayToken(env.tokens);
+  // In memory only, and only until the gateway has issued this browser a device token.
+  let gatewayToken = takeGatewayToken(env.tokens);
   const url = gatewaySocketUrl(env.location);
   const transport: TransportFactory = () => createWebSocketTransport(url, env.WebSocket);
+  const device = env.device;
   const client = new GatewayClient({
     transport,
-    connectParams: (challenge) => {
-      if (env.device?.token()) return env.device.connectParams(challenge, env);
-      return buildUiConnectParams({ token, platform: env.platform, locale: env.locale });
+    connectParams: async (challenge) => {
+      if (device && gatewayToken) {
+        try {
+          return await device.connectParams(challenge, env, { gatewayToken, scopes: CONTROL_UI_SCOPES });
+        } catch {
+          // No device key here (no WebCrypto outside a secure context): the token alone, still in memory only.
+          return buildUiConnectParams({ token: gatewayToken, platform: env.platform, locale: env.locale });
+        }
+      }
+      if (device?.token()) return device.connectParams(challenge, env);
+      return buildUiConnectParams({ token: gatewayToken, platform: env.platform, locale: env.locale });
     },
+  });
+  client.onDidConnect(({ hello }) => {
+    const issued = hello.auth.deviceToken;
+    if (!issued || !device) return;
+    // Signed in with the gateway token: from now on the device key and this token; the gateway token is dropped.
+    device.saveToken(issued, {
+      scopes: [...hello.auth.scopes],
+      source: gatewayToken !== undefined ? 'sign-in' : device.source(),
+    });
+    gatewayToken = undefined;
+  });
+  client.onDidChangeState((state) => {
+    // A signed-in browser whose device was removed on the desktop: back to the token prompt (a phone re-pairs instead).
+    if (state.status !== 'auth-failed' || !device?.token() || device.source() !== 'sign-in') return;
+    if (DEAD_DEVICE_TOKEN.has(state.lastError?.detailCode ?? '')) device.forgetToken();
   });
   if (!env.deferStart) client.start();
   return {
@@ -66,10 +94,9 @@ export function startClient(env: StartClientEnvironment): StartedClient {
       client.start();
     },
     useToken(next) {
-      token = next;
-      saveGatewayToken(env.tokens, next);
       // A pasted gateway token is the user's choice over a device token that stopped working.
-      env.device?.forgetToken();
+      gatewayToken = next.trim() || undefined;
+      device?.forgetToken();
       client.stop();
       client.start();
     },

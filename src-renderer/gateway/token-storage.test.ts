@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { readGatewayToken, saveGatewayToken } from './token-storage.js';
+import { LEGACY_TOKEN_KEY, takeGatewayToken } from './token-storage.js';
 
-function memoryStorage() {
-  const map = new Map<string, string>();
+function memoryStorage(initial: Record<string, string> = {}) {
+  const map = new Map<string, string>(Object.entries(initial));
   return {
+    map,
     getItem: (k: string) => map.get(k) ?? null,
     setItem: (k: string, v: string) => void map.set(k, v),
     removeItem: (k: string) => void map.delete(k),
@@ -11,19 +12,25 @@ function memoryStorage() {
 }
 
 describe('gateway token', () => {
-  it('takes the token from #token=, keeps it, and clears it from the address bar', () => {
+  it('takes the token from #token= and clears it from the address bar, storing nothing', () => {
     const storage = memoryStorage();
     let cleared = false;
-    expect(readGatewayToken({ hash: '#token=abc123', storage, clearHash: () => (cleared = true) })).toBe('abc123');
+    expect(takeGatewayToken({ hash: '#token=abc123', storage, clearHash: () => (cleared = true) })).toBe('abc123');
     expect(cleared).toBe(true);
-    expect(readGatewayToken({ hash: '', storage, clearHash: () => {} })).toBe('abc123');
+    expect([...storage.map.keys()]).toEqual([]);
+    // A reload has no fragment: the token is gone (the device key signs in from now on).
+    expect(takeGatewayToken({ hash: '', storage, clearHash: () => {} })).toBeUndefined();
   });
 
-  it('has no token when neither the fragment nor storage holds one, and forgets a blank one', () => {
-    const storage = memoryStorage();
-    expect(readGatewayToken({ hash: '#token=', storage, clearHash: () => {} })).toBeUndefined();
-    saveGatewayToken({ storage }, 'x');
-    saveGatewayToken({ storage }, '  ');
-    expect(readGatewayToken({ hash: '', storage, clearHash: () => {} })).toBeUndefined();
+  it('removes the copy older versions left in localStorage', () => {
+    const storage = memoryStorage({ [LEGACY_TOKEN_KEY]: 'old-token', other: 'kept' });
+    expect(takeGatewayToken({ hash: '', storage, clearHash: () => {} })).toBeUndefined();
+    expect([...storage.map.keys()]).toEqual(['other']);
+  });
+
+  it('scrubs even an empty #token= and returns nothing for it', () => {
+    let cleared = false;
+    expect(takeGatewayToken({ hash: '#token=', clearHash: () => (cleared = true) })).toBeUndefined();
+    expect(cleared).toBe(true);
   });
 });

@@ -1,27 +1,28 @@
-/** Where the browser keeps the gateway token between loads; an injected Storage so tests use their own. */
+/**
+ * The gateway token in the browser: it arrives once, in the `#token=` fragment of the link
+ * `hearth gateway run --open` (or `--print-url`) gives the person, and is never stored —
+ * not in localStorage, not in sessionStorage, where any script of the origin could read it
+ * later. The first connect uses it to register this browser's own device key, and from
+ * then on the browser signs in with that key and a device token (start-client.ts). See
+ * docs/SECURITY.md "The gateway token in a browser".
+ */
 export interface TokenSource {
   /** e.g. location.hash */
   hash: string;
-  storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
-  /** Strips the token from the address bar so it is not bookmarked or shared by accident. */
+  /** Strips the fragment from the address bar (history.replaceState) so it is not bookmarked, synced or shared. */
   clearHash(): void;
+  /** Where older versions kept the token; the stale copy is removed. */
+  storage?: Pick<Storage, 'removeItem'>;
 }
 
-const KEY = 'hearth.gatewayToken';
+/** Older versions kept the gateway token here, readable by any script of the origin. */
+export const LEGACY_TOKEN_KEY = 'hearth.gatewayToken';
 
-/** A `#token=…` fragment wins (first load after `hearth dashboard`); else the stored one. */
-export function readGatewayToken(source: TokenSource): string | undefined {
+/** Takes a `#token=…` fragment (and scrubs it from the address bar); the caller keeps it in memory only. */
+export function takeGatewayToken(source: TokenSource): string | undefined {
+  source.storage?.removeItem(LEGACY_TOKEN_KEY);
   const params = new URLSearchParams(source.hash.replace(/^#/, ''));
-  const fromHash = params.get('token')?.trim();
-  if (fromHash) {
-    source.storage.setItem(KEY, fromHash);
-    source.clearHash();
-    return fromHash;
-  }
-  return source.storage.getItem(KEY) ?? undefined;
-}
-
-export function saveGatewayToken(source: Pick<TokenSource, 'storage'>, token: string): void {
-  if (token.trim()) source.storage.setItem(KEY, token.trim());
-  else source.storage.removeItem(KEY);
+  if (!params.has('token')) return undefined;
+  source.clearHash();
+  return params.get('token')?.trim() || undefined;
 }

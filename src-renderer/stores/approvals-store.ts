@@ -97,8 +97,7 @@ export function createApprovalsStore(client: GatewayPort): StoreApi<ApprovalsSta
     history: [],
     async refresh() {
       try {
-        const result = await client.call('exec.approval.list', {});
-        const rows = Array.isArray(result) ? result : list(record(result).approvals);
+        const rows = await client.request('exec.approval.list', {});
         const pending = rows.flatMap((r) => toPendingApproval(r) ?? []);
         set({ pending, error: undefined, selectedId: get().selectedId ?? pending[0]?.id });
       } catch (error) {
@@ -107,7 +106,7 @@ export function createApprovalsStore(client: GatewayPort): StoreApi<ApprovalsSta
     },
     async resolve(id, decision, allowAlwaysScope) {
       try {
-        await client.call('exec.approval.resolve', {
+        await client.request('exec.approval.resolve', {
           id,
           decision,
           ...(decision === 'allow-always' && allowAlwaysScope ? { allowAlwaysScope } : {}),
@@ -141,17 +140,17 @@ export function createApprovalsStore(client: GatewayPort): StoreApi<ApprovalsSta
       }));
     }),
     client.on('exec.approval.resolved', (payload) => {
-      const id = str(payload.id);
+      const { id } = payload;
       store.setState((s) => {
         const entry = s.pending.find((p) => p.id === id);
         const pending = s.pending.filter((p) => p.id !== id);
         const decided: DecidedApproval = {
           id,
-          command: entry?.command ?? str(payload.command),
-          decision: str(payload.decision, 'expired'),
-          resolvedBy: str(payload.resolvedBy) || 'unknown',
-          reason: str(payload.reason) || undefined,
-          ts: num(payload.ts) ?? 0,
+          command: entry?.command ?? '',
+          decision: payload.decision,
+          resolvedBy: payload.resolvedBy || 'unknown',
+          reason: payload.reason || undefined,
+          ts: payload.ts,
         };
         return {
           pending,

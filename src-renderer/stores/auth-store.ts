@@ -1,4 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { RequestParams } from '../../src-main/protocol/client/request-options.js';
 import type { AuthProfileRow } from '../../src-main/protocol/methods/auth-profiles.js';
 import { disposeAll, errorText, type GatewayPort, list, num, record, str } from './gateway-port.js';
 
@@ -107,7 +108,7 @@ export function createAuthStore(client: GatewayPort, now: () => number): StoreAp
     fallbacks: [],
     async loadModelChain() {
       try {
-        const result = record(await client.call('models.list', {}));
+        const result = record(await client.request('models.list', {}));
         set({
           primary: str(result.primary) || undefined,
           fallbacks: list(result.fallbacks)
@@ -125,7 +126,7 @@ export function createAuthStore(client: GatewayPort, now: () => number): StoreAp
         return false;
       }
       try {
-        await client.call('config.patch', { patch: { agents: { defaults: { model: { primary, fallbacks } } } } });
+        await client.request('config.patch', { patch: { agents: { defaults: { model: { primary, fallbacks } } } } });
         set({ fallbacks, error: undefined });
         return true;
       } catch (error) {
@@ -135,7 +136,7 @@ export function createAuthStore(client: GatewayPort, now: () => number): StoreAp
     },
     async saveOrder(provider, profileIds) {
       try {
-        await client.call('config.patch', { patch: { auth: { order: { [provider]: profileIds } } } });
+        await client.request('config.patch', { patch: { auth: { order: { [provider]: profileIds } } } });
         set({ error: undefined });
         await get().refresh();
         return true;
@@ -147,7 +148,7 @@ export function createAuthStore(client: GatewayPort, now: () => number): StoreAp
     async refresh() {
       set({ loading: true });
       try {
-        const result = record(await client.call('auth.profiles.list', {}));
+        const result = record(await client.request('auth.profiles.list', {}));
         const at = now();
         set({
           profiles: list(result.profiles).flatMap((p) => toAuthProfile(p, at) ?? []),
@@ -168,7 +169,7 @@ export function createAuthStore(client: GatewayPort, now: () => number): StoreAp
         set({ error: 'The API key is empty.' });
         return false;
       }
-      const params: Record<string, string> = {
+      const params: RequestParams<'auth.profiles.set'> = {
         id: profileId(input.provider, input.label),
         provider: input.provider,
         type: 'api_key',
@@ -176,7 +177,7 @@ export function createAuthStore(client: GatewayPort, now: () => number): StoreAp
       };
       if (input.label.trim()) params.label = input.label.trim();
       try {
-        await client.call('auth.profiles.set', params);
+        await client.request('auth.profiles.set', params);
         await get().refresh();
         return true;
       } catch (error) {
@@ -186,7 +187,7 @@ export function createAuthStore(client: GatewayPort, now: () => number): StoreAp
     },
     async remove(id) {
       try {
-        await client.call('auth.profiles.remove', { id });
+        await client.request('auth.profiles.remove', { id });
         await get().refresh();
       } catch (error) {
         set({ error: errorText(error) });
@@ -195,7 +196,7 @@ export function createAuthStore(client: GatewayPort, now: () => number): StoreAp
     async detectOllama() {
       // Ollama needs no key: its models are listed as available when the local server answers.
       try {
-        const result = record(await client.call('models.list', { provider: 'ollama' }));
+        const result = record(await client.request('models.list', { provider: 'ollama' }));
         const local = record(record(result.local).ollama);
         if (typeof local.available === 'boolean') {
           // The gateway asked the local Ollama server itself.

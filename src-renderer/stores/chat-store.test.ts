@@ -100,7 +100,13 @@ describe('chat store', () => {
     });
     await app.client.waitForConnected();
     await app.stores.chat.getState().send(key, 'long story');
-    app.gateway.emit('chat', { runId: 'r1', sessionKey: key, state: 'delta', deltaText: 'Once' });
+    app.gateway.emit('chat', {
+      runId: 'r1',
+      sessionKey: key,
+      state: 'delta',
+      deltaText: 'Once',
+      message: { role: 'assistant', content: [{ type: 'text', text: 'Once' }] },
+    });
     await app.stores.chat.getState().abort(key);
     expect(app.gateway.calls('chat.abort')).toEqual([{ sessionKey: key, runId: 'r1' }]);
     app.gateway.emit('chat', { runId: 'r1', sessionKey: key, state: 'aborted', stopReason: 'rpc' });

@@ -1,6 +1,14 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { RequestParams } from '../../src-main/protocol/client/request-options.js';
+import {
+  type AgentEvent,
+  assertNever,
+  type ChatEvent,
+  type ExecApprovalResolvedEvent,
+  type ExecApprovalView,
+} from '../../src-main/protocol/index.js';
 import { type ApprovalState, type ChatMessage, contentText, mergeToolResults, toChatMessage } from './chat-message.js';
-import { disposeAll, errorText, type GatewayPort, list, num, record, str } from './gateway-port.js';
+import { disposeAll, errorText, type GatewayPort, list, record, str } from './gateway-port.js';
 
 export interface Transcript {
   messages: ChatMessage[];
@@ -76,7 +84,7 @@ export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { di
         const shownBefore = new Set((get().transcripts[sessionKey]?.messages ?? []).map((m) => m.id));
         patch(sessionKey, () => ({ loading: true }));
         try {
-          const result = record(await client.call('chat.history', { sessionKey, limit: 1000 }));
+          const result = record(await client.request('chat.history', { sessionKey, limit: 1000 }));
           const messages = mergeToolResults(list(result.messages).flatMap((m, i) => toChatMessage(m, i) ?? []));
           // What was sent or streamed while history was loading stays: the history may predate it.
           // A sent message the history already holds (it reached the server first) is not shown twice.
@@ -106,7 +114,7 @@ export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { di
         patch(sessionKey, () => ({ loading: true }));
         try {
           const result = record(
-            await client.call('chat.history', { sessionKey, limit: 500, cursor: current.nextCursor }),
+            await client.request('chat.history', { sessionKey, limit: 500, cursor: current.nextCursor }),
           );
           const older = mergeToolResults(list(result.messages).flatMap((m, i) => toChatMessage(m, i) ?? []));
           patch(sessionKey, (t) => {
@@ -132,18 +140,17 @@ export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { di
           attachments: attachments.map(({ name, mediaType }) => ({ name, mediaType })),
         };
         patch(sessionKey, (t) => ({ messages: [...t.messages, user], error: undefined }));
-        const params: Record<string, unknown> = { sessionKey, message: trimmed };
+        const params: RequestParams<'chat.send'> = { sessionKey, message: trimmed };
         if (attachments.length > 0) {
           params.attachments = attachments.map((a) => ({
-            kind: a.mediaType.startsWith('image/') ? 'image' : 'file',
+            kind: a.mediaType.startsWith('image/') ? ('image' as const) : ('file' as const),
             mediaType: a.mediaType,
             name: a.name,
             data: a.data,
           }));
         }
         try {
-          const result = record(await client.call('chat.send', params));
-          const runId = str(result.runId);
+          const { runId } = await client.request('chat.send', params);
           if (runId) patch(sessionKey, (t) => ({ runId: t.runId ?? runId }));
         } catch (error) {
           patch(sessionKey, (t) => ({
@@ -156,11 +163,11 @@ export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { di
       },
       async abort(sessionKey) {
         const runId = get().transcripts[sessionKey]?.runId;
-        await client.call('chat.abort', runId ? { sessionKey, runId } : { sessionKey });
+        await client.request('chat.abort', runId ? { sessionKey, runId } : { sessionKey });
       },
       async reset(sessionKey) {
         try {
-          await client.call('sessions.reset', { key: sessionKey, reason: 'new conversation from the Control UI' });
+          await client.request('sessions.reset', { key: sessionKey, reason: 'new conversation from the Control UI' });
           patch(sessionKey, () => ({
             messages: [],
             runId: undefined,
@@ -187,16 +194,8 @@ export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { di
       cacheTrace: {},
       async loadCacheTrace(sessionKey) {
         try {
-          const result = record(await client.call('trace.show', { sessionKey, limit: 10 }));
-          const calls = list(result.calls).map((row) => {
-            const call = record(row);
-            return {
-              callId: str(call.callId),
-              ts: num(call.ts) ?? 0,
-              verdict: str(call.verdict),
-              reason: str(call.reason) || undefined,
-            };
-          });
+          const result = await client.request('trace.show', { sessionKey, limit: 10 });
+          const calls = result.calls.map(({ callId, ts, verdict, reason }) => ({ callId, ts, verdict, reason }));
           set((state) => ({ cacheTrace: { ...state.cacheTrace, [sessionKey]: { calls } } }));
         } catch (error) {
           set((state) => ({
@@ -209,24 +208,21 @@ export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { di
         set({ model, modelError: undefined });
         try {
           // A merge patch: only the primary changes, fallbacks stay as configured.
-          await client.call('config.patch', { patch: { agents: { defaults: { model: { primary: model } } } } });
+          await client.request('config.patch', { patch: { agents: { defaults: { model: { primary: model } } } } });
         } catch (error) {
           set({ model: previous, modelError: errorText(error) });
         }
       },
       async loadModels() {
         try {
-          const result = record(await client.call('models.list', {}));
-          const models = list(result.models).map((m) => {
-            const r = record(m);
-            return {
-              id: str(r.id),
-              name: str(r.name) || str(r.id),
-              provider: str(r.provider),
-              available: r.available !== false,
-            };
-          });
-          set({ models, model: str(result.primary) || undefined });
+          const result = await client.request('models.list', {});
+          const models = result.models.map(({ id, name, provider, available }) => ({
+            id,
+            name: name || id,
+            provider,
+            available,
+          }));
+          set({ models, model: result.primary || undefined });
         } catch {
           set({ models: [] });
         }
@@ -234,11 +230,9 @@ export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { di
     };
   });
 
-  const onChat = (payload: Record<string, unknown>) => {
-    const sessionKey = str(payload.sessionKey);
-    const runId = str(payload.runId);
+  const onChat = (payload: ChatEvent) => {
+    const { sessionKey, runId } = payload;
     if (!sessionKey || !runId) return;
-    const state = str(payload.state);
     store.setState((s) => {
       const t = s.transcripts[sessionKey] ?? emptyTranscript;
       const messages = [...t.messages];
@@ -248,20 +242,28 @@ export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { di
         at = messages.length - 1;
       }
       const current = messages[at]!;
-      const whole = contentText(record(payload.message).content);
-      let next: ChatMessage = current;
-      let activeRun: string | undefined = runId;
-      if (state === 'delta')
-        next = { ...current, text: whole || current.text + str(payload.deltaText), status: 'streaming' };
-      else if (state === 'final') {
-        next = { ...current, text: whole || current.text, status: 'done' };
-        activeRun = undefined;
-      } else if (state === 'aborted') {
-        next = { ...current, status: 'aborted' };
-        activeRun = undefined;
-      } else if (state === 'error') {
-        next = { ...current, status: 'error', error: str(payload.errorMessage, 'the run failed') };
-        activeRun = undefined;
+      let next: ChatMessage;
+      let activeRun: string | undefined;
+      switch (payload.state) {
+        case 'delta':
+          next = {
+            ...current,
+            text: contentText(payload.message.content) || current.text + payload.deltaText,
+            status: 'streaming',
+          };
+          activeRun = runId;
+          break;
+        case 'final':
+          next = { ...current, text: contentText(payload.message.content) || current.text, status: 'done' };
+          break;
+        case 'aborted':
+          next = { ...current, status: 'aborted' };
+          break;
+        case 'error':
+          next = { ...current, status: 'error', error: payload.errorMessage || 'the run failed' };
+          break;
+        default:
+          return assertNever(payload);
       }
       messages[at] = next;
       return { transcripts: { ...s.transcripts, [sessionKey]: { ...t, messages, runId: activeRun } } };
@@ -269,7 +271,7 @@ export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { di
   };
 
   /** `agent` events with stream `tool` carry tool calls as they happen (RunEventPublisher). */
-  const onAgent = (payload: Record<string, unknown>) => {
+  const onAgent = (payload: AgentEvent) => {
     if (payload.stream !== 'tool') return;
     const data = record(payload.data);
     const sessionKey = str(payload.sessionKey);
@@ -312,7 +314,7 @@ export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { di
   };
 
   // An exec tool call waiting for approval shows it inline; the approval names its session.
-  const onApprovalRequested = (payload: Record<string, unknown>) => {
+  const onApprovalRequested = (payload: ExecApprovalView) => {
     const sessionKey = str(payload.sessionKey);
     const id = str(payload.id);
     if (!sessionKey || !id) return;
@@ -322,7 +324,7 @@ export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { di
       (base) => (base ? { ...base, approval: 'pending', approvalId: id } : undefined),
     );
   };
-  const onApprovalResolved = (payload: Record<string, unknown>) => {
+  const onApprovalResolved = (payload: ExecApprovalResolvedEvent) => {
     const id = str(payload.id);
     const approval: ApprovalState = str(payload.decision) === 'deny' ? 'denied' : 'allowed';
     for (const sessionKey of Object.keys(store.getState().transcripts)) {

@@ -40,7 +40,7 @@ export function createConfigStore(client: GatewayPort, now: () => number): Store
     issues: [],
     async refresh() {
       try {
-        const result = (await client.call('config.get', {})) as ConfigGetResult;
+        const result = (await client.request('config.get', {})) as ConfigGetResult;
         set({
           raw: result.exists || result.raw ? result.raw : '{}\n',
           parsed: record(result.parsed),
@@ -65,7 +65,7 @@ export function createConfigStore(client: GatewayPort, now: () => number): Store
         const params: { raw: string; baseHash?: string } = { raw };
         const hash = get().hash;
         if (hash) params.baseHash = hash;
-        await client.call('config.set', params);
+        await client.request('config.set', params);
         set({ saving: false, issues: [], savedAt: now(), error: undefined });
         await get().refresh();
         return true;

@@ -1,4 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { RequestParams } from '../../src-main/protocol/client/request-options.js';
 import { disposeAll, errorText, type GatewayPort, list, num, record, str } from './gateway-port.js';
 
 export interface PairedDevice {
@@ -51,9 +52,12 @@ export interface DevicesState {
 const strings = (value: unknown) => list(value).map((s) => String(s));
 
 export function createDevicesStore(client: GatewayPort): StoreApi<DevicesState> & { dispose(): void } {
-  const act = async (method: string, params: Record<string, string>) => {
+  const act = async <M extends 'device.pair.remove' | 'device.pair.approve' | 'device.pair.reject'>(
+    method: M,
+    params: RequestParams<M>,
+  ) => {
     try {
-      await client.call(method, params);
+      await client.request(method, params);
       await store.getState().refresh();
     } catch (error) {
       store.setState({ error: errorText(error) });
@@ -64,7 +68,7 @@ export function createDevicesStore(client: GatewayPort): StoreApi<DevicesState> 
     pending: [],
     async refresh() {
       try {
-        const result = record(await client.call('device.pair.list', {}));
+        const result = record(await client.request('device.pair.list', {}));
         set({
           paired: list(result.paired).map((d) => {
             const r = record(d);
@@ -100,7 +104,7 @@ export function createDevicesStore(client: GatewayPort): StoreApi<DevicesState> 
     },
     async createSetupCode() {
       try {
-        const r = record(await client.call('device.pair.setup', {}));
+        const r = record(await client.request('device.pair.setup', {}));
         set({
           setup: {
             code: str(r.code),

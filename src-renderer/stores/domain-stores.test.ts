@@ -154,16 +154,24 @@ describe('sessions', () => {
   it('derives agent and channel from the key and groups, newest first, filtered by search', () => {
     expect(parseSessionKey('agent:work:telegram:dm:42')).toEqual({ agentId: 'work', channel: 'telegram' });
     expect(parseSessionKey('agent:main:main')).toEqual({ agentId: 'main', channel: 'direct' });
+    const wire = (key: string, displayName: string, updatedAt: number) => ({
+      key,
+      kind: 'direct' as const,
+      agentId: 'main',
+      sessionId: `s-${updatedAt}`,
+      displayName,
+      createdAt: 0,
+      updatedAt,
+    });
     const rows = [
-      toSessionRow({ key: 'agent:main:main', label: 'Main', updatedAt: 1 })!,
-      toSessionRow({ key: 'agent:main:telegram:dm:1', displayName: 'Alice', updatedAt: 3 })!,
-      toSessionRow({ key: 'agent:main:telegram:dm:2', displayName: 'Bob', updatedAt: 5 })!,
+      toSessionRow(wire('agent:main:main', 'Main', 1)),
+      toSessionRow(wire('agent:main:telegram:dm:1', 'Alice', 3)),
+      toSessionRow({ ...wire('agent:main:telegram:dm:2', 'agent:main:telegram:dm:2', 5), title: 'Bob' }),
     ];
     const groups = groupSessions(rows, '');
     expect(groups.map((g) => `${g.agentId}/${g.channel}`)).toEqual(['main/direct', 'main/telegram']);
     expect(groups[1]!.rows.map((r) => r.title)).toEqual(['Bob', 'Alice']);
     expect(groupSessions(rows, 'ali').flatMap((g) => g.rows.map((r) => r.title))).toEqual(['Alice']);
-    expect(toSessionRow({ label: 'no key' })).toBeUndefined();
   });
 });
 
@@ -234,7 +242,7 @@ describe('memory store', () => {
   it('with per-user memory shows the owner’s own memory and Dreaming, never someone else’s notes', async () => {
     app = startTestApp(
       {
-        'memory.status': () => ({ scope: 'per-user' }),
+        'memory.status': () => ({ scope: 'per-user', embedder: { id: 'hashed-v2', dimension: 256 } }),
         'memory.files.list': () => ({
           files: [
             { path: 'MEMORY.md', size: 1, mtimeMs: 0, kind: 'static' },

@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { DreamsRunResult } from '../../src-main/protocol/methods/dreams.js';
+import type { DreamPendingInfo, DreamsRunResult } from '../../src-main/protocol/methods/dreams.js';
 import { disposeAll, errorText, type GatewayPort, list, num, record, str } from './gateway-port.js';
 import { agentsMemory, type WhoseMemory, whoseMemory } from './whose-memory.js';
 
@@ -34,7 +34,15 @@ export interface DreamsState {
     lastPromoted?: number;
     /** False when the last run was a preview. */
     lastApplied?: boolean;
+    /** Review mode: how many the last run left waiting. */
+    lastQueued?: number;
+    /** `memory.dreaming.review`: promotions wait for approval. */
+    review: boolean;
   };
+  /** Candidates waiting for the person's approval, each with its MEMORY.md diff. */
+  pending: DreamPendingInfo[];
+  /** Ids being approved or rejected right now. */
+  deciding: string[];
   phases: DreamPhase[];
   candidates: PromotionCandidate[];
   promoted: string[];
@@ -44,6 +52,8 @@ export interface DreamsState {
   /** preview: a dry run (nothing written); apply: promote; run: whatever the config says. */
   run(mode: 'run' | 'preview' | 'apply'): Promise<void>;
   explain(id: string): Promise<void>;
+  /** Approve (append to MEMORY.md) or reject one waiting candidate. */
+  decide(id: string, decision: 'approve' | 'reject'): Promise<void>;
 }
 
 function toCandidate(value: unknown, index: number): PromotionCandidate {
@@ -90,13 +100,16 @@ export function createDreamsStore(client: GatewayPort): StoreApi<DreamsState> & 
     phases: [],
     candidates: [],
     promoted: [],
+    pending: [],
+    deciding: [],
     running: false,
     async refresh() {
       const whose = await whoseMemory(client).catch(() => get().whose);
-      const [diary, status, candidates] = await Promise.allSettled([
-        client.call('memory.file.get', { path: `${whose.folder}DREAMS.md` }),
-        client.call('dreams.status', whose.params),
-        client.call('dreams.candidates', whose.params),
+      const [diary, status, candidates, pending] = await Promise.allSettled([
+        client.request('memory.file.get', { path: `${whose.folder}DREAMS.md` }),
+        client.request('dreams.status', whose.params),
+        client.request('dreams.candidates', whose.params),
+        client.request('dreams.pending', whose.params),
       ]);
       const s = status.status === 'fulfilled' ? record(status.value) : undefined;
       const last = record(s?.last);
@@ -111,8 +124,11 @@ export function createDreamsStore(client: GatewayPort): StoreApi<DreamsState> & 
               lastAt: num(last.at),
               lastPromoted: num(last.promoted),
               lastApplied: last.applied === undefined ? undefined : last.applied === true,
+              lastQueued: num(last.queued),
+              review: s.review === true,
             }
           : undefined,
+        pending: pending.status === 'fulfilled' ? pending.value.candidates : get().pending,
         candidates:
           candidates.status === 'fulfilled'
             ? list(record(candidates.value).candidates).map(toCandidate)
@@ -124,7 +140,7 @@ export function createDreamsStore(client: GatewayPort): StoreApi<DreamsState> & 
       set({ running: true });
       try {
         const params = { ...get().whose.params, ...(mode === 'run' ? {} : { apply: mode === 'apply' }) };
-        const result = (await client.call('dreams.run', params, { timeoutMs: 300_000 })) as DreamsRunResult;
+        const result = (await client.request('dreams.run', params, { timeoutMs: 300_000 })) as DreamsRunResult;
         set({
           running: false,
           phases: phasesOf(result),
@@ -132,16 +148,30 @@ export function createDreamsStore(client: GatewayPort): StoreApi<DreamsState> & 
           promoted: list(result.promoted).map(String),
           error: undefined,
         });
-        if (result.applied) await get().refresh();
+        if (result.applied || result.mode === 'review') await get().refresh();
       } catch (error) {
         set({ running: false, error: errorText(error) });
       }
+    },
+    async decide(id, decision) {
+      set((s) => ({ deciding: [...s.deciding, id] }));
+      let problem: string | undefined;
+      try {
+        const params = { ...get().whose.params, ...(decision === 'approve' ? { approve: [id] } : { reject: [id] }) };
+        const outcome = await client.request('dreams.review', params);
+        problem = outcome.refused.find((item) => item.id === id)?.reason;
+      } catch (error) {
+        problem = errorText(error);
+      }
+      await get().refresh();
+      // Said after the refresh, which would clear it: why an approval wrote nothing.
+      set((s) => ({ deciding: s.deciding.filter((item) => item !== id), ...(problem ? { error: problem } : {}) }));
     },
     async explain(id) {
       const candidate = get().candidates.find((c) => c.id === id);
       if (!candidate) return;
       try {
-        const result = record(await client.call('dreams.explain', { ...get().whose.params, text: candidate.text }));
+        const result = record(await client.request('dreams.explain', { ...get().whose.params, text: candidate.text }));
         const explanation = list(result.lines).map(String);
         set((s) => ({ candidates: s.candidates.map((c) => (c.id === id ? { ...c, explanation } : c)) }));
       } catch (error) {

@@ -3,7 +3,7 @@ import type { GatewayClient } from '../../src-main/protocol/client/gateway-clien
 /** What stores need of the client; the real GatewayClient in the app and in tests (over a loopback transport). */
 export type GatewayPort = Pick<
   GatewayClient,
-  'call' | 'on' | 'onAnyEvent' | 'onDidConnect' | 'onDidChangeState' | 'state'
+  'call' | 'request' | 'on' | 'onAnyEvent' | 'onDidConnect' | 'onDidChangeState' | 'state'
 >;
 
 export function errorText(error: unknown): string {

@@ -1,4 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { MemoryModelInfo, MemoryModelStatus } from '../../src-main/protocol/methods/memory.js';
 import { disposeAll, errorText, type GatewayPort, list, num, record, str } from './gateway-port.js';
 import { agentsMemory, type WhoseMemory, whoseMemory } from './whose-memory.js';
 
@@ -33,6 +34,17 @@ export interface MemoryState {
   today?: { path: string; content: string };
   openFile?: { path: string; content: string };
   error?: string;
+  /** Local embedding models (`memory.model.list`). */
+  models: MemoryModelInfo[];
+  /** The install in progress or the last one, as `memory.changed {reason: "model"}` reports it. */
+  modelStatus?: MemoryModelStatus;
+  /** The embedder memory searches with (`memory.status`), e.g. `hashed-v1:384` or `onnx:all-MiniLM-L6-v2@…`. */
+  embedderId?: string;
+  /** An index or re-embed running in the background. */
+  reindex?: { phase: 'index' | 'reembed'; done: number; total: number };
+  refreshModels(): Promise<void>;
+  /** Downloads, verifies and switches memory to a model; progress arrives as events. */
+  installModel(name: string): Promise<void>;
   setQuery(query: string): void;
   search(): Promise<void>;
   refresh(): Promise<void>;
@@ -92,7 +104,28 @@ export function createMemoryStore(client: GatewayPort, now: () => number): Store
     searched: false,
     daily: [],
     docs: {},
+    models: [],
     setQuery: (query) => set({ query }),
+    async refreshModels() {
+      const [models, status] = await Promise.allSettled([
+        client.request('memory.model.list', {}),
+        client.request('memory.status', {}),
+      ]);
+      set({
+        ...(models.status === 'fulfilled' ? { models: models.value.models } : {}),
+        ...(status.status === 'fulfilled' ? { embedderId: status.value.embedder.id } : {}),
+      });
+    },
+    async installModel(name) {
+      const before = get().modelStatus;
+      try {
+        const started = await client.request('memory.model.install', { name });
+        // An event that arrived meanwhile (progress, or a quick failure) is newer than this answer.
+        set({ ...(get().modelStatus === before ? { modelStatus: started } : {}), error: undefined });
+      } catch (error) {
+        set({ error: errorText(error) });
+      }
+    },
     async search() {
       const query = get().query.trim();
       if (!query) {
@@ -101,7 +134,7 @@ export function createMemoryStore(client: GatewayPort, now: () => number): Store
       }
       set({ searching: true });
       try {
-        const result = record(await client.call(methods.search, { ...get().whose.params, query, k: 20 }));
+        const result = record(await client.request(methods.search, { ...get().whose.params, query, k: 20 }));
         const rows = list(result.results ?? result.hits);
         set({ hits: rows.flatMap((r) => toMemoryHit(r) ?? []), searching: false, searched: true, error: undefined });
       } catch (error) {
@@ -114,9 +147,9 @@ export function createMemoryStore(client: GatewayPort, now: () => number): Store
       const folder = whose.folder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       const ownDaily = new RegExp(`^(${folder ? `${folder}|` : ''})memory/\\d{4}-\\d{2}-\\d{2}`);
       const [files, memoryDoc, userDoc] = await Promise.allSettled([
-        client.call(methods.files, {}),
-        client.call(methods.read, { path: 'MEMORY.md' }),
-        client.call(methods.read, { path: 'USER.md' }),
+        client.request(methods.files, {}),
+        client.request(methods.read, { path: 'MEMORY.md' }),
+        client.request(methods.read, { path: 'USER.md' }),
       ]);
       const docs: MemoryState['docs'] = {};
       if (memoryDoc.status === 'fulfilled') docs['MEMORY.md'] = str(record(memoryDoc.value).content);
@@ -135,7 +168,7 @@ export function createMemoryStore(client: GatewayPort, now: () => number): Store
       if (todays.length > 0) {
         const contents = await Promise.all(
           todays.map((d) =>
-            client.call(methods.read, { path: d.path }).then(
+            client.request(methods.read, { path: d.path }).then(
               (r) => str(record(r).content),
               () => '',
             ),
@@ -147,7 +180,7 @@ export function createMemoryStore(client: GatewayPort, now: () => number): Store
     },
     async openDaily(path) {
       try {
-        const result = record(await client.call(methods.read, { path }));
+        const result = record(await client.request(methods.read, { path }));
         set({ openFile: { path, content: str(result.content) } });
       } catch (error) {
         set({ error: errorText(error) });
@@ -155,7 +188,7 @@ export function createMemoryStore(client: GatewayPort, now: () => number): Store
     },
     async saveDoc(doc, content) {
       try {
-        await client.call(methods.write, { path: doc, content });
+        await client.request(methods.write, { path: doc, content });
         set((s) => ({ docs: { ...s.docs, [doc]: content }, error: undefined }));
         return true;
       } catch (error) {
@@ -165,8 +198,34 @@ export function createMemoryStore(client: GatewayPort, now: () => number): Store
     },
   }));
   const subscriptions = [
-    client.onDidConnect(() => void store.getState().refresh()),
-    client.on('memory.changed', () => void store.getState().refresh()),
+    client.onDidConnect(() => {
+      void store.getState().refresh();
+      void store.getState().refreshModels();
+    }),
+    client.on('memory.changed', (payload) => {
+      const event = record(payload);
+      // A model install reports its progress; the list changes only when it ends.
+      if (event.reason === 'model') {
+        const status = record(event.model) as unknown as MemoryModelStatus;
+        store.setState({ modelStatus: status });
+        if (status.state === 'installed' || status.state === 'failed') void store.getState().refreshModels();
+        return;
+      }
+      // Indexing progress: a bar while it runs, then the files and the embedder as they now are.
+      const progress = record(event.progress);
+      if (event.progress !== undefined) {
+        const done = num(progress.done) ?? 0;
+        const total = num(progress.total) ?? 0;
+        const phase = progress.phase === 'reembed' ? 'reembed' : 'index';
+        if (done < total) {
+          store.setState({ reindex: { phase, done, total } });
+          return;
+        }
+        store.setState({ reindex: undefined });
+      }
+      void store.getState().refresh();
+      void store.getState().refreshModels();
+    }),
   ];
   return Object.assign(store, { dispose: () => disposeAll(subscriptions) });
 }

@@ -1,5 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { errorText, type GatewayPort, list, num, record, str } from './gateway-port.js';
+import type { SessionRow as WireSessionRow } from '../../src-main/protocol/methods/sessions.js';
+import { errorText, type GatewayPort } from './gateway-port.js';
 
 export interface SessionRow {
   key: string;
@@ -32,17 +33,14 @@ export function parseSessionKey(key: string): { agentId: string; channel: string
   return { agentId: 'main', channel: 'direct' };
 }
 
-export function toSessionRow(value: unknown): SessionRow | undefined {
-  const row = record(value);
-  const key = str(row.key) || str(row.sessionKey);
-  if (!key) return undefined;
-  const parsed = parseSessionKey(key);
+// A row without agentId (a stand-in or older gateway) is read from its key rather than crashing the view.
+export function toSessionRow(row: WireSessionRow): SessionRow {
   return {
-    key,
-    agentId: str(row.agentId) || parsed.agentId,
-    channel: str(row.channel) || parsed.channel,
-    title: str(row.title) || str(row.label) || str(row.displayName) || key,
-    updatedAt: num(row.updatedAt) ?? num(row.lastActivityAt),
+    key: row.key,
+    agentId: row.agentId || parseSessionKey(row.key).agentId,
+    channel: row.channel ?? parseSessionKey(row.key).channel,
+    title: row.title || row.displayName || row.key,
+    updatedAt: row.updatedAt,
   };
 }
 
@@ -78,8 +76,8 @@ export function createSessionsStore(client: GatewayPort): StoreApi<SessionsState
     async refresh() {
       set({ loading: true });
       try {
-        const result = record(await client.call('sessions.list', { limit: 500 }));
-        const sessions = list(result.sessions).flatMap((row) => toSessionRow(row) ?? []);
+        const result = await client.request('sessions.list', { limit: 500 });
+        const sessions = result.sessions.map(toSessionRow);
         if (!sessions.some((s) => s.key === get().activeKey) && get().activeKey === MAIN_SESSION) {
           sessions.unshift({ key: MAIN_SESSION, agentId: 'main', channel: 'direct', title: 'Main' });
         }

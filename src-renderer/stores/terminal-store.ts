@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { disposeAll, errorText, type GatewayPort, num, record, str } from './gateway-port.js';
+import { disposeAll, errorText, type GatewayPort } from './gateway-port.js';
 
 export interface TerminalState {
   terminalId?: string;
@@ -26,25 +26,25 @@ export function createTerminalStore(client: GatewayPort): StoreApi<TerminalState
       set({ opening: true, exitCode: undefined, error: undefined });
       scrollback = '';
       try {
-        const result = record(await client.call('terminal.open', size));
-        set({ terminalId: str(result.terminalId) || str(result.id), opening: false });
+        const { terminalId } = await client.request('terminal.open', size);
+        set({ terminalId, opening: false });
       } catch (error) {
         set({ opening: false, error: errorText(error) });
       }
     },
     input(data) {
       const terminalId = get().terminalId;
-      if (terminalId) client.call('terminal.input', { terminalId, data }).catch(() => {});
+      if (terminalId) client.request('terminal.input', { terminalId, data }).catch(() => {});
     },
     resize(size) {
       const terminalId = get().terminalId;
-      if (terminalId) client.call('terminal.resize', { terminalId, ...size }).catch(() => {});
+      if (terminalId) client.request('terminal.resize', { terminalId, ...size }).catch(() => {});
     },
     async close() {
       const terminalId = get().terminalId;
       if (!terminalId) return;
       set({ terminalId: undefined });
-      await client.call('terminal.close', { terminalId }).catch(() => {});
+      await client.request('terminal.close', { terminalId }).catch(() => {});
     },
     onOutput(listener) {
       if (scrollback) listener(scrollback);
@@ -54,14 +54,14 @@ export function createTerminalStore(client: GatewayPort): StoreApi<TerminalState
   }));
   const subscriptions = [
     client.on('terminal.output', (payload) => {
-      if (str(payload.terminalId) !== store.getState().terminalId) return;
-      const data = str(payload.data);
+      if (payload.terminalId !== store.getState().terminalId) return;
+      const { data } = payload;
       scrollback = (scrollback + data).slice(-SCROLLBACK_LIMIT);
       for (const listener of listeners) listener(data);
     }),
     client.on('terminal.exit', (payload) => {
-      if (str(payload.terminalId) !== store.getState().terminalId) return;
-      store.setState({ terminalId: undefined, exitCode: num(payload.exitCode) ?? 0 });
+      if (payload.terminalId !== store.getState().terminalId) return;
+      store.setState({ terminalId: undefined, exitCode: payload.exitCode });
     }),
   ];
   return Object.assign(store, { dispose: () => disposeAll(subscriptions) });

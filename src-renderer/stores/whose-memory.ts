@@ -18,7 +18,7 @@ export interface WhoseMemory {
 export const agentsMemory: WhoseMemory = { perUser: false, params: {}, folder: '' };
 
 export async function whoseMemory(client: GatewayPort): Promise<WhoseMemory> {
-  const status = record(await client.call('memory.status', {}));
+  const status = record(await client.request('memory.status', {}));
   if (status.scope !== 'per-user') return agentsMemory;
   const folder = str(status.ownerFolder) || `users/${OWNER_USER_ID}/`;
   return { perUser: true, params: { userId: OWNER_USER_ID }, folder };

@@ -125,6 +125,13 @@ export class ControlUiPage {
   memoryDocument(name: 'MEMORY.md' | 'USER.md'): Locator {
     return this.page.getByRole('region', { name, exact: true });
   }
+  /** The "Search by meaning" card: local embedding models, install progress, re-embed progress. */
+  get memoryModels(): Locator {
+    return this.page.getByTestId('memory-models');
+  }
+  memoryModel(name: string): Locator {
+    return this.page.getByTestId('memory-model').filter({ hasText: name });
+  }
 
   // Dreams
   /** The line above the diary: next scheduled run, or how to turn Dreaming on; the last run. */
@@ -134,6 +141,20 @@ export class ControlUiPage {
 
   get dreamsDiary(): Locator {
     return this.page.getByTestId('dreams-diary');
+  }
+
+  /** A tab of the Dreams view (Diary, Review (N), Phase reports, Promotion candidates). */
+  dreamsTab(name: string | RegExp): Locator {
+    return this.page.getByRole('tab', { name });
+  }
+
+  /** A promotion candidate waiting for review (its MEMORY.md diff and Approve / Reject). */
+  dreamPending(text: string): Locator {
+    return this.page.getByTestId('dream-pending').filter({ hasText: text });
+  }
+
+  get dreamsPendingList(): Locator {
+    return this.page.getByTestId('dream-pending');
   }
 
   // Canvas

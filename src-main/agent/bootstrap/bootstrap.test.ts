@@ -14,7 +14,7 @@ let dir: string;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'hearth-ws-'));
 });
-afterEach(() => rm(dir, { recursive: true, force: true }));
+afterEach(() => rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }));
 
 describe('truncateBootstrapText', () => {
   it('keeps exactly head 70% and tail 20% with a marker between', () => {

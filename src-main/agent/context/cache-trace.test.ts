@@ -13,7 +13,7 @@ let dir: string;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'hearth-trace-'));
 });
-afterEach(() => rm(dir, { recursive: true, force: true }));
+afterEach(() => rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }));
 
 const tools = [{ name: 'exec', description: 'run a command', parameters: { type: 'object' } }];
 
@@ -61,7 +61,7 @@ describe('cache trace', () => {
     const debugDir = join(dir, 'debug');
     await traceCall(createCacheTraceWriter({ dir: debugDir, clock: createFakeClock(), debug: true }), 'c1', snapshot);
     const debug = await readFile(join(debugDir, 'cache-trace.jsonl'), 'utf8');
-    expect(debug).toContain('my token is [REDACTED]');
+    expect(debug).toContain('my token is [redacted]');
     expect(debug).not.toContain(secret);
   });
 
@@ -84,12 +84,12 @@ describe('cache trace', () => {
 
 describe('redactSecrets', () => {
   it.each([
-    ['Authorization: Bearer abcdefghijklmnop1234', 'Bearer [REDACTED]'],
-    ['api_key=supersecretvalue', 'api_key=[REDACTED]'],
-    ['"token": "abcdef123456"', '"token": "[REDACTED]"'],
-    ['bot 123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsawQ here', 'bot [REDACTED] here'],
-    ['ghp_abcdefghijklmnopqrstuvwxyz123456', '[REDACTED]'],
-    ['AKIAABCDEFGHIJKLMNOP', '[REDACTED]'],
+    ['Authorization: Bearer abcdefghijklmnop1234', 'Bearer [redacted bearer]'],
+    ['api_key=supersecretvalue', 'api_key=[redacted]'],
+    ['"token": "abcdef123456"', '"token": "[redacted]"'],
+    ['bot 123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsawQ here', 'bot [redacted telegram-token] here'],
+    ['ghp_abcdefghijklmnopqrstuvwxyz123456', '[redacted github-token]'],
+    ['AKIAABCDEFGHIJKLMNOP', '[redacted aws-key]'],
   ])('redacts %s', (input, expected) => {
     expect(redactSecrets(input)).toContain(expected);
   });

@@ -16,7 +16,7 @@ let ids = 0;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'hearth-compact-'));
 });
-afterEach(() => rm(dir, { recursive: true, force: true }));
+afterEach(() => rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }));
 
 function conversation(): AgentMessage[] {
   const messages: AgentMessage[] = [

@@ -161,7 +161,7 @@ describe('flushDurableFacts', () => {
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'hearth-flush-'));
   });
-  afterEach(() => rm(dir, { recursive: true, force: true }));
+  afterEach(() => rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }));
 
   const span: AgentMessage[] = [
     { kind: 'user', id: 'a', ts: 0, text: 'hi' },

@@ -26,7 +26,7 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'hearth-fake-llm-ctx-'));
   server.reset();
 });
-afterEach(() => rm(dir, { recursive: true, force: true }));
+afterEach(() => rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }));
 
 const model = (): LanguageModel =>
   createOpenAI({ baseURL: server.baseUrlFor('openai'), apiKey: 'sk-test-fake' }).chat('gpt-4o');

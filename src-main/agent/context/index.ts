@@ -64,6 +64,13 @@ export { redactSecrets } from './redact-secrets.js';
 export { createRunContextHooks, type RunContextHooks } from './run-context-hooks.js';
 export { createSdkSummarizer, renderTranscript } from './sdk-summarizer.js';
 export {
+  createSessionEngines,
+  type SessionContext,
+  type SessionEngines,
+  type SessionEnginesDeps,
+} from './session-engines.js';
+export { createSettledTraceWriter } from './settled-trace-writer.js';
+export {
   countRawTokens,
   estimateMessagesTokens,
   estimateMessageTokens,
@@ -77,4 +84,5 @@ export {
   truncateToolOutput,
   truncateToolResults,
 } from './tool-result-truncation.js';
+export { createTurnHooks, type TurnHooks, type TurnHooksDeps } from './turn-hooks.js';
 export { fitNewestTurns, splitTurns } from './turns.js';

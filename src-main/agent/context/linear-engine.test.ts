@@ -18,7 +18,7 @@ const newId = () => `id${++counter}`;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'hearth-engine-'));
 });
-afterEach(() => rm(dir, { recursive: true, force: true }));
+afterEach(() => rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }));
 
 function engine(summarizer: Summarizer = async () => 'Summary of earlier turns.') {
   return new LinearContextEngine({

@@ -1,5 +1,5 @@
 import type { LanguageModel } from 'ai';
-import { streamCompletion } from '../../providers/stream-completion.js';
+import { streamCompletion } from '../../providers/index.js';
 import type { AgentMessage } from '../messages.js';
 import type { Summarizer } from './compaction.js';
 

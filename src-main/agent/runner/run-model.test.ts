@@ -68,7 +68,7 @@ beforeEach(async () => {
 afterEach(async () => {
   server.reset();
   await auth.flush();
-  await rm(stateDir, { recursive: true, force: true });
+  await rm(stateDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 /** A compact hook that records each call and reports progress. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../base/clock.js';
 import type { Disposable } from '../../base/disposable.js';
+import { HearthError } from '../../base/errors.js';
 import type { Logger } from '../../base/logger.js';
 import {
   type AuthProfileManager,
@@ -30,7 +31,11 @@ export interface TurnScope {
   agentId: string;
   sessionKey: string;
   sessionId: string;
+  /** Who started the turn; `cron` runs get the cron lane, and tools may refuse them (cron tools do). */
+  runKind?: RunKind;
 }
+
+export type RunKind = 'default' | 'heartbeat' | 'cron';
 
 export interface AgentRuntimeDeps {
   clock: Clock;
@@ -66,7 +71,9 @@ export interface StartTurnInput {
   attachments?: Attachment[];
   timeoutMs?: number;
   thinking?: string;
+  /** Default: the run kind's own lane (`cron` for cron runs), else `default`. */
   lane?: LaneName;
+  runKind?: RunKind;
 }
 
 export interface AgentRuntime extends Disposable {
@@ -108,7 +115,8 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
   function modelsFor(agentId: string, sessionKey: string, sessionModel?: string): string[] {
     const selection = deps.modelSelection(agentId);
     const primary = liveModels.get(sessionKey) ?? sessionModel ?? selection?.primary;
-    if (!primary) throw new Error('no model configured: set agents.defaults.model.primary in hearth.json');
+    if (!primary)
+      throw new HearthError('bad_request', 'no model configured: set agents.defaults.model.primary in hearth.json');
     return [primary, ...(selection?.fallbacks ?? []).filter((m) => m !== primary)];
   }
 
@@ -125,22 +133,28 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
     try {
       await deps.lanes.run(
         run.sessionKey,
-        input.lane ?? 'default',
+        input.lane ?? (input.runKind === 'cron' ? 'cron' : 'default'),
         async () => {
           const record = await deps.sessions.resolve(agentId, run.sessionKey);
-          const scope: TurnScope = { agentId, sessionKey: run.sessionKey, sessionId: record.sessionId };
+          const scope: TurnScope = {
+            agentId,
+            sessionKey: run.sessionKey,
+            sessionId: record.sessionId,
+            runKind: input.runKind ?? 'default',
+          };
           const previous = await deps.sessions.read(agentId, record.sessionId, { limit: deps.historyLimit ?? 1000 });
           const user: UserMessage = {
             kind: 'user',
             id: newId(),
             ts: deps.clock.now(),
             text: input.message,
+            runId: run.runId,
             ...(input.attachments?.length ? { attachments: input.attachments } : {}),
           };
           // The user's words are kept even if the turn then fails or the process dies.
           await deps.sessions.append(agentId, record.sessionId, [user]);
           const models = modelsFor(agentId, run.sessionKey, record.model);
-          publisher.lifecycle('start', { model: models[0] });
+          publisher.lifecycle({ phase: 'start', model: models[0] });
           const outcome = await runTurn(runnerDeps, {
             models,
             system: await deps.systemPrompt?.(scope),
@@ -152,6 +166,7 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
               workspaceDir: deps.workspaceDir(agentId),
               log,
               userId: deps.userFor?.(scope),
+              runKind: scope.runKind,
               onProgress: (text) => publisher.onToolProgress(text),
             },
             hooks: deps.hooks?.(scope),
@@ -200,7 +215,7 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
       const existing = runs.lookup(input.runId, fingerprint);
       if (existing) return { run: existing, reused: true };
       if (input.message.trim() === '' && !input.attachments?.length) {
-        throw new TypeError('message is empty: send text or at least one attachment');
+        throw new HearthError('bad_request', 'message is empty: send text or at least one attachment');
       }
       const agentId = parseSessionKey(sessionKey).agentId;
       // Fail fast on a broken model config: the client gets the error in the response, not only as an event.

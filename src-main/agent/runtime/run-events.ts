@@ -1,10 +1,22 @@
+import type {
+  AgentLifecycleData,
+  AgentStreamPart,
+  ChatEvent,
+  ChatEventMessage,
+  EventSink,
+} from '../../protocol/index.js';
 import type { Usage } from '../messages.js';
 import type { RunnerEvent } from '../runner/runner-types.js';
 
 /** Where the runtime publishes; the gateway's EventBus fits this shape. */
-export interface RuntimeEventSink {
-  publish(event: 'chat' | 'agent', payload: Record<string, unknown>): void;
-}
+export type RuntimeEventSink = EventSink<'chat' | 'agent'>;
+
+/** A chat event before the run's id, session and seq are stamped on it. */
+type ChatEventBody = ChatEvent extends infer E
+  ? E extends ChatEvent
+    ? Omit<E, 'runId' | 'sessionKey' | 'seq'>
+    : never
+  : never;
 
 /**
  * Maps one run's runner events to the wire: `chat` events (delta / final / aborted / error,
@@ -25,11 +37,8 @@ export class RunEventPublisher {
     private readonly now: () => number,
   ) {}
 
-  lifecycle(
-    phase: 'start' | 'end' | 'error' | 'aborted' | 'fallback' | 'retry',
-    extra: Record<string, unknown> = {},
-  ): void {
-    this.agent('lifecycle', { phase, ...extra });
+  lifecycle(data: AgentLifecycleData): void {
+    this.agent({ stream: 'lifecycle', data });
   }
 
   onRunnerEvent(event: RunnerEvent): void {
@@ -43,32 +52,38 @@ export class RunEventPublisher {
         this.stepText += event.delta;
         this.text += event.delta;
         this.chat({ state: 'delta', deltaText: event.delta, message: this.message() });
-        this.agent('assistant', { text: this.text, delta: event.delta });
+        this.agent({ stream: 'assistant', data: { text: this.text, delta: event.delta } });
         break;
       case 'tool_call':
-        this.agent('tool', {
-          phase: 'call',
-          toolCallId: event.call.toolCallId,
-          name: event.call.toolName,
-          input: event.call.input,
+        this.agent({
+          stream: 'tool',
+          data: {
+            phase: 'call',
+            toolCallId: event.call.toolCallId,
+            name: event.call.toolName,
+            input: event.call.input,
+          },
         });
         break;
       case 'tool_result':
-        this.agent('tool', {
-          phase: 'result',
-          toolCallId: event.result.toolCallId,
-          name: event.result.toolName,
-          isError: event.result.isError === true,
+        this.agent({
+          stream: 'tool',
+          data: {
+            phase: 'result',
+            toolCallId: event.result.toolCallId,
+            name: event.result.toolName,
+            isError: event.result.isError === true,
+          },
         });
         break;
       case 'usage':
-        this.agent('usage', { ...event.usage });
+        this.agent({ stream: 'usage', data: { ...event.usage } });
         break;
       case 'fallback':
-        this.lifecycle('fallback', { from: event.from, to: event.to, reason: event.reason });
+        this.lifecycle({ phase: 'fallback', from: event.from, to: event.to, reason: event.reason });
         break;
       case 'retry':
-        this.lifecycle('retry', { model: event.model, reason: event.reason, waitMs: event.waitMs });
+        this.lifecycle({ phase: 'retry', model: event.model, reason: event.reason, waitMs: event.waitMs });
         break;
       default:
         break;
@@ -77,40 +92,39 @@ export class RunEventPublisher {
 
   final(usage: Usage, stopReason: string, model?: string): void {
     this.chat({ state: 'final', message: this.message(), usage, stopReason, model });
-    this.lifecycle('end', { stopReason });
+    this.lifecycle({ phase: 'end', stopReason });
   }
 
   aborted(): void {
     this.chat({ state: 'aborted', stopReason: 'rpc', message: this.message() });
-    this.lifecycle('aborted');
+    this.lifecycle({ phase: 'aborted' });
   }
 
   error(errorMessage: string, reason?: string): void {
     this.chat({ state: 'error', errorMessage, ...(reason ? { reason } : {}) });
-    this.lifecycle('error', { error: errorMessage, ...(reason ? { reason } : {}) });
+    this.lifecycle({ phase: 'error', error: errorMessage, ...(reason ? { reason } : {}) });
   }
 
-  private message() {
+  private message(): ChatEventMessage {
     return { role: 'assistant', content: [{ type: 'text', text: this.text }] };
   }
 
   /** Live output of a running tool (exec streams here), so clients see it before the result lands. */
   onToolProgress(text: string): void {
-    this.agent('tool_output', { text });
+    this.agent({ stream: 'tool_output', data: { text } });
   }
 
-  private chat(payload: Record<string, unknown>): void {
-    this.sink.publish('chat', { runId: this.runId, sessionKey: this.sessionKey, seq: ++this.chatSeq, ...payload });
+  private chat(body: ChatEventBody): void {
+    this.sink.publish('chat', { runId: this.runId, sessionKey: this.sessionKey, seq: ++this.chatSeq, ...body });
   }
 
-  private agent(stream: string, data: Record<string, unknown>): void {
+  private agent(part: AgentStreamPart): void {
     this.sink.publish('agent', {
       runId: this.runId,
       sessionKey: this.sessionKey,
       seq: ++this.agentSeq,
-      stream,
       ts: this.now(),
-      data,
+      ...part,
     });
   }
 }

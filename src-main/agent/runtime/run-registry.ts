@@ -1,5 +1,6 @@
 import type { Clock } from '../../base/clock.js';
 import type { Disposable } from '../../base/disposable.js';
+import { HearthError } from '../../base/errors.js';
 
 export type RunStatus = 'running' | 'ok' | 'error' | 'aborted';
 
@@ -20,9 +21,11 @@ export interface RunRecord {
 }
 
 /** The same runId (idempotency key) was reused with a different request. */
-export class RunConflictError extends Error {
+export class RunConflictError extends HearthError {
   constructor(readonly runId: string) {
-    super(`idempotency key "${runId}" was already used for a different request`);
+    super('conflict', `idempotency key "${runId}" was already used for a different request`, {
+      details: { reason: 'chat-request-conflict', runId },
+    });
     this.name = 'RunConflictError';
   }
 }

@@ -1,7 +1,7 @@
 import type { Clock } from '../../base/clock.js';
 import { type AsyncDisposable, DisposableStore } from '../../base/disposable.js';
 import type { Logger } from '../../base/logger.js';
-import type { HearthPaths } from '../../config/paths.js';
+import type { HearthPaths } from '../../paths/index.js';
 import {
   type AuthConfig,
   type AuthProfileManager,
@@ -17,7 +17,7 @@ import {
   registerBuiltinProviders,
   resolveModelSelection,
 } from '../../providers/index.js';
-import type { SecretStore } from '../../secrets/secret-store.js';
+import type { SecretStore } from '../../secrets/index.js';
 import type { Lanes, SessionStore } from '../../sessions/index.js';
 import { type AgentRuntime, type AgentRuntimeDeps, createAgentRuntime } from './agent-runtime.js';
 import type { RuntimeEventSink } from './run-events.js';

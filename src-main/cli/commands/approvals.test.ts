@@ -24,7 +24,7 @@ beforeEach(async () => {
   });
 });
 afterEach(async () => {
-  await rm(home, { recursive: true, force: true });
+  await rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 async function run(...args: string[]): Promise<string> {

@@ -5,15 +5,8 @@ import {
   parseApproveCommand,
   suggestAllowlist,
 } from '../../exec/index.js';
-import { GatewayError } from '../../protocol/index.js';
 import { type CliContext, CliError } from '../cli-context.js';
-import { connectToGateway, localGatewayTarget } from '../gateway-connection.js';
-
-interface GatewayOptions {
-  url?: string;
-  token?: string;
-  json?: boolean;
-}
+import { type GatewayOptions, withGatewayClient, withGatewayOptions } from '../gateway-command.js';
 
 /** `hearth approvals list|resolve|suggest`. */
 export function registerApprovalsCommands(program: Command, context: CliContext): void {
@@ -44,7 +37,9 @@ export function registerApprovalsCommands(program: Command, context: CliContext)
 
   withGatewayOptions(approvals.command('list').description('Pending approval requests')).action(
     async (options: GatewayOptions) => {
-      const pending = await withClient(context, options, (client) => client.request('exec.approval.list', {}));
+      const pending = await withGatewayClient(context, options, ['operator.approvals'], (client) =>
+        client.request('exec.approval.list', {}),
+      );
       if (options.json) {
         context.stdout(`${JSON.stringify(pending)}\n`);
         return;
@@ -64,37 +59,9 @@ export function registerApprovalsCommands(program: Command, context: CliContext)
   ).action(async (id: string, decision: string, options: GatewayOptions) => {
     const parsed = parseApproveCommand(`/approve ${id} ${decision}`);
     if (!parsed?.ok) throw new CliError(parsed?.error.replace('/approve', 'hearth approvals resolve') ?? 'bad input');
-    await withClient(context, options, (client) =>
+    await withGatewayClient(context, options, ['operator.approvals'], (client) =>
       client.request('exec.approval.resolve', { id: parsed.id, decision: parsed.decision }),
     );
     context.stdout(`${parsed.id}: ${parsed.decision}\n`);
   });
-}
-
-function withGatewayOptions(command: Command): Command {
-  return command
-    .option('--url <url>', 'gateway URL (default: the local gateway)')
-    .option('--token <token>', 'gateway token')
-    .option('--json', 'print JSON');
-}
-
-async function withClient<T>(
-  context: CliContext,
-  options: GatewayOptions,
-  run: (client: Awaited<ReturnType<typeof connectToGateway>>) => Promise<T>,
-): Promise<T> {
-  const target = await localGatewayTarget(context.paths(), {
-    url: options.url,
-    token: options.token,
-    env: context.env,
-  });
-  const client = await connectToGateway(target, { scopes: ['operator.approvals'] });
-  try {
-    return await run(client);
-  } catch (error) {
-    if (error instanceof GatewayError) throw new CliError(`${error.message}`);
-    throw error;
-  } finally {
-    client.dispose();
-  }
 }

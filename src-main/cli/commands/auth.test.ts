@@ -24,7 +24,7 @@ beforeEach(async () => {
     readStdin: async () => stdin,
   });
 });
-afterEach(() => rm(home, { recursive: true, force: true }));
+afterEach(() => rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }));
 
 async function run(...args: string[]): Promise<string> {
   out = [];

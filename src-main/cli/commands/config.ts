@@ -1,13 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { silentLogger } from '../../base/logger.js';
-import {
-  ConfigService,
-  ConfigValidationError,
-  formatProblems,
-  redactSecrets,
-  validateConfigText,
-} from '../../config/index.js';
+import { redactValue } from '../../base/secret-redaction.js';
+import { ConfigService, ConfigValidationError, formatProblems, validateConfigText } from '../../config/index.js';
 import { type CliContext, CliError } from '../cli-context.js';
 
 function getPath(value: unknown, path: string): unknown {
@@ -51,7 +46,7 @@ export function registerConfigCommands(program: Command, context: CliContext): v
     .action(async (path: string | undefined) => {
       const service = await openConfig(context);
       try {
-        const value = getPath(redactSecrets(path ? service.current : service.snapshot().parsed), path ?? '');
+        const value = getPath(redactValue(path ? service.current : service.snapshot().parsed), path ?? '');
         if (value === undefined) throw new CliError(`no value at "${path}"`);
         context.stdout(`${JSON.stringify(value, null, 2)}\n`);
       } finally {

@@ -28,9 +28,30 @@ function describeRequest(request: PairingRequestView): string {
   return `${request.requestId}  ${who} on ${request.platform ?? 'unknown platform'} from ${request.remoteAddress ?? '?'}${known}\n    wants ${request.role}: ${request.scopes.join(', ') || '(no scopes)'}`;
 }
 
+/**
+ * The device a person means: its full id (what `list`, `show` and `approve` print) or an
+ * unambiguous prefix of it. Ids are resolved here, against the gateway's own list, so what
+ * one command prints is always what the next one accepts.
+ */
+export async function resolveDeviceId(client: GatewayClient, given: string): Promise<PairedDeviceView> {
+  const wanted = given.trim().toLowerCase();
+  if (wanted.length === 0) throw new CliError('a device id is required (see `hearth devices list`)');
+  const { paired } = await client.request('device.pair.list', {});
+  const exact = paired.find((d) => d.deviceId.toLowerCase() === wanted);
+  if (exact) return exact;
+  const matches = paired.filter((d) => d.deviceId.toLowerCase().startsWith(wanted));
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length > 1) {
+    throw new CliError(
+      `device id ${given} is ambiguous: it starts ${matches.length} paired devices (${matches.map((d) => d.deviceId).join(', ')}); give more of it`,
+    );
+  }
+  throw new CliError(`unknown device: ${given} (see \`hearth devices list\` for paired devices)`);
+}
+
 function describeDevice(device: PairedDeviceView): string {
   const seen = device.lastSeenMs ? new Date(device.lastSeenMs).toISOString() : 'never';
-  return `${device.deviceId.slice(0, 16)}  ${device.displayName ?? device.clientId} (${device.platform ?? '?'}) ${device.online ? 'online' : 'offline'}, last seen ${seen}\n    ${device.roles.map((r) => `${r.role}: ${r.scopes.join(', ')}`).join('; ') || 'no live tokens'}`;
+  return `${device.deviceId}  ${device.displayName ?? device.clientId} (${device.platform ?? '?'}) ${device.online ? 'online' : 'offline'}, last seen ${seen}\n    ${device.roles.map((r) => `${r.role}: ${r.scopes.join(', ')}`).join('; ') || 'no live tokens'}`;
 }
 
 function connectionOptions(command: Command): Command {
@@ -61,7 +82,7 @@ export function registerDevicesCommands(program: Command, context: CliContext): 
         client.request('device.pair.approve', { requestId }),
       );
       context.stdout(
-        `approved ${result.device.displayName ?? result.device.clientId} (${result.device.deviceId.slice(0, 16)}) with ${result.device.scopes.join(', ')}\n`,
+        `approved ${result.device.displayName ?? result.device.clientId} (${result.device.deviceId}) with ${result.device.scopes.join(', ')}\n`,
       );
     },
   );
@@ -71,7 +92,7 @@ export function registerDevicesCommands(program: Command, context: CliContext): 
       const result = await withLocalGateway(context, options, (client) =>
         client.request('device.pair.reject', { requestId }),
       );
-      context.stdout(`rejected device ${result.deviceId.slice(0, 16)}\n`);
+      context.stdout(`rejected device ${result.deviceId}\n`);
     },
   );
 
@@ -80,21 +101,38 @@ export function registerDevicesCommands(program: Command, context: CliContext): 
       .command('revoke <deviceId>')
       .description("revoke a device's token and close its connections")
       .option('--role <role>', 'operator or node', 'operator'),
-  ).action(async (deviceId: string, options: { url?: string; token?: string; role: 'operator' | 'node' }) => {
-    const result = await withLocalGateway(context, options, (client) =>
-      client.request('device.token.revoke', { deviceId, role: options.role }),
-    );
+  ).action(async (given: string, options: { url?: string; token?: string; role: 'operator' | 'node' }) => {
+    const result = await withLocalGateway(context, options, async (client) => {
+      const { deviceId } = await resolveDeviceId(client, given);
+      return client.request('device.token.revoke', { deviceId, role: options.role });
+    });
     context.stdout(
-      `revoked ${result.role} token of ${deviceId.slice(0, 16)}; closed ${result.closedConnections} connection(s)\n`,
+      `revoked ${result.role} token of ${result.deviceId}; closed ${result.closedConnections} connection(s)\n`,
     );
   });
 
   connectionOptions(devices.command('remove <deviceId>').description('forget a paired device')).action(
-    async (deviceId: string, options: { url?: string; token?: string }) => {
-      await withLocalGateway(context, options, (client) => client.request('device.pair.remove', { deviceId }));
-      context.stdout(`removed ${deviceId.slice(0, 16)}\n`);
+    async (given: string, options: { url?: string; token?: string }) => {
+      const result = await withLocalGateway(context, options, async (client) => {
+        const { deviceId } = await resolveDeviceId(client, given);
+        return client.request('device.pair.remove', { deviceId });
+      });
+      context.stdout(`removed ${result.deviceId}\n`);
     },
   );
+
+  connectionOptions(
+    devices
+      .command('show <deviceId>')
+      .description('one paired device: roles, scopes, when it was paired and last seen')
+      .option('--json', 'print JSON'),
+  ).action(async (given: string, options: { url?: string; token?: string; json?: boolean }) => {
+    const device = await withLocalGateway(context, options, (client) => resolveDeviceId(client, given));
+    if (options.json) return context.stdout(`${JSON.stringify(device, null, 2)}\n`);
+    context.stdout(
+      `${describeDevice(device)}\n    paired ${new Date(device.pairedAtMs).toISOString()} via ${device.approvedVia}\n`,
+    );
+  });
 
   const pair = program.command('pair').description('pair a phone or another machine');
   connectionOptions(

@@ -5,6 +5,7 @@ import type { HearthHost } from '../../host/hearth-host.js';
 import { startHearth } from '../../host/start-hearth.js';
 import type { GatewayClient } from '../../protocol/client/index.js';
 import { GatewayError } from '../../protocol/index.js';
+import { createPlatformOpener } from '../browser-opener.js';
 import { type CliContext, CliError } from '../cli-context.js';
 import { connectToGateway, localGatewayTarget } from '../gateway-connection.js';
 import { connectToPairedGateway, pairWithSetupCode } from '../pair-remote.js';
@@ -57,14 +58,47 @@ export async function runGateway(
   }
 }
 
-export function announce(context: CliContext, host: HearthHost): void {
-  const uiUrl = `${host.url}/#token=${encodeURIComponent(host.token)}`;
+/** The Control UI link that signs the browser in: the token rides in the fragment, which never reaches a server log. */
+export function signInUrl(host: Pick<HearthHost, 'url' | 'token'>): string {
+  return `${browserUrl(host.url)}/#token=${encodeURIComponent(host.token)}`;
+}
+
+/** A listener on every interface is reached from this machine's browser over loopback (browsers block 0.0.0.0). */
+function browserUrl(url: string): string {
+  return url.replace(/^(https?:\/\/)(?:0\.0\.0\.0|\[::\])(?=:)/, '$1127.0.0.1');
+}
+
+const HOW_TO_SIGN_IN =
+  'paste the token from `hearth gateway token`, or start with `hearth gateway run --print-url` for a sign-in link';
+
+/**
+ * What `gateway run` prints. The token itself only with `--print-url`: stdout ends up in
+ * terminal scrollback, CI logs and screen shares, and the token is the key to everything.
+ */
+export function announce(context: CliContext, host: HearthHost, options: { printUrl?: boolean } = {}): void {
   context.stdout(`Hearth gateway listening on ${host.url}\n`);
   context.stdout(`  WebSocket:   ${host.url.replace(/^http/, 'ws')}\n`);
-  context.stdout(`  Control UI:  ${uiUrl}\n`);
+  if (options.printUrl) {
+    context.stdout(`  Control UI:  ${signInUrl(host)}\n`);
+    context.stdout('               (this link holds the gateway token: do not share it)\n');
+  } else {
+    context.stdout(`  Control UI:  ${browserUrl(host.url)}/\n`);
+    context.stdout(`  Sign in:     ${HOW_TO_SIGN_IN}\n`);
+  }
   context.stdout(`  Home:        ${host.paths.home}\n`);
   if (host.tlsFingerprint) context.stdout(`  TLS pin:     sha256:${host.tlsFingerprint}\n`);
-  context.stdout(`  Token:       run \`hearth gateway token\` to print it\n`);
+}
+
+/** `--open`: the sign-in link goes to the person's browser, not to stdout. */
+export async function openControlUi(context: CliContext, host: HearthHost): Promise<boolean> {
+  const opener = context.openUrl ?? createPlatformOpener({ platform: process.platform, env: context.env });
+  const result = await opener(signInUrl(host));
+  if (result.ok) {
+    context.stdout('Opened the Control UI in your browser.\n');
+    return true;
+  }
+  context.stderr(`Could not open a browser (${result.reason}). Open ${browserUrl(host.url)}/ and ${HOW_TO_SIGN_IN}.\n`);
+  return false;
 }
 
 export function registerGatewayCommands(program: Command, context: CliContext): void {
@@ -77,20 +111,32 @@ export function registerGatewayCommands(program: Command, context: CliContext): 
     .option('--bind <bind>', 'loopback (default), lan (needs TLS) or an address')
     .option('--token <token>', 'use this gateway token instead of the stored one')
     .option('--find-free-port', 'if the port is busy, use the next free one')
-    .action(async (options: { port?: string; bind?: string; token?: string; findFreePort?: boolean }) => {
-      const host = await runGateway(context, options);
-      announce(context, host);
-      host.ready.then(
-        () => context.stdout('Ready: agent, exec, memory and sessions are up.\n'),
-        (error: unknown) =>
-          context.stderr(
-            `Some capabilities failed to start: ${(error as Error).message}. See ${host.paths.logsDir}/gateway.log\n`,
-          ),
-      );
-      await waitForStopSignal(context);
-      context.stdout('Stopping…\n');
-      await host.dispose();
-    });
+    .option('--print-url', 'print the Control UI sign-in link (it contains the gateway token)')
+    .option('--open', "open the Control UI in this computer's browser, signed in")
+    .action(
+      async (options: {
+        port?: string;
+        bind?: string;
+        token?: string;
+        findFreePort?: boolean;
+        printUrl?: boolean;
+        open?: boolean;
+      }) => {
+        const host = await runGateway(context, options);
+        announce(context, host, { printUrl: options.printUrl });
+        if (options.open) await openControlUi(context, host);
+        host.ready.then(
+          () => context.stdout('Ready: agent, exec, memory and sessions are up.\n'),
+          (error: unknown) =>
+            context.stderr(
+              `Some capabilities failed to start: ${(error as Error).message}. See ${host.paths.logsDir}/gateway.log\n`,
+            ),
+        );
+        await waitForStopSignal(context);
+        context.stdout('Stopping…\n');
+        await host.dispose();
+      },
+    );
 
   gateway
     .command('call <method>')

@@ -3,7 +3,7 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../base/logger.js';
-import { createHearthPaths } from '../../config/paths.js';
+import { createHearthPaths } from '../../paths/index.js';
 import { createSessionStore } from '../../sessions/index.js';
 import { createFakeClock } from '../../testing/fake-clock.js';
 import { type FakeEmbeddingsServer, startFakeEmbeddingsServer } from '../../testing/fake-embeddings.js';
@@ -96,7 +96,8 @@ describe('hearth memory', () => {
       snippet: '- 08:00 [preference] Likes climbing on Saturdays',
     });
     expect(Object.keys(json.results[0])).toEqual(['path', 'startLine', 'endLine', 'score', 'snippet']);
-    expect(await run('search', 'peanut allergy')).toContain('MEMORY.md:1-3');
+    // A bullet is a unit of its own: the hit is the allergy line, not the whole file.
+    expect(await run('search', 'peanut allergy')).toContain('MEMORY.md:3-3');
   });
 
   it('says how far a long index has got, on stderr, keeping stdout for the summary', async () => {
@@ -129,7 +130,7 @@ describe('hearth memory', () => {
   it('shows status and previews promotion, explaining signals', async () => {
     const { run } = await setup();
     expect(await run('status', '--deep')).toMatch(
-      /agent main: 2 files, \d+ chunks, backend memory-lancedb, embedder hashed-v1:384 \(384 dims\)/,
+      /agent main: 2 files, \d+ chunks, backend memory-lancedb, embedder hashed-v2:384 \(384 dims\)/,
     );
     expect(await run('promote')).toContain('(preview; --apply to write MEMORY.md)');
     expect(await run('promote-explain', 'Likes climbing on Saturdays')).toContain('has not been recalled');
@@ -220,7 +221,7 @@ describe('hearth memory uses the backend in plugins.slots.memory, as the gateway
   it("a user plugin's backend named in the slot is the one that indexes and searches", async () => {
     const { home, run, indexDir } = await setup({ config: { plugins: { slots: { memory: 'memory-notes' } } } });
     await writeUserPlugin(home, 'memory-notes', IN_MEMORY_BACKEND_PLUGIN);
-    expect(await run('status')).toMatch(/^agent main: 2 files, 2 chunks, backend memory-notes, embedder hashed-v1:384/);
+    expect(await run('status')).toMatch(/^agent main: 2 files, 2 chunks, backend memory-notes, embedder hashed-v2:384/);
     const json = JSON.parse(await run('search', 'climbing on Saturdays', '--json'));
     expect(json.results[0].path).toBe('memory/2026-11-02.md');
     // No LanceDB table was made: the slot, not a hard-coded default, picked the backend.
@@ -283,7 +284,7 @@ describe('hearth memory with a provider embedder that has no configured dimensio
   it('an index made by another embedder is reset and re-embedded with the learned dimension', async () => {
     const server = await fakeEmbeddings();
     const { hearth, run, configure } = await setup();
-    expect(await run('status')).toContain('embedder hashed-v1:384 (384 dims)');
+    expect(await run('status')).toContain('embedder hashed-v2:384 (384 dims)');
     await configure(providerEmbedder(server));
     await hearth(['auth', 'set', 'openai-embed', '--provider', 'openai'], 'sk-any');
     const status = await run('status');

@@ -1,20 +1,26 @@
 import type { Command } from 'commander';
 import { silentLogger } from '../../base/logger.js';
-import { ConfigService, configuredWorkspace, createHearthPaths, type HearthPaths } from '../../config/index.js';
+import { ConfigService } from '../../config/index.js';
 import { resolveMemoryBackend } from '../../host/memory-backend-slot.js';
 import { ingestRecentTranscripts } from '../../host/recent-transcripts.js';
 import { accountOfSession } from '../../host/session-person.js';
-import { createEmbedder } from '../../memory/embedders/create-embedder.js';
-import { requireEmbedderSecret } from '../../memory/embedders/embedder-secret.js';
-import type { MemoryBackend } from '../../memory/memory-backend.js';
-import { type MemoryConfig, parseMemoryConfig } from '../../memory/memory-config.js';
-import type { IndexProgress } from '../../memory/memory-index.js';
-import { agentScope, resolveScope } from '../../memory/memory-scope.js';
-import { MemoryService } from '../../memory/memory-service.js';
+import {
+  agentScope,
+  createEmbedder,
+  type IndexProgress,
+  type MemoryBackend,
+  type MemoryConfig,
+  MemoryService,
+  parseMemoryConfig,
+  requireEmbedderSecret,
+  resolveScope,
+} from '../../memory/index.js';
+import { configuredWorkspace, createHearthPaths, type HearthPaths } from '../../paths/index.js';
 import { bundledPluginsDir, loadInstalledPlugins, type PluginsConfig } from '../../plugins/index.js';
 import { openSecretStore, type SecretStore } from '../../secrets/index.js';
 import { createSessionStore } from '../../sessions/index.js';
 import { type CliContext, CliError } from '../cli-context.js';
+import { registerModelCommands } from './memory-model.js';
 
 /** The `memory`, `plugins` and agent workspaces of HEARTH_HOME/hearth.json: the CLI reads them as the gateway does. */
 async function settingsFromFile(
@@ -81,7 +87,7 @@ function secretResolver(context: CliContext): (name: string) => Promise<string> 
   };
 }
 
-/** `hearth memory …`: status, index, search, promote, promote-explain. */
+/** `hearth memory …`: status, index, search, promote, promote-explain, model. */
 export function registerMemoryCommands(program: Command, context: CliContext): void {
   const memory = program.command('memory').description('Inspect and maintain the agent memory');
 
@@ -116,6 +122,20 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
     }
   };
 
+  registerModelCommands(memory, context, {
+    settings: async () => (await settingsFromFile(context)).memory,
+    reembed: (agent) =>
+      withService(
+        agent,
+        async (service) => {
+          const engine = await service.engine(agent);
+          await engine.sync();
+          return (await engine.status()).files;
+        },
+        { onProgress: progressReporter(context, agent), syncOnOpen: false },
+      ),
+  });
+
   // The agent's own scope, or in per-user mode the named user's (never a silent fall-back).
   const scopeOf = (config: MemoryConfig, opts: { agent: string; user?: string }) => {
     if (config.scope === 'per-agent') return agentScope(opts.agent);
@@ -137,9 +157,15 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
           `agent ${status.agentId}: ${status.files} files, ${status.chunks} chunks, backend ${status.backend}, embedder ${status.embedder.id} (${status.embedder.dimension} dims)\n`,
         );
         if (status.recovered) context.stdout(`recovered: ${status.recovered}\n`);
+        const { dreaming } = service.config;
         context.stdout(
-          `dreaming: ${service.config.dreaming.enabled ? `on (${service.config.dreaming.cron})` : 'off'}\n`,
+          `dreaming: ${dreaming.enabled ? `on (${dreaming.cron})` : 'off'}${dreaming.review ? ', review mode' : ''}\n`,
         );
+        // What waits for the person is worth saying even without --deep (per-user: only with --user).
+        if (service.config.scope === 'per-agent' || opts.user) {
+          const waiting = (await service.pending(opts.agent, scopeOf(service.config, opts))).length;
+          if (waiting > 0) context.stdout(`waiting for review: ${waiting} (hearth memory promote to see them)\n`);
+        }
         if (!opts.deep) return;
         for (const issue of status.issues) context.stdout(`issue: ${issue.path}:${issue.line} ${issue.reason}\n`);
         const summary = await service.candidates(opts.agent, scopeOf(service.config, opts));
@@ -206,35 +232,77 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
 
   memory
     .command('promote')
-    .description('Run Dreaming now (preview unless --apply)')
+    .description(
+      'Run Dreaming now: a preview, or in review mode (memory.dreaming.review) the candidates queued with ids; --apply promotes at once',
+    )
     .option('--agent <id>', 'agent id', 'main')
     .option('--user <account>', 'with memory.scope per-user: whose memory')
-    .option('--apply', 'append promoted notes to MEMORY.md')
-    .action(async (opts: { agent: string; user?: string; apply?: boolean }) => {
-      await withService(opts.agent, async (service, paths) => {
-        const scope = scopeOf(service.config, opts);
-        // Like the nightly run: the agent's conversations of the last day are filed first (a preview writes nothing).
-        if (opts.apply) {
-          const sessions = createSessionStore({ paths, clock: context.clock, log: silentLogger });
-          await ingestRecentTranscripts(
-            { sessions, memory: service, clock: context.clock, accountOf: accountOfSession },
-            opts.agent,
+    .option('--apply', 'append the passing notes to MEMORY.md now (auto-apply)')
+    .option('--review', 'queue the passing notes for approval, as review mode does')
+    .option('--approve <ids...>', 'append these waiting candidates to MEMORY.md')
+    .option('--reject <ids...>', 'drop these waiting candidates (never proposed again)')
+    .action(
+      async (opts: {
+        agent: string;
+        user?: string;
+        apply?: boolean;
+        review?: boolean;
+        approve?: string[];
+        reject?: string[];
+      }) => {
+        const deciding = Boolean(opts.approve?.length || opts.reject?.length);
+        if (deciding && (opts.apply || opts.review))
+          throw new CliError(
+            '--approve/--reject decide on waiting candidates; they do not combine with --apply or --review',
           );
-        }
-        const summary = await service.dream(opts.agent, scope, Boolean(opts.apply));
-        const passing = summary.candidates.filter(
-          (candidate) => candidate.failures.length === 0 && !candidate.withdrawn,
-        );
-        context.stdout(
-          `${summary.candidates.length} candidates, ${passing.length} pass the gates${opts.apply ? '' : ' (preview; --apply to write MEMORY.md)'}\n`,
-        );
-        for (const candidate of summary.candidates)
-          context.stdout(
-            `${candidate.signals.score.toFixed(3)}  ${candidate.text}${candidate.failures.length ? `  [held: ${candidate.failures.join(', ')}]` : ''}\n`,
+        if (opts.apply && opts.review) throw new CliError('--apply and --review are two different runs: pick one');
+        await withService(opts.agent, async (service, paths) => {
+          const scope = scopeOf(service.config, opts);
+          if (deciding) {
+            const outcome = await service.review(opts.agent, scope, { approve: opts.approve, reject: opts.reject });
+            for (const item of outcome.approved) context.stdout(`approved ${item.id}: ${item.text}\n`);
+            for (const item of outcome.rejected) context.stdout(`rejected ${item.id}: ${item.text}\n`);
+            for (const item of outcome.refused) context.stdout(`not approved ${item.id}: ${item.reason}\n`);
+            if (outcome.rebased && outcome.approved.length > 0)
+              context.stdout('MEMORY.md had changed since; the notes were appended after your edits\n');
+            return;
+          }
+          const mode = opts.apply ? 'apply' : opts.review || service.config.dreaming.review ? 'review' : 'preview';
+          // Like the nightly run: the agent's conversations of the last day are filed first (a preview writes nothing).
+          if (mode !== 'preview') {
+            const sessions = createSessionStore({ paths, clock: context.clock, log: silentLogger });
+            await ingestRecentTranscripts(
+              { sessions, memory: service, clock: context.clock, accountOf: accountOfSession },
+              opts.agent,
+            );
+          }
+          const summary = await service.dream(opts.agent, scope, mode);
+          const passing = summary.candidates.filter(
+            (candidate) => candidate.failures.length === 0 && !candidate.withdrawn,
           );
-        if (opts.apply) context.stdout(`promoted ${summary.promoted.length}\n`);
-      });
-    });
+          const note = {
+            preview: ' (preview; --apply to write MEMORY.md)',
+            review: ' (review; --approve ID or --reject ID)',
+            apply: '',
+          }[mode];
+          context.stdout(`${summary.candidates.length} candidates, ${passing.length} pass the gates${note}\n`);
+          for (const candidate of summary.candidates)
+            context.stdout(
+              `${candidate.signals.score.toFixed(3)}  ${candidate.text}${candidate.failures.length ? `  [held: ${candidate.failures.join(', ')}]` : ''}\n`,
+            );
+          if (mode === 'apply') context.stdout(`promoted ${summary.promoted.length}\n`);
+          const pending = await service.pending(opts.agent, scope);
+          if (pending.length === 0) return;
+          context.stdout(`waiting for review: ${pending.length}\n`);
+          for (const item of pending) {
+            context.stdout(
+              `\n${item.id}  ${item.text}  (${item.path}:${item.line}, score ${item.score.toFixed(3)})${item.rebased ? '  [MEMORY.md changed since; diff re-based]' : ''}\n`,
+            );
+            context.stdout(`${item.diff}\n`);
+          }
+        });
+      },
+    );
 
   memory
     .command('promote-explain <text>')

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CACHE_TRACE_STAGES, createCacheTraceWriter } from '../../agent/context/index.js';
-import { createHearthPaths } from '../../config/paths.js';
+import { createHearthPaths } from '../../paths/index.js';
 import { createFakeClock } from '../../testing/fake-clock.js';
 import { type CliContext, createCliContext } from '../cli-context.js';
 import { registerTraceCommands } from './trace.js';
@@ -35,7 +35,7 @@ beforeEach(async () => {
       await writer.record({ sessionKey: 'agent:main:main', callId, stage, snapshot: { system: 'S', messages: msgs } });
   }
 });
-afterEach(() => rm(home, { recursive: true, force: true }));
+afterEach(() => rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }));
 
 async function run(...args: string[]): Promise<string> {
   const program = new Command().exitOverride();

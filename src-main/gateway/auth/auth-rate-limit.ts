@@ -8,7 +8,11 @@ export interface AuthRateLimitOptions {
 
 export const defaultAuthRateLimit: AuthRateLimitOptions = { maxFailures: 10, windowMs: 60_000, lockoutMs: 5 * 60_000 };
 
-/** Failed-auth counter per source: 10 failures in 60 s lock the source out for 5 minutes. */
+/**
+ * Failed-auth counter per source: 10 failures in 60 s lock the source out for 5 minutes.
+ * A source is whatever the caller keys it by (the handshake uses address + Origin, so one
+ * page's failures never lock out another page or the Control UI).
+ */
 export class AuthRateLimiter {
   private readonly failures = new Map<string, number[]>();
   private readonly lockedUntil = new Map<string, number>();
@@ -39,7 +43,12 @@ export class AuthRateLimiter {
       this.lockedUntil.set(source, now + this.options.lockoutMs);
       this.failures.delete(source);
     }
+    // Bounded memory when many sources (many Origins) fail: forget expired lockouts, then the oldest.
     if (this.failures.size > 10_000) this.failures.clear();
+    if (this.lockedUntil.size > 10_000) {
+      for (const [key, until] of this.lockedUntil) if (until <= now) this.lockedUntil.delete(key);
+      while (this.lockedUntil.size > 10_000) this.lockedUntil.delete(this.lockedUntil.keys().next().value!);
+    }
   }
 
   recordSuccess(source: string): void {

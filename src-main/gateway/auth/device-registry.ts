@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Clock } from '../../base/clock.js';
 import type { Logger } from '../../base/logger.js';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
+import { holdsScopes } from '../../protocol/index.js';
 import { generateToken, secretsEqual } from './gateway-secret.js';
 
 const deviceTokenSchema = z.object({
@@ -128,7 +129,8 @@ export class DeviceRegistry {
     if (!device) return { ok: false, reason: 'unknown-device' };
     const entry = device.tokens.find((t) => t.role === role);
     if (!entry || !secretsEqual(hashToken(token), entry.tokenHash)) return { ok: false, reason: 'token-mismatch' };
-    if (!requestedScopes.every((scope) => entry.scopes.includes(scope))) return { ok: false, reason: 'scope-mismatch' };
+    // A token never reaches past what was granted with it (admin covers the rest, as everywhere).
+    if (!holdsScopes(entry.scopes, requestedScopes)) return { ok: false, reason: 'scope-mismatch' };
     return { ok: true };
   }
 

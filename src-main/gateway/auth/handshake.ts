@@ -1,12 +1,15 @@
+import { createHash } from 'node:crypto';
 import type { Clock } from '../../base/clock.js';
 import {
   type AuthMethod,
   type ConnectParams,
   closeCodes,
   type DetailCode,
+  holdsScopes,
   MINIMUM_PROBE_PROTOCOL,
   PROTOCOL_VERSION,
   type Role,
+  scopesNotHeld,
   type WireError,
 } from '../../protocol/index.js';
 import type { AuthRateLimiter } from './auth-rate-limit.js';
@@ -36,10 +39,21 @@ export interface PeerInfo {
   trustedInProcess?: boolean;
 }
 
-/** Setup-code tokens (pairing issue): single use, short lived, pairing only. */
+/** What a setup code allows: the scope ceiling, who asked for it, which device used it first. */
+export interface SetupCodeGrant {
+  scopes: string[];
+  issuerDeviceId?: string;
+  claimedBy?: string;
+}
+
+/** Setup-code tokens (pairing issue): single use, short lived, pairing only, bounded scopes. */
 export interface BootstrapTokens {
   /** True when the token is live; does not consume it. */
   check(token: string): boolean;
+  /** The live code's grant, or undefined. */
+  grant(token: string): SetupCodeGrant | undefined;
+  /** Binds the code to the first device that uses it; false for any other device. */
+  claim(token: string, deviceId: string): boolean;
   consume(token: string): boolean;
 }
 
@@ -56,6 +70,12 @@ export interface AcceptedIdentity {
   role: Role;
   scopes: string[];
   method: AuthMethod;
+  /**
+   * A person at one of the owner's own surfaces: the desktop window, or the local CLI or
+   * this gateway's Control UI on loopback with the gateway secret. Never a paired device's
+   * credential (device token, setup code): a device cannot vouch for itself.
+   */
+  person: boolean;
   deviceId?: string;
   deviceToken?: string;
   issuedAtMs?: number;
@@ -88,14 +108,50 @@ function authRefusal(message: string, code: DetailCode, hasDevice: boolean): Han
   });
 }
 
-/** Clients allowed to keep their requested scopes with a shared secret and no device (PROTOCOL.md §4). */
+/**
+ * Clients allowed to keep their requested scopes with a shared secret and no device
+ * (PROTOCOL.md §4). Processes (CLI, backend) never carry an Origin; a page does, and only
+ * this gateway's own Control UI keeps its scopes. What `client.id`/`mode` claim never
+ * outweighs what the browser says the page is.
+ */
 function keepsScopesWithoutDevice(params: ConnectParams, peer: PeerInfo): boolean {
+  if (!peer.isDirectLocal) return false;
   const { id, mode } = params.client;
-  if (id === 'cli' && mode === 'cli') return peer.isDirectLocal && !peer.origin;
-  if (id === 'hearth-cli') return peer.isDirectLocal && !peer.origin;
-  if (id === 'gateway-client' && mode === 'backend') return peer.isDirectLocal;
+  if (id === 'cli' && mode === 'cli') return !peer.origin;
+  if (id === 'hearth-cli') return !peer.origin;
+  if (id === 'gateway-client' && mode === 'backend') return !peer.origin;
   const isControlUi = id === 'hearth-control-ui' || id === 'openclaw-control-ui' || id === 'webchat-ui';
-  return isControlUi && peer.isDirectLocal && (!peer.origin || peer.isOwnControlUi);
+  return isControlUi && (!peer.origin || peer.isOwnControlUi);
+}
+
+/** The owner's own surface on this machine: loopback, and no page but our own Control UI. */
+function isOwnerSurface(peer: PeerInfo): boolean {
+  return peer.isDirectLocal && (!peer.origin || peer.isOwnControlUi);
+}
+
+/** A page of another site (or an opaque "null" origin): a browser told us so. */
+function isForeignPage(peer: PeerInfo): boolean {
+  return peer.origin !== undefined && !peer.isOwnControlUi;
+}
+
+/**
+ * Lockout bucket: the address, with this gateway's own Control UI in a bucket of its own.
+ * A page elsewhere (on this machine or on a phone) that fails on purpose fills its
+ * address's bucket, never the Control UI's. Not keyed by any Origin: a non-browser client
+ * could send a fresh one per attempt and never be locked out; claiming the own origin
+ * buys it one more bucket, no more.
+ */
+function lockoutSource(peer: PeerInfo): string {
+  return peer.isOwnControlUi ? `${peer.remoteAddress} own-control-ui` : peer.remoteAddress;
+}
+
+/** Loopback processes and this gateway's own Control UI on loopback are never locked out. */
+function lockoutExempt(peer: PeerInfo): boolean {
+  return isOwnerSurface(peer);
+}
+
+function scopeList(scopes: readonly string[]): string {
+  return scopes.length > 0 ? scopes.join(', ') : '(none)';
 }
 
 export function checkProtocolVersion(params: ConnectParams, role: string): HandshakeResult | undefined {
@@ -137,10 +193,20 @@ export async function authenticateConnect(
   if (versionProblem) return versionProblem;
 
   const requested = params.scopes ?? [];
-  if (peer.trustedInProcess) return { ok: true, identity: { role, scopes: requested, method: 'local' } };
+  if (peer.trustedInProcess) return { ok: true, identity: { role, scopes: requested, method: 'local', person: true } };
 
-  const rateLimited = !(peer.isDirectLocal && !peer.origin);
-  const source = peer.remoteAddress;
+  // Without a secret, anything that can reach the port is in: no web page may be.
+  if (peer.origin !== undefined && deps.auth.mode === 'none') {
+    return refuse(
+      'origin not allowed: web pages may not connect while gateway.auth.mode is "none"',
+      'ORIGIN_NOT_ALLOWED',
+      { origin: peer.origin },
+      'FORBIDDEN',
+    );
+  }
+
+  const rateLimited = !lockoutExempt(peer);
+  const source = lockoutSource(peer);
   if (rateLimited) {
     const lockedFor = deps.rateLimiter.lockedFor(source);
     if (lockedFor > 0) {
@@ -164,6 +230,26 @@ export async function authenticateConnect(
     (secretGiven !== undefined && expected !== undefined && secretsEqual(secretGiven, expected));
   const device = params.device;
 
+  // Another site's page: whatever client.id/mode/device it claims, no operator scopes, no
+  // pairing, no device token. A valid secret buys only the scope-free methods (health).
+  if (isForeignPage(peer)) {
+    if (secretGiven !== undefined && !secretOk)
+      return fail(authRefusal('unauthorized: gateway token mismatch', 'AUTH_TOKEN_MISMATCH', false));
+    if (secretGiven !== undefined && secretOk) {
+      if (rateLimited) deps.rateLimiter.recordSuccess(source);
+      const method: AuthMethod = deps.auth.mode === 'password' ? 'password' : 'token';
+      return { ok: true, identity: { role, scopes: [], method, person: false } };
+    }
+    // Not a failed guess: no device token or setup code was even looked at.
+    return refuse(
+      `origin not allowed: ${peer.origin} is not this gateway's Control UI`,
+      'ORIGIN_NOT_ALLOWED',
+      { origin: peer.origin },
+      'FORBIDDEN',
+    );
+  }
+  const person = isOwnerSurface(peer);
+
   if (!device) {
     if (secretGiven !== undefined && !secretOk)
       return fail(authRefusal('unauthorized: gateway token mismatch', 'AUTH_TOKEN_MISMATCH', false));
@@ -179,7 +265,8 @@ export async function authenticateConnect(
     }
     if (rateLimited) deps.rateLimiter.recordSuccess(source);
     const method: AuthMethod = deps.auth.mode === 'none' ? 'none' : deps.auth.mode;
-    return { ok: true, identity: { role, scopes: keepsScopesWithoutDevice(params, peer) ? requested : [], method } };
+    const keeps = keepsScopesWithoutDevice(params, peer);
+    return { ok: true, identity: { role, scopes: keeps ? requested : [], method, person: keeps && person } };
   }
 
   const proof = verifyDeviceProof(device, {
@@ -204,7 +291,7 @@ export async function authenticateConnect(
     if (check.ok) {
       if (rateLimited) deps.rateLimiter.recordSuccess(source);
       await deps.devices.touch(deviceId);
-      return { ok: true, identity: { role, scopes: requested, method: 'device-token', deviceId } };
+      return { ok: true, identity: { role, scopes: requested, method: 'device-token', deviceId, person: false } };
     }
     if (check.reason === 'scope-mismatch')
       return fail(authRefusal('device token does not grant the requested scopes', 'AUTH_SCOPE_MISMATCH', true));
@@ -223,12 +310,14 @@ export async function authenticateConnect(
     return fail(authRefusal('unauthorized: gateway token missing', 'AUTH_TOKEN_MISSING', true));
   }
 
-  const scopesCovered = paired?.tokens.some((t) => t.role === role && requested.every((s) => t.scopes.includes(s)));
+  const scopesCovered = paired?.tokens.some((t) => t.role === role && holdsScopes(t.scopes, requested));
   if (paired && scopesCovered && secretOk) {
     if (rateLimited) deps.rateLimiter.recordSuccess(source);
     await deps.devices.touch(deviceId);
     const method: AuthMethod = deps.auth.mode === 'password' ? 'password' : 'token';
-    if (paired.awaitingToken) {
+    // The browser Control UI signs in with the gateway token only when it holds no device
+    // token (it never stores the gateway token): hand it a fresh one, or it could never stay signed in.
+    if (paired.awaitingToken || (person && peer.isOwnControlUi)) {
       const delivered = await deps.devices.rotate(deviceId, role, requested);
       return {
         ok: true,
@@ -239,13 +328,15 @@ export async function authenticateConnect(
           deviceId,
           deviceToken: delivered.token,
           issuedAtMs: delivered.rotatedAtMs,
+          person,
         },
       };
     }
-    return { ok: true, identity: { role, scopes: requested, method, deviceId } };
+    return { ok: true, identity: { role, scopes: requested, method, deviceId, person } };
   }
 
-  const silentOk = secretOk && peer.isDirectLocal && (!peer.origin || peer.isOwnControlUi);
+  // The secret's holder on the owner's own surface pairs its devices without asking itself.
+  const silentOk = secretOk && person;
   if (silentOk) {
     const { token } = await deps.devices.approve({
       deviceId,
@@ -268,12 +359,39 @@ export async function authenticateConnect(
         deviceId,
         deviceToken: token,
         issuedAtMs: deps.clock.now(),
+        person: true,
       },
     };
   }
 
+  // From here on a setup code speaks for the device: it bounds what may be asked, and
+  // belongs to the first device that used it.
+  const setupCode = bootstrapOk && !secretOk && auth.bootstrapToken ? auth.bootstrapToken : undefined;
+  const grant = setupCode ? deps.bootstrap?.grant(setupCode) : undefined;
+  if (setupCode && grant) {
+    if (grant.claimedBy !== undefined && grant.claimedBy !== deviceId) {
+      return refuse('this setup code is already in use by another device', 'SETUP_CODE_IN_USE', {}, 'NOT_PAIRED');
+    }
+    const beyond = scopesNotHeld(grant.scopes, requested);
+    if (beyond.length > 0) {
+      return refuse(
+        `this setup code does not allow ${beyond.join(', ')} (it allows ${scopeList(grant.scopes)})`,
+        'SETUP_CODE_SCOPES',
+        { allowedScopes: grant.scopes, requestedScopes: requested },
+        'FORBIDDEN',
+      );
+    }
+  }
+
   // Approved through a setup code: hand over the device token now, and burn the code.
-  if (paired && scopesCovered && bootstrapOk && auth.bootstrapToken && deps.bootstrap?.consume(auth.bootstrapToken)) {
+  if (
+    paired &&
+    scopesCovered &&
+    bootstrapOk &&
+    auth.bootstrapToken &&
+    deps.bootstrap?.claim(auth.bootstrapToken, deviceId) &&
+    deps.bootstrap.consume(auth.bootstrapToken)
+  ) {
     const rotated = await deps.devices.rotate(deviceId, role, requested);
     return {
       ok: true,
@@ -284,10 +402,20 @@ export async function authenticateConnect(
         deviceId,
         deviceToken: rotated.token,
         issuedAtMs: rotated.rotatedAtMs,
+        person: false,
       },
     };
   }
 
+  const setupCodeKey = setupCode ? createHash('sha256').update(setupCode).digest('hex') : undefined;
+  if (setupCodeKey) {
+    const other = deps.pairing
+      .list()
+      .find((r) => r.setupCodeKey === setupCodeKey && (r.deviceId !== deviceId || r.role !== role));
+    if (other || !deps.bootstrap?.claim(setupCode!, deviceId)) {
+      return refuse('this setup code already has a pending request', 'SETUP_CODE_IN_USE', {}, 'NOT_PAIRED');
+    }
+  }
   const reason = !paired ? 'not-paired' : paired.tokens.some((t) => t.role === role) ? 'scope-upgrade' : 'role-upgrade';
   const request = deps.pairing.open({
     deviceId,
@@ -303,6 +431,8 @@ export async function authenticateConnect(
     isRepair: paired !== undefined,
     reason,
     viaBootstrap: bootstrapOk,
+    setupCodeKey,
+    setupCodeIssuerDeviceId: grant?.issuerDeviceId,
   });
   return refuse(
     'pairing required: device is not approved yet',

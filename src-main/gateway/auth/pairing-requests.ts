@@ -21,6 +21,10 @@ export interface PairingRequest {
   reason: 'not-paired' | 'role-upgrade' | 'scope-upgrade';
   /** Came in with a valid bootstrap (setup-code) token. */
   viaBootstrap: boolean;
+  /** Which setup code (a hash of its token, never the token): one code, one pending request. */
+  setupCodeKey?: string;
+  /** The device that asked for that setup code: it may not approve what its code brought in. */
+  setupCodeIssuerDeviceId?: string;
   ts: number;
   expiresAtMs: number;
 }

@@ -3,7 +3,6 @@ import { type Disposable, DisposableStore } from '../../base/index.js';
 import { notFound } from '../../protocol/index.js';
 import { MAIN_SESSION_KEY } from '../../sessions/index.js';
 import type { MethodRouter } from '../method-router.js';
-import { toChatGatewayError } from './chat.js';
 
 export interface AgentMethodsDeps {
   runtime: AgentRuntime;
@@ -26,18 +25,12 @@ export function registerAgentMethods(router: MethodRouter, deps: AgentMethodsDep
 
   store.add(
     router.handle('agent', async (params, call) => {
-      let started: ReturnType<AgentRuntime['start']>;
-      try {
-        started = runtime.start({
-          runId: params.idempotencyKey,
-          sessionKey: params.sessionKey ?? MAIN_SESSION_KEY,
-          message: params.message,
-          timeoutMs: params.timeoutMs,
-        });
-      } catch (error) {
-        throw toChatGatewayError(error);
-      }
-      const { run, reused } = started;
+      const { run, reused } = runtime.start({
+        runId: params.idempotencyKey,
+        sessionKey: params.sessionKey ?? MAIN_SESSION_KEY,
+        message: params.message,
+        timeoutMs: params.timeoutMs,
+      });
       if (reused && run.status === 'running') return { runId: run.runId, status: 'in_flight' as const };
       if (reused) return finalResult(run);
       call.acknowledge({ runId: run.runId, status: 'accepted' });

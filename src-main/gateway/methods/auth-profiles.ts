@@ -2,7 +2,7 @@ import { type Disposable, DisposableStore } from '../../base/index.js';
 import { invalidRequest } from '../../protocol/index.js';
 import type { AuthProfileRow } from '../../protocol/methods/auth-profiles.js';
 import { AuthProfileError, type AuthProfileHealth, type AuthProfileManager } from '../../providers/index.js';
-import type { SecretStore } from '../../secrets/secret-store.js';
+import type { SecretStore } from '../../secrets/index.js';
 import type { EventBus } from '../event-bus.js';
 import type { MethodRouter } from '../method-router.js';
 

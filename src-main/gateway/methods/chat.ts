@@ -1,11 +1,11 @@
 import type { AgentMessage, AgentRuntime } from '../../agent/index.js';
-import { RunConflictError } from '../../agent/index.js';
 import { type Disposable, DisposableStore } from '../../base/index.js';
-import { GatewayError, invalidRequest, notFound } from '../../protocol/index.js';
-import type { ChatHistoryMessage } from '../../protocol/methods/chat.js';
-import { FailoverError, ModelRefError, ModelResolutionError, ProviderConfigError } from '../../providers/index.js';
-import { normalizeSessionKey, parseSessionKey, SessionKeyError, SessionStoreError } from '../../sessions/index.js';
+import { invalidRequest } from '../../protocol/index.js';
+import type { ChatHistoryMessage, ChatHistoryResult } from '../../protocol/methods/chat.js';
+import type { SessionDefaults } from '../../protocol/methods/openclaw-chat.js';
+import { normalizeSessionKey, parseSessionKey } from '../../sessions/index.js';
 import type { CallContext, MethodRouter } from '../method-router.js';
+import { deltaCursorFor, isDeltaCursor, readChatDelta } from './openclaw-chat-delta.js';
 
 /** A chat command answered by the gateway itself (no model turn): `/approve …` and the like. */
 export type ChatCommandHandler = (
@@ -31,47 +31,22 @@ export interface ChatMethodsDeps {
   }): {
     sessionKey: string;
   };
-}
-
-/** Runtime and input errors become wire errors; a provider failure keeps its reason in details. */
-export function toChatGatewayError(error: unknown): unknown {
-  if (error instanceof GatewayError) return error;
-  if (error instanceof RunConflictError) {
-    return invalidRequest(error.message, { reason: 'chat-request-conflict', runId: error.runId });
-  }
-  if (
-    error instanceof SessionKeyError ||
-    error instanceof ModelRefError ||
-    error instanceof ModelResolutionError ||
-    error instanceof ProviderConfigError
-  ) {
-    return invalidRequest(error.message);
-  }
-  if (error instanceof TypeError && error.message.startsWith('message is empty')) return invalidRequest(error.message);
-  if (error instanceof SessionStoreError) {
-    return error.code === 'not_found' ? notFound(error.message) : invalidRequest(error.message);
-  }
-  if (error instanceof FailoverError) {
-    return new GatewayError(
-      'PROVIDER_ERROR',
-      error.message,
-      { reason: error.reason, provider: error.provider, model: error.model },
-      {
-        retryable: error.reason === 'rate_limit' || error.reason === 'overloaded' || error.reason === 'timeout',
-        retryAfterMs: error.retryAfterMs,
-      },
-    );
-  }
-  if (error instanceof Error && /^no model configured/.test(error.message)) return invalidRequest(error.message);
-  return error;
+  /** The model a new turn would use (OpenClaw clients read `defaults` off chat.history). */
+  defaults?(agentId: string): SessionDefaults | undefined;
 }
 
 export function toHistoryMessage(message: AgentMessage): ChatHistoryMessage {
-  const base = { id: message.id, ts: message.ts, kind: message.kind };
+  const base = { id: message.id, ts: message.ts, timestamp: message.ts, kind: message.kind };
   const text = (value: string) => [{ type: 'text' as const, text: value }];
   switch (message.kind) {
     case 'user':
-      return { ...base, role: 'user', content: text(message.text) };
+      return {
+        ...base,
+        role: 'user',
+        content: text(message.text),
+        // OpenClaw's form of the run id on a user message; its UI drops its optimistic copy by it.
+        ...(message.runId ? { idempotencyKey: `${message.runId}:user` } : {}),
+      };
     case 'assistant':
       return {
         ...base,
@@ -114,85 +89,75 @@ export function registerChatMethods(router: MethodRouter, deps: ChatMethodsDeps)
   store.add(
     router.handle('chat.send', async (params, call) => {
       let sessionKey = params.sessionKey;
-      try {
-        if (params.sessionKey && params.route) {
-          throw invalidRequest('invalid chat.send params: pass sessionKey or route, not both');
-        }
-        if (!sessionKey && params.route) {
-          if (!deps.route) throw invalidRequest('this gateway cannot route by channel/peer; pass sessionKey');
-          sessionKey = deps.route(params.route).sessionKey;
-        }
-        if (!sessionKey) {
-          throw invalidRequest("invalid chat.send params: must have required property 'sessionKey' (or a route)");
-        }
-        sessionKey = normalizeSessionKey(sessionKey);
-      } catch (error) {
-        throw toChatGatewayError(error);
+      if (params.sessionKey && params.route) {
+        throw invalidRequest('invalid chat.send params: pass sessionKey or route, not both');
       }
+      if (!sessionKey && params.route) {
+        if (!deps.route) throw invalidRequest('this gateway cannot route by channel/peer; pass sessionKey');
+        sessionKey = deps.route(params.route).sessionKey;
+      }
+      if (!sessionKey) {
+        throw invalidRequest("invalid chat.send params: must have required property 'sessionKey' (or a route)");
+      }
+      sessionKey = normalizeSessionKey(sessionKey);
       for (const command of deps.commands ?? []) {
         const handled = await command(params.message, call, { sessionKey });
         if (handled) return { runId: params.idempotencyKey, status: 'ok' as const, command: handled };
       }
-      let started: ReturnType<AgentRuntime['start']>;
-      try {
-        started = runtime.start({
-          runId: params.idempotencyKey,
-          sessionKey,
-          message: params.message,
-          attachments: params.attachments,
-          timeoutMs: params.timeoutMs,
-          thinking: params.thinking,
-        });
-      } catch (error) {
-        throw toChatGatewayError(error);
-      }
-      const { run, reused } = started;
+      const { run, reused } = runtime.start({
+        runId: params.idempotencyKey,
+        sessionKey,
+        message: params.message,
+        attachments: params.attachments,
+        timeoutMs: params.timeoutMs,
+        thinking: params.thinking,
+      });
       if (!reused) return { runId: run.runId, status: 'started' as const };
       if (run.status === 'running') return { runId: run.runId, status: 'in_flight' as const };
-      if (run.status === 'error' && run.error) throw toChatGatewayError(run.error);
+      // The run's own error (a HearthError from the runtime or a provider) answers the retry as it answered the first call.
+      if (run.status === 'error' && run.error) throw run.error;
       return { runId: run.runId, status: 'ok' as const };
     }),
   );
 
   store.add(
     router.handle('chat.history', async (params) => {
-      try {
-        const key = normalizeSessionKey(params.sessionKey);
-        const agentId = parseSessionKey(key).agentId;
-        const record = await runtime.sessions.resolve(agentId, key);
-        const page = await runtime.sessions.read(agentId, record.sessionId, {
-          limit: params.limit,
-          before: params.cursor,
-        });
-        return {
-          sessionKey: key,
-          sessionId: record.sessionId,
-          messages: page.messages.map(toHistoryMessage),
-          hasMore: page.hasMore,
-          nextCursor: page.nextCursor,
-          deltaCursor: page.messages.at(-1)?.id,
-          sessionInfo: {
-            agentId,
-            createdAt: record.createdAt,
-            updatedAt: record.updatedAt,
-            title: record.title,
-            model: record.model,
-          },
-        };
-      } catch (error) {
-        throw toChatGatewayError(error);
+      const key = normalizeSessionKey(params.sessionKey);
+      const agentId = parseSessionKey(key).agentId;
+      if (isDeltaCursor(params.cursor)) {
+        // OpenClaw's "what is new since" read; its shape is OpenClaw's, not a page (openclaw-chat-delta.ts).
+        const delta = await readChatDelta(runtime.sessions, { agentId, sessionKey: key, cursor: params.cursor });
+        return delta as unknown as ChatHistoryResult;
       }
+      const record = await runtime.sessions.resolve(agentId, key);
+      const page = await runtime.sessions.read(agentId, record.sessionId, {
+        limit: params.limit,
+        before: params.cursor,
+      });
+      const seen = (page.hasMore && page.nextCursor ? Number(page.nextCursor) : 0) + page.messages.length;
+      return {
+        sessionKey: key,
+        sessionId: record.sessionId,
+        messages: page.messages.map(toHistoryMessage),
+        hasMore: page.hasMore,
+        nextCursor: page.nextCursor,
+        deltaCursor: params.cursor === undefined ? deltaCursorFor(record.sessionId, seen) : undefined,
+        ...(deps.defaults?.(agentId) ? { defaults: deps.defaults(agentId) } : {}),
+        sessionInfo: {
+          agentId,
+          createdAt: record.createdAt,
+          updatedAt: record.updatedAt,
+          title: record.title,
+          model: record.model,
+        },
+      };
     }),
   );
 
   store.add(
     router.handle('chat.abort', (params) => {
-      try {
-        const runIds = runtime.abort(params.sessionKey, params.runId);
-        return { ok: true as const, aborted: runIds.length > 0, runIds };
-      } catch (error) {
-        throw toChatGatewayError(error);
-      }
+      const runIds = runtime.abort(params.sessionKey, params.runId);
+      return { ok: true as const, aborted: runIds.length > 0, runIds };
     }),
   );
   return store;

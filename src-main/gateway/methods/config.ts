@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { type Disposable, DisposableStore } from '../../base/disposable.js';
+import { redactValue } from '../../base/secret-redaction.js';
 import {
   ConfigConflictError,
   type ConfigService,
   ConfigValidationError,
   hearthConfigSchema,
-  redactSecrets,
 } from '../../config/index.js';
 import { GatewayError } from '../../protocol/index.js';
 import type { MethodRouter } from '../method-router.js';
@@ -32,7 +32,7 @@ export function registerConfigMethods(router: MethodRouter, config: ConfigServic
   store.add(
     router.handle('config.get', () => {
       const snapshot = config.snapshot();
-      const parsed = redactSecrets(snapshot.parsed);
+      const parsed = redactValue(snapshot.parsed);
       return {
         path: snapshot.path,
         exists: snapshot.exists,

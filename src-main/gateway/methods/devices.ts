@@ -3,8 +3,9 @@ import type { Clock } from '../../base/clock.js';
 import { type Disposable, DisposableStore } from '../../base/disposable.js';
 import { encodeSetupCode, GatewayError, notFound, setupLink } from '../../protocol/index.js';
 import type { PairedDeviceView } from '../../protocol/methods/devices.js';
-import type { BootstrapTokenStore } from '../auth/bootstrap-tokens.js';
+import { type BootstrapTokenStore, DEFAULT_SETUP_CODE_SCOPES } from '../auth/bootstrap-tokens.js';
 import type { PairedDevice } from '../auth/device-registry.js';
+import { assertHoldsScopes, assertMayEscalate, assertPerson, grantsAdmin, widens } from '../auth/grant-policy.js';
 import { pairingRequestView } from '../auth/pairing-requests.js';
 import { normaliseFingerprint } from '../auth/tls-identity.js';
 import type { GatewayCore } from '../gateway-core.js';
@@ -39,7 +40,19 @@ function deviceView(device: PairedDevice, online: boolean): PairedDeviceView {
   };
 }
 
-/** device.pair.* and device.token.*: a person approves devices; revocation takes effect at once. */
+/** Every scope a device's tokens hold. */
+function heldBy(device: PairedDevice): string[] {
+  return [...new Set(device.tokens.flatMap((t) => t.scopes))];
+}
+
+function selfApproval(message: string): GatewayError {
+  return new GatewayError('FORBIDDEN', message, { code: 'SELF_APPROVAL' });
+}
+
+/**
+ * device.pair.* and device.token.*: a person approves devices; revocation takes effect at
+ * once. Who may give what is grant-policy.ts: the ceiling, a person, admin to escalate.
+ */
 export function registerDevicesMethods(router: MethodRouter, deps: DevicesMethodsDeps): Disposable {
   const { core } = deps;
   const store = new DisposableStore();
@@ -65,6 +78,18 @@ export function registerDevicesMethods(router: MethodRouter, deps: DevicesMethod
           `cannot grant scopes the device did not ask for: ${widened.join(', ')}`,
         );
       }
+      const { caller } = call;
+      if (caller.deviceId !== undefined && caller.deviceId === request.deviceId)
+        throw selfApproval('a device cannot approve its own pairing request');
+      // A person who made the code may approve what it brings in; a device may not.
+      if (!caller.person && caller.deviceId !== undefined && caller.deviceId === request.setupCodeIssuerDeviceId)
+        throw selfApproval('a device cannot approve a request that its own setup code brought in');
+      assertPerson(caller, 'approving a device');
+      assertHoldsScopes(caller, granted, 'approve');
+      const current = core.devices.get(request.deviceId)?.tokens.find((t) => t.role === request.role)?.scopes;
+      const isNewDevice = core.devices.get(request.deviceId) === undefined;
+      if (grantsAdmin(granted) || (!isNewDevice && widens(current, granted)))
+        assertMayEscalate(caller, 'granting operator.admin or more than a device already holds');
       const { device } = await core.devices.approve(
         {
           deviceId: request.deviceId,
@@ -100,7 +125,10 @@ export function registerDevicesMethods(router: MethodRouter, deps: DevicesMethod
   );
 
   store.add(
-    router.handle('device.pair.remove', async ({ deviceId }) => {
+    router.handle('device.pair.remove', async ({ deviceId }, call) => {
+      const device = core.devices.get(deviceId);
+      if (!device) throw notFound(`unknown device: ${deviceId}`);
+      assertHoldsScopes(call.caller, heldBy(device), 'revoke');
       const removed = await core.devices.remove(deviceId);
       if (!removed) throw notFound(`unknown device: ${deviceId}`);
       return { deviceId, removed, closedConnections: core.closeDeviceConnections(deviceId, 'device removed') };
@@ -108,11 +136,15 @@ export function registerDevicesMethods(router: MethodRouter, deps: DevicesMethod
   );
 
   store.add(
-    router.handle('device.pair.setup', async ({ ttlMs }) => {
+    router.handle('device.pair.setup', async ({ ttlMs, scopes }, call) => {
+      const codeScopes = scopes ?? DEFAULT_SETUP_CODE_SCOPES;
+      assertPerson(call.caller, 'issuing a setup code');
+      assertHoldsScopes(call.caller, codeScopes, 'setup');
+      if (grantsAdmin(codeScopes)) assertMayEscalate(call.caller, 'a setup code for operator.admin');
       const lan = await deps.ensureLan();
       const fingerprint = normaliseFingerprint(lan.tlsFingerprint);
       if (!fingerprint) throw new GatewayError('UNAVAILABLE', 'the gateway has no TLS certificate to pin');
-      const issued = deps.bootstrap.issue(ttlMs);
+      const issued = deps.bootstrap.issue({ ttlMs, scopes: codeScopes, issuerDeviceId: call.caller.deviceId });
       const code = encodeSetupCode({
         version: 1,
         urls: lan.urls,
@@ -135,6 +167,7 @@ export function registerDevicesMethods(router: MethodRouter, deps: DevicesMethod
         urls: lan.urls,
         tlsFingerprint: fingerprint,
         expiresAt: issued.expiresAt,
+        scopes: issued.scopes,
         qrSvg,
         qrText,
       };
@@ -145,11 +178,24 @@ export function registerDevicesMethods(router: MethodRouter, deps: DevicesMethod
     router.handle('device.token.rotate', async ({ deviceId, role, scopes }, call) => {
       const device = core.devices.get(deviceId);
       if (!device) throw notFound(`unknown device: ${deviceId}`);
-      const rotated = await core.devices.rotate(deviceId, role, scopes);
+      const current = device.tokens.find((t) => t.role === role)?.scopes;
+      const next = scopes ?? current ?? device.scopes;
+      // Neither what the token holds now nor what it will hold may exceed the caller.
+      assertHoldsScopes(call.caller, [...(current ?? []), ...next], 'rotate');
+      if (widens(current, next) || grantsAdmin(next))
+        assertMayEscalate(call.caller, 'rotating a token to operator.admin or to more than it holds');
+      const rotated = await core.devices.rotate(deviceId, role, next);
       const own = call.caller.deviceId === deviceId;
       // Others' tokens are never shown: the device picks its new token up on its next connect.
       if (!own) await core.devices.markAwaitingToken(deviceId);
-      core.closeDeviceConnections(deviceId, 'device token rotated');
+      // The old token is dead: close the device's other sockets now, and the caller's own
+      // socket only once it has the new token in hand.
+      core.closeDeviceConnections(deviceId, 'device token rotated', { except: own ? call.caller.connId : undefined });
+      if (own) {
+        const closeOwn = () => core.closeConnection(call.caller.connId, 'device token rotated');
+        if (call.afterResponse) call.afterResponse(closeOwn);
+        else closeOwn();
+      }
       return {
         deviceId,
         role,
@@ -162,8 +208,10 @@ export function registerDevicesMethods(router: MethodRouter, deps: DevicesMethod
   );
 
   store.add(
-    router.handle('device.token.revoke', async ({ deviceId, role }) => {
-      if (!core.devices.get(deviceId)) throw notFound(`unknown device: ${deviceId}`);
+    router.handle('device.token.revoke', async ({ deviceId, role }, call) => {
+      const device = core.devices.get(deviceId);
+      if (!device) throw notFound(`unknown device: ${deviceId}`);
+      assertHoldsScopes(call.caller, device.tokens.find((t) => t.role === role)?.scopes ?? [], 'revoke');
       await core.devices.revoke(deviceId, role);
       return {
         deviceId,

@@ -1,6 +1,5 @@
 import { type Disposable, DisposableStore } from '../../base/disposable.js';
-import type { DreamSummary, ScoredCandidate } from '../../memory/dreaming/dreaming.js';
-import type { MemoryService } from '../../memory/memory-service.js';
+import type { DreamSummary, MemoryService, ScoredCandidate } from '../../memory/index.js';
 import type { DreamCandidateInfo, DreamsRunResult } from '../../protocol/methods/dreams.js';
 import type { MethodRouter } from '../method-router.js';
 import { asClientError } from './memory.js';
@@ -35,6 +34,8 @@ function runResult(summary: DreamSummary): DreamsRunResult {
     truths: summary.truths,
     candidates: summary.candidates.map(candidateInfo),
     promoted: summary.promoted,
+    mode: summary.mode,
+    queued: summary.queued.map(({ id, text }) => ({ id, text })),
   };
 }
 
@@ -57,7 +58,9 @@ export function registerDreamsMethods(router: MethodRouter, deps: DreamsMethodsD
     router.handle('dreams.run', (params) =>
       asClientError(async () => {
         const { id, scope } = await resolve(params.agentId, params.userId);
-        return runResult(await deps.memory.dream(id, scope, params.apply ?? false));
+        const configured = deps.memory.config.dreaming.review ? 'review' : 'preview';
+        const mode = params.apply ? 'apply' : params.review ? 'review' : configured;
+        return runResult(await deps.memory.dream(id, scope, mode));
       }),
     ),
   );
@@ -66,6 +69,22 @@ export function registerDreamsMethods(router: MethodRouter, deps: DreamsMethodsD
       asClientError(async () => {
         const { id, scope } = await resolve(params.agentId, params.userId);
         return { candidates: (await deps.memory.candidates(id, scope)).candidates.map(candidateInfo) };
+      }),
+    ),
+  );
+  store.add(
+    router.handle('dreams.pending', (params) =>
+      asClientError(async () => {
+        const { id, scope } = await resolve(params.agentId, params.userId);
+        return { candidates: await deps.memory.pending(id, scope) };
+      }),
+    ),
+  );
+  store.add(
+    router.handle('dreams.review', (params) =>
+      asClientError(async () => {
+        const { id, scope } = await resolve(params.agentId, params.userId);
+        return deps.memory.review(id, scope, { approve: params.approve, reject: params.reject });
       }),
     ),
   );

@@ -21,17 +21,36 @@ export function registerExecMethods(router: MethodRouter, deps: ExecMethodsDeps)
   store.add(
     router.handle('exec.approval.request', async (params, call) => {
       const cwd = params.cwd ?? deps.defaultCwd;
+      // The floor first: a floor command is denied even when nobody could be asked, and never
+      // becomes a request (the service would refuse it too; this answers with the codes).
+      const agentId = params.agentId ?? 'main';
+      const sessionKey = params.sessionKey ?? `wire:${call.caller.connId}`;
+      const refused = approvals.refusal({ agentId, sessionKey, command: params.command, cwd });
+      if (refused)
+        return {
+          id: '',
+          decision: 'deny' as const,
+          resolvedBy: refused.resolvedBy,
+          reasons: refused.floor ?? [],
+          createdAtMs: refused.resolvedAtMs,
+          expiresAtMs: refused.resolvedAtMs,
+        };
       // No one to ask: answer null at once rather than wait for the expiry.
       if (!approvals.hasApprovers()) {
         return { id: '', decision: null, createdAtMs: 0, expiresAtMs: 0 };
       }
+      const analysis = deps.describe(params.command, cwd);
       const resolution = await approvals.request(
         {
-          agentId: params.agentId ?? 'main',
-          sessionKey: params.sessionKey ?? `wire:${call.caller.connId}`,
+          agentId,
+          sessionKey,
           command: params.command,
-          analysis: deps.describe(params.command, cwd),
-          reasons: [{ code: 'wire-request', detail: `requested by ${callerName(call.caller)}` }],
+          analysis,
+          // The person sees what the analyser found, with codes, not only who asked.
+          reasons: [
+            { code: 'wire-request', detail: `requested by ${callerName(call.caller)}` },
+            ...analysis.findings.map(({ code, detail }) => ({ code, detail })),
+          ],
           cwd,
           ...(params.host ? { host: params.host } : {}),
           askFallback: 'deny',

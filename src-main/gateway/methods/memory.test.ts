@@ -6,7 +6,7 @@ import { silentLogger } from '../../base/logger.js';
 import { createHashedEmbedder } from '../../memory/embedders/hashed-embedder.js';
 import { type MemoryConfigInput, parseMemoryConfig } from '../../memory/memory-config.js';
 import { MemoryService } from '../../memory/memory-service.js';
-import { createMemoryFixture } from '../../memory/memory-test-fixture.js';
+import { createMemoryFixture } from '../../testing/memory-test-fixture.js';
 import type { CallContext } from '../method-router.js';
 import { MethodRegistry } from '../method-router.js';
 import { registerDreamsMethods } from './dreams.js';

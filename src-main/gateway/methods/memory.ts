@@ -1,12 +1,20 @@
 import { type Disposable, DisposableStore } from '../../base/disposable.js';
-import { listMemoryFiles, readMemoryFile, writeMemoryFile } from '../../memory/memory-files.js';
-import type { MemoryService } from '../../memory/memory-service.js';
+import {
+  type LocalModels,
+  listMemoryFiles,
+  type MemoryService,
+  readMemoryFile,
+  writeMemoryFile,
+} from '../../memory/index.js';
 import { GatewayError } from '../../protocol/index.js';
+import type { MemoryStatusResult } from '../../protocol/methods/memory.js';
 import type { MethodRouter } from '../method-router.js';
 
 export interface MemoryMethodsDeps {
   memory: MemoryService;
   defaultAgentId?: string;
+  /** Query rewrite's calls and tokens so far (memory.status.queryRewrite). */
+  queryRewrite?(): NonNullable<MemoryStatusResult['queryRewrite']>;
 }
 
 /** Turns capability errors (bad path, missing user in per-user scope) into client errors. */
@@ -70,7 +78,30 @@ export function registerMemoryMethods(router: MethodRouter, deps: MemoryMethodsD
   );
   store.add(
     router.handle('memory.status', (params) =>
-      asClientError(async () => (await deps.memory.engine(agent(params.agentId))).status()),
+      asClientError(async () => {
+        const status = await (await deps.memory.engine(agent(params.agentId))).status();
+        const queryRewrite = deps.queryRewrite?.();
+        return { ...status, ...(queryRewrite ? { queryRewrite } : {}) };
+      }),
+    ),
+  );
+  return store;
+}
+
+export interface MemoryModelMethodsDeps {
+  models: LocalModels;
+}
+
+/** `memory.model.*`: the local embedding models — what there is, and installing one (progress as events). */
+export function registerMemoryModelMethods(router: MethodRouter, deps: MemoryModelMethodsDeps): Disposable {
+  const store = new DisposableStore();
+  store.add(
+    router.handle('memory.model.list', () => asClientError(async () => ({ models: await deps.models.list() }))),
+  );
+  store.add(router.handle('memory.model.status', async () => deps.models.status()));
+  store.add(
+    router.handle('memory.model.install', (params) =>
+      asClientError(async () => deps.models.start(params.name, { activate: params.activate })),
     ),
   );
   return store;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../base/index.js';
-import { createHearthPaths } from '../../config/paths.js';
+import { createHearthPaths } from '../../paths/index.js';
 import { createSessionStore, type SessionStore } from '../../sessions/index.js';
 import { createFakeClock, type FakeClock } from '../../testing/fake-clock.js';
 import { testCaller } from '../../testing/test-caller.js';
@@ -43,7 +43,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await store.flush();
-  await rm(home, { recursive: true, force: true });
+  await rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 describe('sessions methods', () => {
@@ -168,12 +168,23 @@ describe('sessions methods', () => {
     ['sessions.get', { key: 'agent:main:telegram:pal:1' }, /unknown peer kind "pal"/],
     ['sessions.reset', { key: 'not-a-key' }, /malformed session key "not-a-key"/],
     ['sessions.list', { limit: 0 }, /invalid sessions.list params/],
-    ['sessions.list', { bogus: true }, /bogus/],
+    ['sessions.list', { bogus: true, limit: 'ten' }, /at \/limit/],
     ['sessions.delete', { key: 'agent:BAD:main' }, /invalid agent id "BAD"/],
   ])('%s rejects %j with a clear INVALID_REQUEST', async (method, params, message) => {
     const result = await call(method, params);
     expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_REQUEST' } });
     expect((result as { error: { message: string } }).error.message).toMatch(message);
+  });
+
+  it("accepts OpenClaw's sessions.list params: unknown filters ignored, a limit above 1000 clamped", async () => {
+    const result = await call('sessions.list', {
+      includeGlobal: true,
+      includeUnknown: true,
+      configuredAgentsOnly: true,
+      limit: 10_000,
+      spawnedBy: 'agent:main:main',
+    });
+    expect(result).toMatchObject({ ok: true, payload: { sessions: expect.any(Array) } });
   });
 
   it('unregisters its handlers when disposed', () => {

@@ -1,5 +1,6 @@
 import { type Clock, type Disposable, DisposableStore, systemClock } from '../../base/index.js';
 import { invalidRequest, notFound } from '../../protocol/index.js';
+import type { SessionDefaults } from '../../protocol/methods/openclaw-chat.js';
 import type { SessionRow } from '../../protocol/methods/sessions.js';
 import {
   normalizeSessionKey,
@@ -17,6 +18,8 @@ export interface SessionsMethodsDeps {
   /** When given, every store change is announced as `sessions.changed` so open Control UIs refresh their list. */
   bus?: EventBus;
   clock?: Pick<Clock, 'now'>;
+  /** The model a new turn would use (OpenClaw clients read `defaults` off sessions.list). */
+  defaults?(agentId: string): SessionDefaults | undefined;
 }
 
 /** Store and key errors are the caller's fault (bad key, unknown session); anything else is ours. */
@@ -93,7 +96,8 @@ export function registerSessionsMethods(router: MethodRouter, deps: SessionsMeth
           search: params.search,
           updatedAfter: params.activeMinutes === undefined ? undefined : clock.now() - params.activeMinutes * 60_000,
         });
-        return { ...result, sessions: result.sessions.map(toSessionRow) };
+        const defaults = deps.defaults?.(params.agentId ?? 'main');
+        return { ...result, sessions: result.sessions.map(toSessionRow), ...(defaults ? { defaults } : {}) };
       }),
     ),
   );

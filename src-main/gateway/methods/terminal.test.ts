@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as pty from 'node-pty';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TerminalManager } from '../../exec/index.js';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type BashParser, createCommandScreen, loadBashParser, TerminalManager } from '../../exec/index.js';
 import { testCaller } from '../../testing/test-caller.js';
 import type { CallerIdentity } from '../caller.js';
 import { GatewayEventBus, type PublishedEvent } from '../event-bus.js';
@@ -17,6 +17,10 @@ let registry: MethodRegistry;
 let terminals: TerminalManager;
 let events: PublishedEvent[];
 let bus: GatewayEventBus;
+let parser: BashParser;
+beforeAll(async () => {
+  parser = await loadBashParser();
+});
 
 const call = async (method: string, params: unknown, scopes = ['operator.admin']) => {
   const context: CallContext = {
@@ -51,7 +55,12 @@ beforeEach(async () => {
   bus = new GatewayEventBus();
   events = [];
   bus.onDidPublish((event) => events.push(event));
-  terminals = new TerminalManager({ spawnPty: pty.spawn, events: bus, shell: '/bin/bash' });
+  terminals = new TerminalManager({
+    spawnPty: pty.spawn,
+    events: bus,
+    shell: '/bin/bash',
+    screen: createCommandScreen(parser, { home: dir }),
+  });
   registry = new MethodRegistry();
   registerTerminalMethods(registry, {
     terminals,
@@ -61,10 +70,18 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   terminals.dispose();
-  await rm(dir, { recursive: true, force: true });
+  await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 describe('terminal methods', () => {
+  // Issue 17: one floor on every path, terminals included.
+  it('refuses to open a terminal whose command is on the hard floor', async () => {
+    const answer = await call('terminal.open', { command: 'for d in ~; do rm -rf "$d"; done' });
+    expect(answer).toMatchObject({ ok: false, error: { code: 'INVALID_REQUEST' } });
+    expect(JSON.stringify(answer)).toContain('recursive-delete-root');
+    expect(await call('terminal.list', {})).toMatchObject({ ok: true, payload: { terminals: [] } });
+  });
+
   it('round trip: open, type, resize, close', async () => {
     const opened = await call('terminal.open', { cols: 100, rows: 30, command: 'stty size; cat' });
     expect(opened).toMatchObject({ ok: true, payload: { cols: 100, rows: 30, cwd: dir } });

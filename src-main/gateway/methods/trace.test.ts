@@ -43,7 +43,7 @@ beforeEach(async () => {
     }
   }
 });
-afterEach(() => rm(dir, { recursive: true, force: true }));
+afterEach(() => rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }));
 
 describe('trace.show', () => {
   it('explains the miss for a session given by its short key, without content', async () => {

@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryFixture, type MemoryFixture } from '../memory-test-fixture.js';
+import { createMemoryFixture, type MemoryFixture } from '../../testing/memory-test-fixture.js';
 import { acquireDreamLock } from './dream-lock.js';
 import { runDreaming } from './dreaming.js';
 

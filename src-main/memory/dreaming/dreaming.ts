@@ -1,8 +1,9 @@
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { redactSecrets } from '../../base/secret-redaction.js';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
 import { dot, type Embedder } from '../embedders/embedder.js';
-import { appendMemoryFile, listMemoryFiles, localDate, staticPath } from '../memory-files.js';
+import { listMemoryFiles, localDate, staticPath } from '../memory-files.js';
 import type { MemoryScope } from '../memory-scope.js';
 import { noteBody } from '../note-lines.js';
 import { dreamsStateDir, pruneRecalls, readRecalls } from '../recall-log.js';
@@ -19,6 +20,8 @@ import {
   REM_TOP,
   remConfidence,
 } from './dream-signals.js';
+import { promotionAppend } from './promotion-block.js';
+import { type PendingCandidate, queueCandidates, readPending, wasRejected } from './promotion-review.js';
 
 const DAY_MS = 86_400_000;
 
@@ -41,8 +44,17 @@ export interface ScoredCandidate extends DreamCandidate {
   alreadyPromoted?: boolean;
 }
 
+/**
+ * `preview` writes reports only; `review` queues the passing candidates for the person
+ * (promotion-review.ts); `apply` appends them to MEMORY.md and writes the diary.
+ */
+export type DreamMode = 'preview' | 'review' | 'apply';
+
 export interface DreamSummary {
   day: string;
+  mode: DreamMode;
+  /** Review mode: the candidates this run left waiting for approval. */
+  queued: PendingCandidate[];
   notesSeen: number;
   recalls: number;
   reflections: { tag: string; count: number }[];
@@ -52,19 +64,37 @@ export interface DreamSummary {
   applied: boolean;
 }
 
-/** Light → REM → Deep over one scope. Preview unless `apply`; only Deep with apply writes MEMORY.md. */
-export async function runDreaming(deps: DreamingDeps, options: { apply?: boolean } = {}): Promise<DreamSummary> {
+/**
+ * Light → REM → Deep over one scope. Only `apply` writes MEMORY.md (appending); `review` queues
+ * for the person. A run that finds nothing to promote — no candidate passes the gates that is
+ * not already in MEMORY.md, rejected or gone from its note — writes no memory file: no report,
+ * no diary entry, no queue, no MEMORY.md.
+ */
+export async function runDreaming(
+  deps: DreamingDeps,
+  options: { apply?: boolean; mode?: DreamMode } = {},
+): Promise<DreamSummary> {
+  const mode: DreamMode = options.mode ?? (options.apply ? 'apply' : 'preview');
   const stateDir = dreamsStateDir(deps.workspaceDir, deps.scope);
   await mkdir(stateDir, { recursive: true });
   const lock = await acquireDreamLock(stateDir, deps.lock);
   try {
     const summary = await analyse(deps);
-    summary.applied = Boolean(options.apply);
-    if (options.apply) await promote(deps, summary);
-    await writeReports(deps, summary);
-    // Recalls older than the look-back window are never read again; a run that writes drops them.
-    if (options.apply)
+    summary.mode = mode;
+    summary.applied = mode === 'apply';
+    // Recalls older than the look-back window are never read again: a run that may write drops
+    // them (Hearth's own log, rewritten only when there is something to drop).
+    if (mode !== 'preview')
       await pruneRecalls(deps.workspaceDir, deps.scope, localDate(deps.now() - (deps.lookbackDays ?? 30) * DAY_MS));
+    const promotable = await selectPromotable(deps, summary, mode);
+    if (promotable.length === 0) return summary;
+    if (mode === 'apply') await promote(deps, summary, promotable);
+    if (mode === 'review')
+      summary.queued = await queueCandidates(
+        { workspaceDir: deps.workspaceDir, scope: deps.scope, now: deps.now, day: () => summary.day },
+        promotable.map((candidate) => ({ ...candidate, score: candidate.signals.score })),
+      );
+    await writeReports(deps, summary);
     return summary;
   } finally {
     await lock.release();
@@ -136,6 +166,8 @@ export async function analyse(deps: DreamingDeps): Promise<DreamSummary> {
     candidates: scored,
     promoted: [],
     applied: false,
+    mode: 'preview',
+    queued: [],
   };
 }
 
@@ -175,31 +207,45 @@ async function recentNotes(deps: DreamingDeps, since: string): Promise<string[]>
   return notes;
 }
 
-/** Re-reads each daily file first: a note the user deleted since it was recalled withdraws its candidate. */
-async function promote(deps: DreamingDeps, summary: DreamSummary): Promise<void> {
-  const memoryPath = staticPath(deps.scope);
-  const existing = await readFile(join(deps.workspaceDir, memoryPath), 'utf8').catch(() => '');
+/**
+ * The candidates a run would act on: passing the gates, not already a line of MEMORY.md, still
+ * in their daily file (re-read: a note the person deleted since it was recalled is withdrawn)
+ * and, for review, not rejected before.
+ */
+async function selectPromotable(
+  deps: DreamingDeps,
+  summary: DreamSummary,
+  mode: DreamMode,
+): Promise<ScoredCandidate[]> {
+  const existing = await readFile(join(deps.workspaceDir, staticPath(deps.scope)), 'utf8').catch(() => '');
   const existingKeys = new Set(existing.split('\n').map((line) => noteKey(noteBody(line))));
-  const promoted: string[] = [];
+  const review = mode === 'review' ? await readPending(deps.workspaceDir, deps.scope) : undefined;
+  const promotable: ScoredCandidate[] = [];
   for (const candidate of summary.candidates) {
     if (candidate.failures.length > 0) continue;
     if (existingKeys.has(candidate.key)) {
       candidate.alreadyPromoted = true;
       continue;
     }
+    if (review && wasRejected(review, candidate.text)) continue;
     const source = await readFile(join(deps.workspaceDir, candidate.path), 'utf8').catch(() => undefined);
     const stillThere = source?.split('\n').some((line) => noteKey(noteBody(line)) === candidate.key);
     if (!stillThere) {
       candidate.withdrawn = `no longer in ${candidate.path}`;
       continue;
     }
-    promoted.push(candidate.text);
+    promotable.push(candidate);
   }
-  if (promoted.length > 0) {
-    // Appended under a dated heading: what the user wrote above is never rewritten.
-    const block = `\n## Promoted by Dreaming — ${summary.day}\n\n${promoted.map((text) => `- ${text}`).join('\n')}\n`;
-    await appendMemoryFile(deps.workspaceDir, memoryPath, block);
-  }
+  return promotable;
+}
+
+/** Appends under Hearth's dated heading: what the person wrote above is never rewritten. */
+async function promote(deps: DreamingDeps, summary: DreamSummary, promotable: ScoredCandidate[]): Promise<void> {
+  const memoryPath = join(deps.workspaceDir, staticPath(deps.scope));
+  const existing = await readFile(memoryPath, 'utf8').catch(() => '');
+  const promoted = promotable.map((candidate) => candidate.text);
+  await mkdir(dirname(memoryPath), { recursive: true });
+  await appendFile(memoryPath, promotionAppend(existing, promoted, summary.day), { mode: 0o600 });
   summary.promoted = promoted;
 }
 
@@ -222,7 +268,7 @@ async function writeReports(deps: DreamingDeps, summary: DreamSummary): Promise<
     ...summary.truths.map((truth) => `- ${truth.text} (confidence ${pct(truth.confidence)})`),
   ];
   const deep = [
-    `# Deep — ${summary.day}${summary.applied ? '' : ' (preview)'}`,
+    `# Deep — ${summary.day}${summary.mode === 'apply' ? '' : summary.mode === 'review' ? ' (waiting for review)' : ' (preview)'}`,
     '',
     ...summary.candidates.map(
       (candidate) =>
@@ -234,17 +280,22 @@ async function writeReports(deps: DreamingDeps, summary: DreamSummary): Promise<
             : '; passes'),
     ),
   ];
-  await writeFileAtomic(join(base, 'light', `${summary.day}.md`), `${light.join('\n')}\n`);
-  await writeFileAtomic(join(base, 'rem', `${summary.day}.md`), `${rem.join('\n')}\n`);
-  await writeFileAtomic(join(base, 'deep', `${summary.day}.md`), `${deep.join('\n')}\n`);
+  // Reports and the diary are derived from notes and recalls: they pass the secret catalogue too.
+  await writeFileAtomic(join(base, 'light', `${summary.day}.md`), `${redactSecrets(light.join('\n'))}\n`);
+  await writeFileAtomic(join(base, 'rem', `${summary.day}.md`), `${redactSecrets(rem.join('\n'))}\n`);
+  await writeFileAtomic(join(base, 'deep', `${summary.day}.md`), `${redactSecrets(deep.join('\n'))}\n`);
   if (!summary.applied) return;
   const diary = deps.writeDiary
     ? await deps.writeDiary(summary).catch(() => factualDiary(summary))
     : factualDiary(summary);
   // The diary is append-only, like the daily notes.
-  await appendFile(join(deps.workspaceDir, deps.scope.root, 'DREAMS.md'), `\n## ${summary.day}\n\n${diary.trim()}\n`, {
-    mode: 0o600,
-  });
+  await appendFile(
+    join(deps.workspaceDir, deps.scope.root, 'DREAMS.md'),
+    `\n## ${summary.day}\n\n${redactSecrets(diary.trim())}\n`,
+    {
+      mode: 0o600,
+    },
+  );
 }
 
 function factualDiary(summary: DreamSummary): string {

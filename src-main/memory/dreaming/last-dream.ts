@@ -8,8 +8,10 @@ import { dreamsStateDir } from '../recall-log.js';
 export interface LastDream {
   at: number;
   promoted: number;
-  /** False for a preview. */
+  /** False for a preview or a review run. */
   applied: boolean;
+  /** Review mode: candidates the run left waiting for approval. */
+  queued?: number;
 }
 
 const FILE = 'last-run.json';
@@ -30,7 +32,12 @@ export async function readLastDream(workspaceDir: string, scope: MemoryScope): P
     const value = JSON.parse(text) as Partial<LastDream>;
     if (typeof value.at !== 'number' || typeof value.promoted !== 'number' || typeof value.applied !== 'boolean')
       return undefined;
-    return { at: value.at, promoted: value.promoted, applied: value.applied };
+    return {
+      at: value.at,
+      promoted: value.promoted,
+      applied: value.applied,
+      ...(typeof value.queued === 'number' ? { queued: value.queued } : {}),
+    };
   } catch {
     return undefined;
   }

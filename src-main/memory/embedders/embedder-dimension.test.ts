@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lanceDbMemoryBackend } from '../../../extensions/memory-lancedb/index.js';
 import { silentLogger } from '../../base/logger.js';
-import { createHearthPaths } from '../../config/paths.js';
+import { createHearthPaths } from '../../paths/index.js';
 import { createFakeClock } from '../../testing/fake-clock.js';
 import { type FakeEmbeddingsServer, startFakeEmbeddingsServer } from '../../testing/fake-embeddings.js';
 import { createTempHome } from '../../testing/temp-home.js';

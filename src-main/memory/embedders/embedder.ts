@@ -1,6 +1,6 @@
 /** One interface for every way of turning text into vectors. */
 export interface Embedder {
-  /** Stable id stored with every vector, e.g. `hashed-v1:384` or `openai:text-embedding-3-small`. */
+  /** Stable id stored with every vector, e.g. `hashed-v2:384` or `openai:text-embedding-3-small`. */
   readonly id: string;
   readonly dimension: number;
   embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lanceDbMemoryBackend } from '../../../extensions/memory-lancedb/index.js';
 import { silentLogger } from '../../base/logger.js';
-import { createHearthPaths } from '../../config/paths.js';
+import { createHearthPaths } from '../../paths/index.js';
 import { createFakeClock } from '../../testing/fake-clock.js';
 import { type FakeEmbeddingsServer, startFakeEmbeddingsServer } from '../../testing/fake-embeddings.js';
 import { parseMemoryConfig } from '../memory-config.js';
@@ -31,7 +31,7 @@ describe('embedders', () => {
       '我喜欢喝茶',
       '喜欢喝茶',
     ]);
-    expect(embedder.id).toBe('hashed-v1:384');
+    expect(embedder.id).toBe('hashed-v2:384');
     expect(dot(a!, a!)).toBeCloseTo(1, 5);
     expect(dot(a!, b!)).toBeGreaterThan(dot(a!, c!));
     expect(dot(d!, e!)).toBeGreaterThan(0.6);

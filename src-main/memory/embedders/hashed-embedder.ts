@@ -1,19 +1,19 @@
 import { cjkBigrams, isCjk, isStopWord, rawTokens, stem } from '../text-tokens.js';
-import { conceptsOf } from './concepts.js';
 import { type Embedder, l2Normalize } from './embedder.js';
 
 /**
  * The offline default: feature hashing of words, word bigrams, character trigrams
  * (typo tolerance: "resturant" still shares most trigrams with "restaurant") and CJK
- * character n-grams, plus a small built-in concept table so common paraphrases
- * ("physician" / "doctor") land on a shared feature. Deterministic, no files, no network.
+ * character n-grams. Deterministic, no files, no network. It knows no meanings: paraphrase and
+ * translation are the full-text side's job (WordNet and CC-CEDICT, `query-expansion.ts`).
+ * v2: the hand-written concept table of v1 is gone.
  */
 export function createHashedEmbedder(dimension = 384): Embedder {
   if (!Number.isInteger(dimension) || dimension < 32)
     throw new Error(`hashed embedder dimension must be ≥ 32, got ${dimension}`);
   const cache = new TokenCache(dimension);
   return {
-    id: `hashed-v1:${dimension}`,
+    id: `hashed-v2:${dimension}`,
     dimension,
     async embed(texts) {
       return texts.map((text) => embedWith(cache, text));
@@ -64,17 +64,14 @@ function computeFeatures(token: string, dimension: number): TokenFeatures {
   if (isCjk(token[0]!)) {
     for (const char of token) {
       add(`c:${char}`, 0.5);
-      for (const concept of conceptsOf(char)) add(`k:${concept}`, 0.8);
     }
     for (const gram of cjkBigrams(token)) {
       add(`b:${gram}`, 1);
-      for (const concept of conceptsOf(gram)) add(`k:${concept}`, 1.2);
     }
   } else if (!isStopWord(token)) {
     const word = stem(token);
     wordHash = fnv1a(`w:${word}`) || 1;
     add(`w:${word}`, 1);
-    for (const concept of conceptsOf(word)) add(`k:${concept}`, 1.2);
     const padded = `^${token}$`;
     if (padded.length > 4) for (let i = 0; i + 3 <= padded.length; i++) add(`t:${padded.slice(i, i + 3)}`, 0.8);
   }

@@ -2,9 +2,9 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createMemoryFixture, type MemoryFixture } from '../../testing/memory-test-fixture.js';
 import { writeOnnxModelFixture } from '../../testing/onnx-model-fixture.js';
 import { parseMemoryConfig } from '../memory-config.js';
-import { createMemoryFixture, type MemoryFixture } from '../memory-test-fixture.js';
 import { createEmbedder } from './create-embedder.js';
 import { dot } from './embedder.js';
 import { createHashedEmbedder } from './hashed-embedder.js';
@@ -88,10 +88,10 @@ describe('onnx embedder (ONNX Runtime WebAssembly + tokenizer.json)', () => {
     await expect(embedder.embed(['tea'])).rejects.toThrow(/onnx embedder is closed/);
   });
 
-  it('says exactly what is wrong with the files, and never downloads anything', async () => {
+  it('says exactly what is wrong with the files, and how to get a model', async () => {
     const dir = await freshDir();
     await expect(createOnnxEmbedder({ modelDir: dir })).rejects.toThrow(
-      /missing model\.onnx or onnx\/model\.onnx, tokenizer\.json \(Hearth never downloads models\)/,
+      /missing model\.onnx or onnx\/model\.onnx, tokenizer\.json \(install a model with `hearth memory model install`, or put the files there yourself\)/,
     );
     await writeOnnxModelFixture(dir);
     await writeFile(join(dir, 'tokenizer.json'), '{"model": ');

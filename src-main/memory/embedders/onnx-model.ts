@@ -6,9 +6,10 @@ import { EmbedderError, l2Normalize } from './embedder.js';
 
 /**
  * A local sentence-embedding model from files the user supplies (a sentence-transformers ONNX
- * export such as all-MiniLM-L6-v2 or bge-small: `model.onnx` + `tokenizer.json`). Hearth never
- * downloads a model. The runtime is ONNX Runtime's WebAssembly build, which ships inside its npm
- * package — no native binary to fetch at install time — and the tokenizer is Hugging Face's own
+ * export such as all-MiniLM-L6-v2 or bge-small: `model.onnx` + `tokenizer.json`), or one installed
+ * from the catalogue (`model-install.ts`; loading never downloads anything). The runtime is
+ * ONNX Runtime's WebAssembly build, which ships inside its npm package — no native binary to
+ * fetch at install time — and the tokenizer is Hugging Face's own
  * tokenizer.json format read by `@huggingface/tokenizers`. Both load only when this embedder is
  * chosen, and only in the embedder's worker thread (`onnx-embedder.ts`).
  */
@@ -53,7 +54,7 @@ export async function findModelFiles(modelDir: string): Promise<{ modelPath: str
   if (!modelPath || !tokenizerFound) {
     const missing = [modelPath ? '' : MODEL_FILES.join(' or '), tokenizerFound ? '' : TOKENIZER_FILE].filter(Boolean);
     throw new EmbedderError(
-      `onnx embedder needs user-supplied model files in ${modelDir}: missing ${missing.join(', ')} (Hearth never downloads models)`,
+      `onnx embedder needs model files in ${modelDir}: missing ${missing.join(', ')} (install a model with \`hearth memory model install\`, or put the files there yourself)`,
     );
   }
   return { modelPath, tokenizerPath };

@@ -40,4 +40,4 @@ export type {
   CompactionSummaryMessage,
   ToolResultMessage,
   UserMessage,
-} from '../../agent/messages.js';
+} from '../../transcript/index.js';

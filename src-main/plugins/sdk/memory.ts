@@ -12,6 +12,7 @@ export type {
   MemoryChunkRow,
   MemoryIndexStore,
   MemoryIndexStoreOptions,
+  TextQueryClause,
 } from '../../memory/memory-backend.js';
 export type MemoryBackendService = MemoryBackend;
 export type MemoryBackendContribution = Contribution<MemoryBackendService, PluginServiceContext>;

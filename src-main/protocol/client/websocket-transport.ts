@@ -1,4 +1,5 @@
-import { serverFrameSchema } from '../frames.js';
+import { Emitter } from '../../base/emitter.js';
+import { type ServerFrame, serverFrameSchema } from '../frames.js';
 import type { Transport, TransportCloseInfo } from './transport.js';
 
 /** The WHATWG WebSocket surface we use; the browser's and the `ws` package's both fit. */
@@ -25,13 +26,13 @@ export function createWebSocketTransport(
   onBadFrame: (reason: string) => void = () => {},
 ): Transport {
   let socket: WebSocketLike | undefined;
-  const frameListeners = new Set<Parameters<Transport['onFrame']>[0]>();
-  const closeListeners = new Set<(info: TransportCloseInfo) => void>();
+  const frames = new Emitter<ServerFrame>();
+  const closes = new Emitter<TransportCloseInfo>();
   let closed = false;
   const finish = (info: TransportCloseInfo) => {
     if (closed) return;
     closed = true;
-    for (const listener of [...closeListeners]) listener(info);
+    closes.fire(info);
   };
 
   return {
@@ -61,7 +62,7 @@ export function createWebSocketTransport(
           }
           const parsed = serverFrameSchema.safeParse(value);
           if (!parsed.success) return onBadFrame('not a server frame');
-          for (const listener of [...frameListeners]) listener(parsed.data);
+          frames.fire(parsed.data);
         });
         socket.addEventListener('close', (event) => finish({ code: event.code, reason: event.reason }));
       });
@@ -70,12 +71,12 @@ export function createWebSocketTransport(
       if (socket && socket.readyState === OPEN) socket.send(JSON.stringify(frame));
     },
     onFrame(listener) {
-      frameListeners.add(listener);
-      return () => frameListeners.delete(listener);
+      const subscription = frames.event(listener);
+      return () => subscription.dispose();
     },
     onClose(listener) {
-      closeListeners.add(listener);
-      return () => closeListeners.delete(listener);
+      const subscription = closes.event(listener);
+      return () => subscription.dispose();
     },
     close(code = 1000, reason = '') {
       socket?.close(code, reason);

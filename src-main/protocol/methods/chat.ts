@@ -5,6 +5,8 @@ import { method } from './define.js';
 export interface ChatHistoryMessage {
   id: string;
   ts: number;
+  /** The same as `ts`, under the name OpenClaw's clients read. */
+  timestamp?: number;
   /** user | assistant | tool_call | tool_result | compaction_summary | notification | steering */
   kind: string;
   role: 'user' | 'assistant' | 'tool' | 'system';
@@ -16,6 +18,8 @@ export interface ChatHistoryMessage {
   model?: string;
   usage?: { inputTokens: number; outputTokens: number; cachedInputTokens: number };
   stopReason?: string;
+  /** User messages: `<runId>:user`, the chat.send run the message started (OpenClaw's field). */
+  idempotencyKey?: string;
 }
 
 export interface ChatSendResult {
@@ -33,8 +37,13 @@ export interface ChatHistoryResult {
   hasMore: boolean;
   /** Pass as `cursor` to page towards older messages. */
   nextCursor?: string;
-  /** Id of the newest message: what a client has seen. */
+  /**
+   * What a client has seen (first page only): pass it back as `cursor` to get only what was
+   * added since, in OpenClaw's `{kind:"delta"}` shape (or `{kind:"reset"}` after a reset).
+   */
   deltaCursor?: string;
+  /** The model a new turn would use (OpenClaw's `defaults`). */
+  defaults?: import('./openclaw-chat.js').SessionDefaults;
   sessionInfo: { agentId: string; createdAt: number; updatedAt: number; title?: string; model?: string };
 }
 
@@ -73,6 +82,13 @@ export const chatMethods = {
           .optional(),
         message: z.string(),
         idempotencyKey: z.string().min(1),
+        /**
+         * OpenClaw's UI sends the session id it loaded and the transcript leaf it saw. Hearth
+         * transcripts are linear and a turn always goes to the key's current session, so both
+         * are accepted and not checked.
+         */
+        sessionId: z.string().min(1).optional(),
+        expectedLeafEntryId: z.string().min(1).optional(),
         thinking: z.string().optional(),
         attachments: z.array(chatAttachmentSchema).max(16).optional(),
         deliver: z.boolean().optional(),

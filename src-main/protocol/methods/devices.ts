@@ -43,6 +43,8 @@ export interface SetupCodeResult {
   urls: string[];
   tlsFingerprint: string;
   expiresAt: number;
+  /** The most a device pairing with this code may ask for. */
+  scopes: string[];
   /** The QR as SVG markup (for the Devices view) and as terminal text (for the CLI). */
   qrSvg: string;
   qrText: string;
@@ -73,7 +75,13 @@ export const devicesMethods = {
   'device.pair.setup': method<SetupCodeResult>()({
     scope: 'operator.pairing',
     controlPlaneWrite: true,
-    params: z.object({ ttlMs: z.number().int().min(60_000).max(3_600_000).optional() }).strict(),
+    params: z
+      .object({
+        ttlMs: z.number().int().min(60_000).max(3_600_000).optional(),
+        /** The most a device pairing with the code may ask for (default: read, write, approvals). */
+        scopes: z.array(z.string()).min(1).optional(),
+      })
+      .strict(),
   }),
   'device.token.rotate': method<{
     deviceId: string;

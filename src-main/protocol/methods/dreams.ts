@@ -15,9 +15,38 @@ export interface DreamCandidateInfo {
   withdrawn?: string;
 }
 
+/** A promotion candidate waiting for the person's approval (review mode). */
+export interface DreamPendingInfo {
+  /** Short and stable: what `dreams.review` and `hearth memory promote --approve` take. */
+  id: string;
+  text: string;
+  path: string;
+  line: number;
+  score: number;
+  /** The day of the run that proposed it. */
+  day: string;
+  createdAt: number;
+  /** Unified diff of MEMORY.md if this one candidate is approved, against the file as it is now. */
+  diff: string;
+  /** MEMORY.md changed since the candidate was made; the diff is re-based on the current file. */
+  rebased: boolean;
+}
+
+export interface DreamsReviewResult {
+  approved: { id: string; text: string }[];
+  rejected: { id: string; text: string }[];
+  /** Not approved, and why (nothing was written for them). */
+  refused: { id: string; reason: string }[];
+  rebased: boolean;
+}
+
 export interface DreamsRunResult {
   day: string;
   applied: boolean;
+  /** `preview` wrote reports only, `review` queued candidates, `apply` wrote MEMORY.md. */
+  mode: 'preview' | 'review' | 'apply';
+  /** Review mode: the candidates this run left waiting. */
+  queued: { id: string; text: string }[];
   notesSeen: number;
   recalls: number;
   reflections: { tag: string; count: number }[];
@@ -32,8 +61,12 @@ export const dreamsMethods = {
     cron: string;
     /** When the schedule fires next (epoch ms), while Dreaming is enabled. */
     next?: number;
+    /** `memory.dreaming.review`: runs queue candidates for approval instead of writing MEMORY.md. */
+    review: boolean;
+    /** Candidates waiting for approval. */
+    pending: number;
     /** The scope's most recent run, kept across restarts. */
-    last?: { at: number; promoted: number; applied: boolean };
+    last?: { at: number; promoted: number; applied: boolean; queued?: number };
   }>()({
     scope: 'operator.read',
     params: z.object({ agentId, userId }).strict(),
@@ -41,7 +74,31 @@ export const dreamsMethods = {
   'dreams.run': method<DreamsRunResult>()({
     scope: 'operator.admin',
     controlPlaneWrite: true,
-    params: z.object({ agentId, userId, apply: z.boolean().optional() }).strict(),
+    /**
+     * `apply`: write MEMORY.md now (auto-apply); `review`: queue candidates for approval; neither:
+     * what `memory.dreaming.review` says (review when on, else a preview that writes no MEMORY.md).
+     */
+    params: z.object({ agentId, userId, apply: z.boolean().optional(), review: z.boolean().optional() }).strict(),
+  }),
+  'dreams.pending': method<{ candidates: DreamPendingInfo[] }>()({
+    scope: 'operator.read',
+    params: z.object({ agentId, userId }).strict(),
+  }),
+  'dreams.review': method<DreamsReviewResult>()({
+    scope: 'operator.admin',
+    controlPlaneWrite: true,
+    params: z
+      .object({
+        agentId,
+        userId,
+        approve: z.array(z.string().min(1).max(32)).max(200).optional(),
+        reject: z.array(z.string().min(1).max(32)).max(200).optional(),
+      })
+      .strict()
+      .refine(
+        (p) => (p.approve?.length ?? 0) + (p.reject?.length ?? 0) > 0,
+        'name at least one candidate to approve or reject',
+      ),
   }),
   'dreams.candidates': method<{ candidates: DreamCandidateInfo[] }>()({
     scope: 'operator.read',

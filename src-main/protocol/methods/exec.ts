@@ -27,6 +27,8 @@ export interface ExecApprovalRequestResult {
   createdAtMs: number;
   expiresAtMs: number;
   resolvedBy?: string;
+  /** `resolvedBy: hard-floor`: the floor findings (code, detail); no request was created. */
+  reasons?: { code: string; detail: string }[];
 }
 
 export interface ExecApprovalGetResult extends ExecApprovalView {

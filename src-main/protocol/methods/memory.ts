@@ -54,6 +54,55 @@ export interface MemoryStatusResult {
   scope: 'per-agent' | 'per-user';
   /** With per-user memory: the owner's folder (`users/owner/`, or the id `owner` is linked to). */
   ownerFolder?: string;
+  /**
+   * `memory.queryRewrite`: model calls made to rewrite queries since memory opened, and their
+   * tokens (as the provider reported them, or counted with the o200k tokenizer: `estimatedCalls`).
+   */
+  queryRewrite?: {
+    enabled: boolean;
+    calls: number;
+    cacheHits: number;
+    failures: number;
+    inputTokens: number;
+    outputTokens: number;
+    cachedInputTokens: number;
+    estimatedCalls: number;
+  };
+}
+
+/** A local embedding model of the catalogue (`memory.model.list`). */
+export interface MemoryModelInfo {
+  name: string;
+  description: string;
+  languages: string[];
+  dimension?: number;
+  /** Bytes to download, when the catalogue knows them. */
+  size?: number;
+  /** Every file is on disk and verified. */
+  installed: boolean;
+  /** `memory.embedder` uses it. */
+  active: boolean;
+  /** Bytes an interrupted install left; the next install resumes from them. */
+  partialBytes?: number;
+}
+
+/**
+ * The install in progress or the last one (`memory.model.status`, and the payload of the
+ * `memory.changed` event with `reason: "model"`). `failed` keeps the embedder memory had.
+ */
+export interface MemoryModelStatus {
+  state: 'idle' | 'downloading' | 'verifying' | 'installed' | 'failed';
+  name?: string;
+  file?: string;
+  received?: number;
+  total?: number;
+  /** Where the model was installed. */
+  dir?: string;
+  /** Whether memory.embedder was switched to it. */
+  activated?: boolean;
+  /** The person's message: what failed and what memory keeps using. */
+  error?: string;
+  failure?: 'unreachable' | 'http' | 'interrupted' | 'checksum' | 'aborted';
 }
 
 export const memoryMethods = {
@@ -85,5 +134,25 @@ export const memoryMethods = {
   'memory.status': method<MemoryStatusResult>()({
     scope: 'operator.read',
     params: z.object({ agentId }).strict(),
+  }),
+  'memory.model.list': method<{ models: MemoryModelInfo[] }>()({
+    scope: 'operator.read',
+    params: z.object({}).strict(),
+  }),
+  'memory.model.status': method<MemoryModelStatus>()({
+    scope: 'operator.read',
+    params: z.object({}).strict(),
+  }),
+  /** Starts the install and answers at once; progress comes as `memory.changed` `{reason: "model", model}`. */
+  'memory.model.install': method<MemoryModelStatus>()({
+    scope: 'operator.admin',
+    controlPlaneWrite: true,
+    params: z
+      .object({
+        name: z.string().min(1).max(64),
+        /** Switch memory.embedder to it once installed (default true). */
+        activate: z.boolean().optional(),
+      })
+      .strict(),
   }),
 };

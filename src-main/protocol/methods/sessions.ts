@@ -26,6 +26,8 @@ export interface SessionsListResult {
   nextOffset: number | null;
   hasMore: boolean;
   sessions: SessionRow[];
+  /** The model a new turn would use (OpenClaw's `defaults`). */
+  defaults?: import('./openclaw-chat.js').SessionDefaults;
 }
 
 export interface SessionsGetResult {

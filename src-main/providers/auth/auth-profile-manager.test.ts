@@ -26,7 +26,7 @@ beforeEach(async () => {
   });
   config = { profiles: {}, order: {}, billingDisableMs: 5 * 60 * 60 * 1000 };
 });
-afterEach(() => rm(stateDir, { recursive: true, force: true }));
+afterEach(() => rm(stateDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }));
 
 describe('auth profile ordering', () => {
   it('puts oauth before token before api_key, then least recently used first', async () => {

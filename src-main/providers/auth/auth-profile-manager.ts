@@ -1,7 +1,7 @@
 import type { Clock } from '../../base/clock.js';
 import type { Disposable } from '../../base/disposable.js';
 import type { Logger } from '../../base/logger.js';
-import type { SecretStore } from '../../secrets/secret-store.js';
+import type { SecretStore } from '../../secrets/index.js';
 import type { FailoverReason } from '../failover-error.js';
 import type { AuthConfig } from '../provider-config.js';
 import type { ProviderCredential } from '../provider-registry.js';

@@ -7,7 +7,6 @@ import { type AgentRuntime, createRuntimeServices, type TurnScope } from '../../
 import type { AgentLoopHooks } from '../../agent/loop/agent-loop.js';
 import type { RunnerContextHooks } from '../../agent/runner/runner-types.js';
 import { type Clock, DisposableStore, type Logger, silentLogger, systemClock } from '../../base/index.js';
-import { createHearthPaths, type HearthPaths } from '../../config/paths.js';
 import type { CallerIdentity } from '../../gateway/caller.js';
 import { GatewayEventBus, type PublishedEvent } from '../../gateway/event-bus.js';
 import { type CallContext, type DispatchOutcome, MethodRegistry } from '../../gateway/method-router.js';
@@ -15,6 +14,7 @@ import { registerAgentMethods } from '../../gateway/methods/agent.js';
 import { registerAuthProfilesMethods } from '../../gateway/methods/auth-profiles.js';
 import { registerChatMethods } from '../../gateway/methods/chat.js';
 import { registerModelsMethods } from '../../gateway/methods/models.js';
+import { createHearthPaths, type HearthPaths } from '../../paths/index.js';
 import { type AuthProfileManager, parseRuntimeConfig, type RuntimeConfig } from '../../providers/index.js';
 import {
   createEncryptedFileSecretStore,

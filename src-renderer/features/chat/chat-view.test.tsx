@@ -127,8 +127,8 @@ describe('ChatView', () => {
     app = startTestApp({
       'sessions.list': () => ({
         sessions: [
-          { key: 'agent:main:main', label: 'Main' },
-          { key: 'agent:main:telegram:dm:7', displayName: 'Alice on Telegram' },
+          { key: 'agent:main:main', agentId: 'main', displayName: 'Main', updatedAt: 1 },
+          { key: 'agent:main:telegram:dm:7', agentId: 'main', displayName: 'Alice on Telegram', updatedAt: 2 },
         ],
       }),
       'chat.history': (p) => ({

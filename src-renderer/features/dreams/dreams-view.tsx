@@ -3,9 +3,10 @@ import { useDomain, useStores, useT } from '../../app/stores-context.js';
 import { TabList } from '../../ui/tab-list.js';
 import { formatTime } from '../../ui/use-now.js';
 import { Markdown } from '../chat/markdown.js';
+import { PromotionReview } from './promotion-review.js';
 import './dreams.css';
 
-type Tab = 'diary' | 'phases' | 'candidates';
+type Tab = 'diary' | 'review' | 'phases' | 'candidates';
 
 export function DreamsView() {
   const t = useT();
@@ -21,9 +22,11 @@ export function DreamsView() {
   const error = useDomain('dreams', (s) => s.error);
   const status = useDomain('dreams', (s) => s.status);
   const perUser = useDomain('dreams', (s) => s.whose.perUser);
+  const pending = useDomain('dreams', (s) => s.pending.length);
   const [tab, setTab] = useState<Tab>('diary');
   const tabs: { id: Tab; label: string }[] = [
     { id: 'diary', label: t('dreams.diary') },
+    { id: 'review', label: `${t('dreams.review')} (${pending})` },
     { id: 'phases', label: t('dreams.phases') },
     { id: 'candidates', label: `${t('dreams.candidates')} (${candidates.length})` },
   ];
@@ -67,9 +70,11 @@ export function DreamsView() {
           {status.lastAt !== undefined && (
             <>
               {' '}
-              {status.lastApplied === false
-                ? t('dreams.lastPreview', { when: formatTime(status.lastAt) })
-                : t('dreams.lastRun', { when: formatTime(status.lastAt), count: String(status.lastPromoted ?? 0) })}
+              {status.lastQueued !== undefined
+                ? t('dreams.lastReview', { when: formatTime(status.lastAt), count: String(status.lastQueued) })
+                : status.lastApplied === false
+                  ? t('dreams.lastPreview', { when: formatTime(status.lastAt) })
+                  : t('dreams.lastRun', { when: formatTime(status.lastAt), count: String(status.lastPromoted ?? 0) })}
             </>
           )}
         </p>
@@ -89,6 +94,7 @@ export function DreamsView() {
           ) : (
             <p className="empty card">{t('dreams.noDiary')}</p>
           ))}
+        {tab === 'review' && <PromotionReview />}
         {tab === 'phases' && (
           <ol className="phases">
             {phases.length === 0 && <li className="empty card">{t('dreams.noPhases')}</li>}

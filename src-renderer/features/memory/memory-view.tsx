@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { useDomain, useStores, useT } from '../../app/stores-context.js';
 import { highlightRuns, type MemoryDoc, type MemoryHit } from '../../stores/memory-store.js';
 import { Markdown } from '../chat/markdown.js';
+import { MemoryModels } from './memory-models.js';
 import './memory.css';
 
 const fmt = (n: number | undefined) => (n === undefined ? '—' : n.toFixed(2));
@@ -141,6 +142,7 @@ export function MemoryView() {
           <DocEditor doc="USER.md" />
         </div>
         <aside className="stack">
+          <MemoryModels />
           <section className="card" aria-labelledby="memory-today">
             <h2 id="memory-today">{t('memory.today')}</h2>
             {today?.content ? <Markdown text={today.content} /> : <p className="faint">{t('common.empty')}</p>}

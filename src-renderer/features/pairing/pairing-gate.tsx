@@ -38,7 +38,12 @@ export function PairingGate({ store, initialCode, device, restart, children }: P
   }, [phase]);
 
   const detailCode = connection.lastError?.detailCode;
-  const removed = connection.status === 'auth-failed' && !!device?.token() && removedCodes.has(detailCode ?? '');
+  // A browser signed in with the gateway token goes back to the token prompt instead (start-client.ts).
+  const removed =
+    connection.status === 'auth-failed' &&
+    !!device?.token() &&
+    device.source() === 'pairing' &&
+    removedCodes.has(detailCode ?? '');
   useEffect(() => {
     if (!removed) return;
     // The key stays (re-pairing is recognised on the desktop); the dead token goes.

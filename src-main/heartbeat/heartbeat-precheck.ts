@@ -1,0 +1,46 @@
+import { type Checklist, dueItems } from './heartbeat-checklist.js';
+
+/** Why a beat needs the model; empty means it makes no model call at all. */
+export type HeartbeatReason =
+  | { kind: 'item'; text: string }
+  | { kind: 'events'; count: number }
+  | { kind: 'failed-jobs'; names: string[] };
+
+export interface PrecheckInput {
+  checklist: Checklist;
+  /** The previous beat (or when the heartbeat started). */
+  sinceMs: number;
+  nowMs: number;
+  /** New events from channels or watched files since the last beat. */
+  pendingEvents: number;
+  /** Jobs whose last run failed since the last beat. */
+  failedJobs: string[];
+}
+
+/** Deterministic and free: no I/O, no model. The heartbeat calls the model only if this finds something. */
+export function precheck(input: PrecheckInput): HeartbeatReason[] {
+  const reasons: HeartbeatReason[] = dueItems(input.checklist, input.sinceMs, input.nowMs).map((item) => ({
+    kind: 'item',
+    text: item.text,
+  }));
+  if (input.pendingEvents > 0) reasons.push({ kind: 'events', count: input.pendingEvents });
+  if (input.failedJobs.length > 0) reasons.push({ kind: 'failed-jobs', names: input.failedJobs });
+  return reasons;
+}
+
+/** What the heartbeat turn is told: only what is due, so the turn stays small. */
+export function heartbeatPrompt(reasons: readonly HeartbeatReason[]): string {
+  const lines = reasons.map((reason) => {
+    if (reason.kind === 'item') return `- due: ${reason.text}`;
+    if (reason.kind === 'events') return `- ${reason.count} new event(s) from channels or watched files`;
+    return `- failed scheduled jobs: ${reason.names.join(', ')}`;
+  });
+  return [
+    'Heartbeat. Check these against HEARTBEAT.md:',
+    ...lines,
+    `If there is nothing the person needs to hear, answer exactly ${NOTHING_TO_REPORT}.`,
+  ].join('\n');
+}
+
+/** The model's answer for "nothing to report": nothing is delivered. */
+export const NOTHING_TO_REPORT = 'HEARTBEAT_OK';

@@ -1,0 +1,126 @@
+import type { Clock } from '../base/clock.js';
+import type { Disposable } from '../base/disposable.js';
+import type { Logger } from '../base/logger.js';
+import { type Checklist, parseChecklist } from './heartbeat-checklist.js';
+import { type HeartbeatReason, heartbeatPrompt, NOTHING_TO_REPORT, precheck } from './heartbeat-precheck.js';
+
+export interface HeartbeatSettings {
+  enabled: boolean;
+  intervalMs: number;
+  /** Local hours [start, end) in `tz` when beats may run; undefined: always. */
+  activeHours?: { start: number; end: number };
+  tz?: string;
+}
+
+export interface HeartbeatState {
+  enabled: boolean;
+  intervalMs: number;
+  lastBeatAtMs?: number;
+  /** Beats that made a model call / that did not (nothing was due). */
+  turns: number;
+  quietBeats: number;
+  lastReasons: HeartbeatReason[];
+  lastDelivered?: string;
+  problems: string[];
+}
+
+export interface HeartbeatDeps {
+  clock: Clock;
+  log: Logger;
+  settings(): HeartbeatSettings;
+  /** HEARTBEAT.md's text ('' when the file is missing). */
+  readChecklist(): Promise<string>;
+  pendingEvents(): number;
+  failedJobs(sinceMs: number): string[];
+  /** One heartbeat turn (run kind `heartbeat`); resolves with the model's reply. */
+  runTurn(prompt: string): Promise<string>;
+  /** A reply worth telling the person. */
+  deliver(text: string): void;
+}
+
+export interface HeartbeatService extends Disposable {
+  /** One beat now: pre-check, then a model call only if something is due. */
+  beat(): Promise<void>;
+  state(): HeartbeatState;
+}
+
+function localHour(ms: number, tz: string | undefined): number {
+  const hour = new Intl.DateTimeFormat('en-US', { hour: 'numeric', hourCycle: 'h23', timeZone: tz }).format(ms);
+  return Number(hour);
+}
+
+/** Every interval a free, deterministic pre-check; the model is called only when it finds something. */
+export function createHeartbeat(deps: HeartbeatDeps): HeartbeatService {
+  const { clock } = deps;
+  let sinceMs = clock.now();
+  let checklistCache: { text: string; checklist: Checklist } | undefined;
+  let beating: Promise<void> | undefined;
+  const state: HeartbeatState = {
+    enabled: deps.settings().enabled,
+    intervalMs: deps.settings().intervalMs,
+    turns: 0,
+    quietBeats: 0,
+    lastReasons: [],
+    problems: [],
+  };
+
+  async function beatOnce(): Promise<void> {
+    const settings = deps.settings();
+    const now = clock.now();
+    const window = sinceMs;
+    sinceMs = now;
+    state.lastBeatAtMs = now;
+    if (settings.activeHours) {
+      const hour = localHour(now, settings.tz);
+      const { start, end } = settings.activeHours;
+      const active = start <= end ? hour >= start && hour < end : hour >= start || hour < end;
+      if (!active) {
+        state.quietBeats++;
+        state.lastReasons = [];
+        return;
+      }
+    }
+    const text = await deps.readChecklist();
+    if (checklistCache?.text !== text) {
+      // Interval items count from when the checklist was first seen, so an edit does not make all of them due.
+      checklistCache = { text, checklist: parseChecklist(text, { tz: settings.tz, anchorMs: now }) };
+    }
+    state.problems = checklistCache.checklist.problems;
+    const reasons = precheck({
+      checklist: checklistCache.checklist,
+      sinceMs: window,
+      nowMs: now,
+      pendingEvents: deps.pendingEvents(),
+      failedJobs: deps.failedJobs(window),
+    });
+    state.lastReasons = reasons;
+    if (reasons.length === 0) {
+      state.quietBeats++;
+      return;
+    }
+    state.turns++;
+    const reply = (await deps.runTurn(heartbeatPrompt(reasons))).trim();
+    if (reply === '' || reply.includes(NOTHING_TO_REPORT)) return;
+    state.lastDelivered = reply;
+    deps.deliver(reply);
+  }
+
+  const beat = async () => {
+    // A slow heartbeat turn never overlaps the next beat.
+    if (beating) return beating;
+    beating = beatOnce()
+      .catch((error) => deps.log.warn('heartbeat failed', { error: String(error) }))
+      .finally(() => {
+        beating = undefined;
+      });
+    return beating;
+  };
+
+  const initial = deps.settings();
+  const timer = initial.enabled ? clock.setInterval(() => void beat(), initial.intervalMs) : undefined;
+  return {
+    beat,
+    state: () => ({ ...state, lastReasons: [...state.lastReasons] }),
+    dispose: () => timer?.dispose(),
+  };
+}

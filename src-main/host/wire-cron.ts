@@ -1,0 +1,102 @@
+import { join } from 'node:path';
+import type { RuntimeServices } from '../agent/index.js';
+import type { Clock } from '../base/clock.js';
+import { type AsyncDisposable, AsyncDisposableStore } from '../base/disposable.js';
+import type { Logger } from '../base/logger.js';
+import type { ConfigService } from '../config/index.js';
+import {
+  type CronJobRunner,
+  type CronService,
+  createCronService,
+  createCronStore,
+  createCronTools,
+  parseCronConfig,
+} from '../cron/index.js';
+import type { GatewayCore } from '../gateway/gateway-core.js';
+import { registerCronMethods } from '../gateway/methods/cron.js';
+import type { HearthPaths } from '../paths/index.js';
+import type { ToolDefinition } from '../tools/tool.js';
+
+export interface WiredCron extends AsyncDisposable {
+  cron: CronService;
+}
+
+/**
+ * Scheduled jobs: kept in state/cron/, run through the agent runtime as `cron` runs (the cron
+ * lane, the cron bootstrap for isolated sessions), announced as `cron.changed`. The model's
+ * cron tools join `tools`; they refuse to edit jobs from inside a cron run.
+ */
+export async function wireCron(deps: {
+  core: Pick<GatewayCore, 'registry' | 'bus'>;
+  config: Pick<ConfigService, 'current'>;
+  paths: HearthPaths;
+  clock: Clock;
+  log: Logger;
+  services: RuntimeServices;
+  /** The shared tool list the runtime reads every turn; the cron tools are added to it. */
+  tools: ToolDefinition[];
+}): Promise<WiredCron> {
+  const { core, config, clock } = deps;
+  const log = deps.log.child({ part: 'cron' });
+  const root = new AsyncDisposableStore();
+  const settings = () => parseCronConfig(config.current.cron);
+  const dir = join(deps.paths.stateDir, 'cron');
+
+  const active = new Map<string, string>();
+  const runner: CronJobRunner = async (job, { runId, sessionKey }) => {
+    const { enabled, runTimeoutMs } = settings();
+    if (!enabled) return { status: 'skipped', summary: 'cron.enabled is false in hearth.json' };
+    const { runtime } = deps.services;
+    runtime.start({ runId, sessionKey, message: job.message, runKind: 'cron', timeoutMs: runTimeoutMs });
+    active.set(runId, sessionKey);
+    const run = await runtime.wait(runId).finally(() => active.delete(runId));
+    if (run?.status === 'ok') return { status: 'ok', summary: run.text.trim() || '(no reply)' };
+    return { status: 'error', summary: run?.error?.message ?? `the run ended ${run?.status ?? 'unseen'}` };
+  };
+
+  const store = createCronStore({ jobsFile: join(dir, 'jobs.json'), runsFile: join(dir, 'runs.jsonl') });
+  const cron = createCronService({
+    store,
+    clock,
+    log,
+    runner,
+    catchUp: () => settings().catchUp,
+  });
+  root.add({ dispose: () => cron.dispose() });
+  // Disposed first: a running cron turn is aborted so the scheduler's shutdown does not wait on it.
+  root.add({
+    dispose: () => {
+      for (const [runId, sessionKey] of active) deps.services.runtime.abort(sessionKey, runId);
+    },
+  });
+  root.add(cron.onDidChange(() => core.bus.publish('cron.changed', { reason: 'jobs' })));
+  root.add(
+    cron.onDidRun(({ job, run }) =>
+      core.bus.publish('cron.changed', {
+        reason: 'run',
+        jobId: job.id,
+        name: job.name,
+        runId: run.runId,
+        ...(run.sessionKey ? { sessionKey: run.sessionKey } : {}),
+        status: run.status,
+        summary: run.summary,
+        delivery: job.delivery,
+      }),
+    ),
+  );
+  root.add(registerCronMethods(core.registry, { cron, config: settings, storePath: store.path }));
+
+  const tools = createCronTools(cron);
+  deps.tools.push(...tools);
+  root.add({
+    dispose: () => {
+      for (const tool of tools) {
+        const index = deps.tools.indexOf(tool);
+        if (index >= 0) deps.tools.splice(index, 1);
+      }
+    },
+  });
+
+  await cron.start();
+  return { cron, dispose: () => root.dispose() };
+}

@@ -1,0 +1,40 @@
+import type { Clock } from '../base/clock.js';
+import { type AsyncDisposable, AsyncDisposableStore } from '../base/disposable.js';
+import type { Logger } from '../base/logger.js';
+import type { GatewayCore } from '../gateway/gateway-core.js';
+import { registerSessionsMethods } from '../gateway/methods/sessions.js';
+import type { HearthPaths } from '../paths/index.js';
+import type { SessionDefaults } from '../protocol/methods/openclaw-chat.js';
+import { createLanes, createSessionStore, type Lanes, type SessionStore } from '../sessions/index.js';
+
+export interface WiredSessions extends AsyncDisposable {
+  store: SessionStore;
+  lanes: Lanes;
+  /** How many sessions exist (for `status`), kept current from the store's change events. */
+  count(): number;
+}
+
+/** The session store, its lanes and the `sessions.*` methods; disposing flushes the index. */
+export async function wireSessions(deps: {
+  core: Pick<GatewayCore, 'registry' | 'bus'>;
+  paths: HearthPaths;
+  clock: Clock;
+  log: Logger;
+  /** The model a new turn would use, for OpenClaw clients (wire-openclaw-ui.ts fills it in later). */
+  defaults?(agentId: string): SessionDefaults | undefined;
+}): Promise<WiredSessions> {
+  const { core, clock } = deps;
+  const root = new AsyncDisposableStore();
+  const store = createSessionStore({ paths: deps.paths, clock, log: deps.log.child({ part: 'sessions' }) });
+  root.add({ dispose: () => store.flush() });
+  let total = (await store.list({ limit: 1 })).totalCount;
+  root.add(
+    store.onDidChange(() => {
+      void store.list({ limit: 1 }).then((page) => {
+        total = page.totalCount;
+      });
+    }),
+  );
+  root.add(registerSessionsMethods(core.registry, { store, bus: core.bus, clock, defaults: deps.defaults }));
+  return { store, lanes: createLanes({}), count: () => total, dispose: () => root.dispose() };
+}
