@@ -20,6 +20,8 @@ export interface ApprovalHistoryEntry {
 export interface ApprovalHistory {
   append(entry: ApprovalHistoryEntry): Promise<void>;
   read(): Promise<ApprovalHistoryEntry[]>;
+  /** Resolves once every queued append has reached the file (shutdown, and tests removing the folder). */
+  flush(): Promise<void>;
 }
 
 export function approvalsHistoryPath(stateDir: string): string {
@@ -39,6 +41,9 @@ export function createApprovalHistory(path: string): ApprovalHistory {
           await appendFile(path, line, { mode: 0o600 });
         });
       return writing;
+    },
+    async flush() {
+      await writing.catch(() => undefined);
     },
     async read() {
       await writing.catch(() => undefined);

@@ -3,6 +3,8 @@ import type { Clock } from '../base/clock.js';
 import { type Disposable, toDisposable } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
 import { GatewayError } from '../protocol/errors.js';
+import type { EventSink } from '../protocol/events.js';
+import type { Finding, Reason } from './analysis-types.js';
 import type { ApprovalHistory } from './approval-history.js';
 import {
   type ApprovalDecision,
@@ -17,9 +19,7 @@ import {
 import type { SmartVerdict } from './smart-approval.js';
 
 /** The events the service publishes; the gateway's EventBus satisfies this. */
-export interface ApprovalEventSink {
-  publish(event: 'exec.approval.requested' | 'exec.approval.resolved', payload: Record<string, unknown>): void;
-}
+export type ApprovalEventSink = EventSink<'exec.approval.requested' | 'exec.approval.resolved'>;
 
 export interface ApprovalServiceDeps {
   clock: Clock;
@@ -28,8 +28,16 @@ export interface ApprovalServiceDeps {
   logger: Logger;
   /** Whether a connected client can answer (holds operator.approvals); the gateway knows. */
   hasWireApprovers?: () => boolean;
+  /**
+   * The hard floor and the person-only checks, run by the service itself on the
+   * command of every request, whoever asks (exec tool, wire, terminals, cron,
+   * channels, MCP): a floor command is refused before any request exists, and a
+   * person-only one can only be answered by a person. Required, so no caller can
+   * build a service that skips it.
+   */
+  screen: (command: string, cwd: string, stdin?: string) => Finding[];
   /** Smart triage (createSmartTriage); used for requests with `smart: true`. */
-  smartTriage?: (command: string, signal?: AbortSignal) => Promise<SmartVerdict>;
+  smartTriage?: (command: string, signal?: AbortSignal, reasons?: Reason[]) => Promise<SmartVerdict>;
   newId?: () => string;
   defaultTimeoutMs?: number;
 }
@@ -89,6 +97,11 @@ export class ApprovalService implements ApprovalGate, Disposable {
     signal?: AbortSignal,
     onPending?: (request: ApprovalRequest) => void,
   ): Promise<ApprovalResolution> {
+    const refused = this.refusal(input);
+    if (refused) return refused;
+    const screened = this.screen(input.command, input.cwd, input.stdin);
+    const personOnly =
+      screened.person.length > 0 || input.analysis.findings.some((finding) => finding.severity === 'person');
     const now = this.deps.clock.now();
     const id = this.newId();
     const request: ApprovalRequest = {
@@ -97,19 +110,26 @@ export class ApprovalService implements ApprovalGate, Disposable {
       sessionKey: input.sessionKey,
       command: input.command,
       analysis: input.analysis,
-      reasons: input.reasons,
+      // The person (and the judge) always see why a person is needed, with its code.
+      reasons: mergeReasons(input.reasons, screened.person),
       cwd: input.cwd,
       ...(input.host ? { host: input.host } : {}),
       createdAtMs: now,
       expiresAtMs: now + (input.timeoutMs ?? this.defaultTimeoutMs),
-      allowedDecisions: input.allowedDecisions ?? [...approvalDecisions],
-      ...(input.allowAlways ? { allowAlways: input.allowAlways } : {}),
-      ...(input.allowAlwaysExact ? { allowAlwaysExact: input.allowAlwaysExact } : {}),
+      // "Always" cannot cover what must be asked every time.
+      allowedDecisions: (input.allowedDecisions ?? [...approvalDecisions]).filter(
+        (decision) => !personOnly || decision !== 'allow-always',
+      ),
+      ...(input.allowAlways && !personOnly ? { allowAlways: input.allowAlways } : {}),
+      ...(input.allowAlwaysExact && !personOnly ? { allowAlwaysExact: input.allowAlwaysExact } : {}),
     };
 
     if (input.smart && this.deps.smartTriage) {
-      const verdict = await this.deps.smartTriage(input.command, signal);
-      if (verdict.verdict !== 'escalate') {
+      const verdict = await this.deps.smartTriage(input.command, signal, request.reasons);
+      // On a person-only request the judge may deny, never approve: a model is not a person.
+      if (verdict.verdict === 'approve' && personOnly)
+        this.deps.logger.info('smart approval cannot approve a person-only request', { id });
+      else if (verdict.verdict !== 'escalate') {
         const resolution = this.finish(request, {
           decision: verdict.verdict === 'approve' ? 'allow-once' : 'deny',
           resolvedBy: 'smart-judge',
@@ -121,7 +141,7 @@ export class ApprovalService implements ApprovalGate, Disposable {
     }
 
     if (!this.hasApprovers()) {
-      return this.finish(request, { ...this.fallback(input), resolvedBy: 'no-approver' });
+      return this.finish(request, { ...this.fallback(input, personOnly), resolvedBy: 'no-approver' });
     }
     return new Promise<ApprovalResolution>((resolve) => {
       const prompters = new AbortController();
@@ -131,7 +151,7 @@ export class ApprovalService implements ApprovalGate, Disposable {
         settle: resolve,
         prompters,
         timer: this.deps.clock.setTimeout(
-          () => this.settle(id, { ...this.fallback(input), resolvedBy: 'expiry' }, true),
+          () => this.settle(id, { ...this.fallback(input, personOnly), resolvedBy: 'expiry' }, true),
           request.expiresAtMs - now,
         ),
       };
@@ -185,6 +205,11 @@ export class ApprovalService implements ApprovalGate, Disposable {
       this.settle(id, { decision: 'deny', resolvedBy: 'cancelled', reason: 'the host is shutting down' });
   }
 
+  /** Decisions are recorded without blocking the caller; this waits until they are on disk. */
+  flushHistory(): Promise<void> {
+    return this.deps.history.flush();
+  }
+
   private ask(prompter: ApprovalPrompter, request: ApprovalRequest, signal: AbortSignal): void {
     prompter.prompt(request, signal).then(
       (decision) => {
@@ -196,7 +221,46 @@ export class ApprovalService implements ApprovalGate, Disposable {
     );
   }
 
-  private fallback(input: ApprovalInput): { decision: ApprovalDecision; reason: string } {
+  /** The floor and person-only findings of a command, by the service's own analysis. */
+  screen(command: string, cwd: string, stdin?: string): { floor: Reason[]; person: Reason[] } {
+    const findings = this.deps.screen(command, cwd, stdin);
+    const pick = (severity: Finding['severity']) =>
+      findings.filter((finding) => finding.severity === severity).map(({ code, detail }) => ({ code, detail }));
+    return { floor: pick('deny'), person: pick('person') };
+  }
+
+  /**
+   * The refusal of a floor command, or undefined when the command is not on the floor.
+   * No id is handed out, nothing is published or offered; only the history records it.
+   */
+  refusal(
+    input: Pick<ApprovalInput, 'agentId' | 'sessionKey' | 'command' | 'cwd'> &
+      Partial<Pick<ApprovalInput, 'analysis' | 'stdin'>>,
+  ): ApprovalResolution | undefined {
+    const { floor } = this.screen(input.command, input.cwd, input.stdin);
+    if (floor.length === 0) return undefined;
+    const now = this.deps.clock.now();
+    const reason = `hard floor: ${floor.map((found) => `${found.code}: ${found.detail}`).join('; ')}`;
+    this.deps.logger.warn('approval refused: hard floor', { agentId: input.agentId, codes: floor.map((f) => f.code) });
+    this.deps.history
+      .append({
+        id: `floor:${this.newId()}`,
+        agentId: input.agentId,
+        sessionKey: input.sessionKey,
+        command: input.command,
+        programs: (input.analysis?.commands ?? []).map((command) => ({ name: command.name, args: command.args })),
+        decision: 'deny',
+        resolvedBy: 'hard-floor',
+        reason,
+        requestedAtMs: now,
+        decidedAtMs: now,
+      })
+      .catch((error: unknown) => this.deps.logger.error('cannot record approval decision', { error: String(error) }));
+    return { id: '', decision: 'deny', resolvedBy: 'hard-floor', reason, floor, resolvedAtMs: now };
+  }
+
+  private fallback(input: ApprovalInput, personOnly = false): { decision: ApprovalDecision; reason: string } {
+    if (personOnly) return { decision: 'deny', reason: 'nobody answered, and only a person may allow this' };
     if (input.askFallback === 'full') return { decision: 'allow-once', reason: 'nobody answered; askFallback is full' };
     if (input.askFallback === 'allowlist' && input.allowlistSatisfied)
       return {
@@ -264,4 +328,9 @@ export class ApprovalService implements ApprovalGate, Disposable {
       .catch((error: unknown) => this.deps.logger.error('cannot record approval decision', { error: String(error) }));
     return resolution;
   }
+}
+
+function mergeReasons(reasons: Reason[], extra: Reason[]): Reason[] {
+  const seen = new Set(reasons.map((reason) => `${reason.code}\u0000${reason.detail}`));
+  return [...reasons, ...extra.filter((reason) => !seen.has(`${reason.code}\u0000${reason.detail}`))];
 }

@@ -1,9 +1,10 @@
-import { accessSync, statSync } from 'node:fs';
+import { accessSync, readdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Clock } from '../base/clock.js';
-import type { Disposable } from '../base/disposable.js';
+import type { AsyncDisposable } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
-import type { HearthPaths } from '../config/paths.js';
+import type { HearthPaths } from '../paths/index.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { openAllowlistStore } from './allowlist-store.js';
 import type { AnalysisSummary } from './analysis-types.js';
@@ -13,10 +14,12 @@ import { type ApprovalEventSink, ApprovalService } from './approval-service.js';
 import { loadBashParser } from './bash-parser.js';
 import { buildChildEnv } from './child-env.js';
 import { createCommandChecker } from './command-checker.js';
+import { createCommandScreen, type ScreenPlace } from './command-screen.js';
 import type { ExecConfig } from './exec-config.js';
 import { ExecHost, type ExecRequest } from './exec-host.js';
 import { defaultExecPolicy } from './exec-policy.js';
 import { createExecTool } from './exec-tool.js';
+import { usualTopLevel } from './floor-targets.js';
 import { createFsExecutableCheck, createPathResolver } from './path-resolver.js';
 import type { SpawnFn } from './process-runner.js';
 import type { PtySpawnFn } from './pty-session.js';
@@ -43,7 +46,7 @@ export interface ExecCapabilityDeps {
   shell?: string;
 }
 
-export interface ExecCapability extends Disposable {
+export interface ExecCapability extends AsyncDisposable {
   host: ExecHost;
   approvals: ApprovalService;
   terminals: TerminalManager;
@@ -62,8 +65,16 @@ export async function createExecCapability(deps: ExecCapabilityDeps): Promise<Ex
     path: deps.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
     isExecutable: createFsExecutableCheck({ accessSync, statSync }),
   });
+  // What the floor and the person-only reads judge against: this machine's root and Hearth's own secrets.
+  const place: ScreenPlace = {
+    ...(deps.env.HOME ? { home: deps.env.HOME } : {}),
+    topLevel: [...new Set([...usualTopLevel, ...rootEntries()])],
+    sensitivePaths: [deps.paths.identityDir, join(deps.paths.stateDir, 'secrets.enc.json')],
+  };
+  const screen = createCommandScreen(parser, place);
   const approvals = new ApprovalService({
     clock: deps.clock,
+    screen,
     events: deps.events,
     history: createApprovalHistory(approvalsHistoryPath(deps.paths.stateDir)),
     logger: deps.logger.child({ capability: 'approvals' }),
@@ -94,11 +105,12 @@ export async function createExecCapability(deps: ExecCapabilityDeps): Promise<Ex
     spawnPty: deps.spawnPty,
     baseEnv: deps.env,
     ...(deps.env.HOME ? { home: deps.env.HOME } : {}),
+    place,
     readScript: (path) => readFile(path, 'utf8').catch(() => undefined),
     clock: deps.clock,
     logger: deps.logger.child({ capability: 'exec' }),
   });
-  const terminals = new TerminalManager({ spawnPty: deps.spawnPty, events: deps.events, shell });
+  const terminals = new TerminalManager({ spawnPty: deps.spawnPty, events: deps.events, shell, screen });
   const checker = createCommandChecker(parser, resolver);
   return {
     host,
@@ -106,11 +118,20 @@ export async function createExecCapability(deps: ExecCapabilityDeps): Promise<Ex
     terminals,
     tool: createExecTool(host),
     describe: (command, cwd) =>
-      summariseAnalysis(checker.check(command, defaultExecPolicy, { cwd, home: deps.env.HOME }).analysis),
+      summariseAnalysis(checker.check(command, defaultExecPolicy, { ...place, cwd }).analysis),
     terminalEnv: () => buildChildEnv(deps.env, deps.configFor('main').envPassthrough),
-    dispose() {
+    async dispose() {
       approvals.dispose();
       terminals.dispose();
+      await approvals.flushHistory();
     },
   };
+}
+
+function rootEntries(): string[] {
+  try {
+    return readdirSync('/');
+  } catch {
+    return [];
+  }
 }

@@ -3,19 +3,22 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as pty from 'node-pty';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../base/clock.js';
 import { silentLogger } from '../../base/logger.js';
-import { createHearthPaths } from '../../config/paths.js';
 import {
   ApprovalService,
   approvalsHistoryPath,
+  type BashParser,
   createApprovalHistory,
+  createCommandScreen,
   createExecCapability,
   type ExecConfig,
   execConfigSchema,
+  loadBashParser,
   parseApproveCommand,
 } from '../../exec/index.js';
+import { createHearthPaths } from '../../paths/index.js';
 import { createFakeClock, type FakeClock } from '../../testing/fake-clock.js';
 import type { CallerIdentity } from '../caller.js';
 import { GatewayEventBus, type PublishedEvent } from '../event-bus.js';
@@ -41,6 +44,10 @@ let approvals: ApprovalService;
 let events: PublishedEvent[];
 let approversOnline: boolean;
 let ids: number;
+let parser: BashParser;
+beforeAll(async () => {
+  parser = await loadBashParser();
+});
 
 const call = (method: string, params: unknown, options: { scopes?: string[]; acks?: unknown[] } = {}) => {
   const context: CallContext = {
@@ -67,6 +74,7 @@ beforeEach(async () => {
     logger: silentLogger,
     hasWireApprovers: () => approversOnline,
     newId: () => `ap-${++ids}`,
+    screen: createCommandScreen(parser, { home: '/home/me' }),
   });
   registry = new MethodRegistry();
   registerExecMethods(registry, {
@@ -81,7 +89,8 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   approvals.dispose();
-  await rm(dir, { recursive: true, force: true });
+  await approvals.flushHistory();
+  await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 describe('exec.approval methods', () => {
@@ -115,6 +124,22 @@ describe('exec.approval methods', () => {
       payload: { decision: null },
     });
   });
+
+  // Issue 17: `exec.approval.request` offered `rm -rf /` to a person with allow-once/allow-always.
+  it.each(['rm -rf /', 'rm --r ~', "ssh host 'rm -rf /'"])(
+    'denies %s on the floor before any request exists, approvers online or not',
+    async (command) => {
+      for (const online of [true, false]) {
+        approversOnline = online;
+        const answer = await call('exec.approval.request', { command });
+        expect(answer).toMatchObject({ ok: true, payload: { id: '', decision: 'deny', resolvedBy: 'hard-floor' } });
+        const payload = (answer as { payload: { reasons: { code: string }[] } }).payload;
+        expect(payload.reasons.map((reason) => reason.code)).toContain('recursive-delete-root');
+      }
+      expect(events).toEqual([]);
+      expect(await call('exec.approval.list', {})).toMatchObject({ ok: true, payload: [] });
+    },
+  );
 
   it('two resolvers: the first wins, the second gets APPROVAL_ALREADY_RESOLVED', async () => {
     const pending = call('exec.approval.request', { command: 'make deploy' });
