@@ -1,7 +1,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
-import { stem } from './text-tokens.js';
+import { isCjk, stem } from './text-tokens.js';
 
 const FILE = 'hearth-vocabulary.txt';
 /** Lines of plain words start with this (index terms never contain a space-like U+0001). */
@@ -24,6 +24,8 @@ export class IndexVocabulary {
   /** Words by length, for typo candidates (rebuilt lazily after additions). */
   private byLength: string[][] | undefined;
   private dirty = false;
+  /** How many terms are Chinese: with none, English words need no translation (and no dictionary). */
+  private chineseTerms = 0;
   /** False until loaded from disk or rebuilt: a missing file means "unknown", not "empty". */
   complete = false;
 
@@ -37,11 +39,20 @@ export class IndexVocabulary {
     return this.terms.has(term);
   }
 
+  get hasChinese(): boolean {
+    return this.chineseTerms > 0;
+  }
+
+  private addTerm(term: string): void {
+    this.terms.add(term);
+    if (isCjk(term[0]!)) this.chineseTerms++;
+  }
+
   /** Adds a chunk: its full-text terms and the plain words of its text. */
   addChunk(ftsText: string, text?: string): void {
     for (const term of ftsText.split(' '))
       if (term && !this.terms.has(term)) {
-        this.terms.add(term);
+        this.addTerm(term);
         this.dirty = true;
       }
     if (text)
@@ -79,6 +90,7 @@ export class IndexVocabulary {
 
   clear(): void {
     this.terms.clear();
+    this.chineseTerms = 0;
     this.words.clear();
     this.byLength = undefined;
     this.dirty = true;
@@ -90,12 +102,14 @@ export class IndexVocabulary {
       const lines = (await readFile(join(this.dir, FILE), 'utf8')).split('\n');
       this.terms = new Set();
       this.words = new Set();
+      this.chineseTerms = 0;
       for (const line of lines)
         if (line.startsWith(WORD_PREFIX)) this.words.add(line.slice(1));
-        else if (line) this.terms.add(line);
+        else if (line) this.addTerm(line);
       this.complete = true;
     } catch {
       this.terms = new Set();
+      this.chineseTerms = 0;
       this.complete = false;
     }
     this.byLength = undefined;
@@ -111,6 +125,7 @@ export class IndexVocabulary {
 
   async drop(): Promise<void> {
     this.terms.clear();
+    this.chineseTerms = 0;
     this.words.clear();
     this.byLength = undefined;
     this.complete = false;

@@ -61,6 +61,28 @@ describe('query expansion', () => {
     expect(queryCoverage(query.concepts, toFtsText('lunch with Anna'))).toBe(0);
   });
 
+  it('does not open the dictionary for an English query when no note is Chinese, and does once one is', () => {
+    const shared = sharedLexicons();
+    let opened = 0;
+    const counting = {
+      ...shared,
+      wordnet: () => shared.wordnet(),
+      dictionary: () => {
+        opened++;
+        return shared.dictionary();
+      },
+    };
+    const english = vocabularyOf('Dentist: Dr. Okafor on Elm Street');
+    expect(clause(buildTextQuery('dentist appointment', counting, { vocabulary: english }), CLAUSE_BOOST.exact)).toEqual([
+      'dentist',
+      'appoint',
+    ]);
+    expect(opened).toBe(0);
+    const mixed = vocabularyOf('Dentist: Dr. Okafor', '成都的牙医是李医生');
+    expect(clause(buildTextQuery('dentist', counting, { vocabulary: mixed }), CLAUSE_BOOST.translation)).toContain('牙医');
+    expect(opened).toBeGreaterThan(0);
+  });
+
   it('saves and reloads the vocabulary; a missing file is "unknown", not empty', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'hearth-vocabulary-'));
     try {
@@ -75,6 +97,12 @@ describe('query expansion', () => {
       expect(again.complete).toBe(true);
       expect(again.has('propfind.rs')).toBe(true);
       expect(again.candidates('propfnd', 1)).toEqual(['propfind']);
+      expect(again.hasChinese).toBe(false);
+      again.addChunk(toFtsText('牙医 Dr. Okafor'), '牙医 Dr. Okafor');
+      await again.save();
+      const third = new IndexVocabulary(dir);
+      await third.load();
+      expect(third.hasChinese).toBe(true);
     } finally {
       await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     }

@@ -90,6 +90,12 @@ export interface KnownTerms {
   /** False when the vocabulary is not known (then typos go to the index's own fuzzy matching). */
   readonly complete: boolean;
   has(term: string): boolean;
+  /**
+   * Whether any term is Chinese. Translations no note contains are dropped anyway, so with none
+   * an English query skips the dictionary (and a first search on an English-only index never
+   * pays for loading CC-CEDICT).
+   */
+  readonly hasChinese: boolean;
   candidates(word: string, distance: 1 | 2): string[];
 }
 
@@ -168,7 +174,7 @@ export function buildTextQuery(query: string, lexicons: Lexicons, options: Expan
         concept.fuzzy = { stem: base, distance: base.length >= 8 ? 2 : 1 };
         fuzzy.push(concept.fuzzy);
       }
-      const dictionary = lexicons.dictionary();
+      const dictionary = !vocabulary || vocabulary.hasChinese ? lexicons.dictionary() : undefined;
       for (const chinese of dictionary?.chinese(base).slice(0, 4) ?? []) {
         credit(concept, chinese, CLAUSE_BOOST.translation);
         translations.push(chinese);
