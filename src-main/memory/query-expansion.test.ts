@@ -73,13 +73,14 @@ describe('query expansion', () => {
       },
     };
     const english = vocabularyOf('Dentist: Dr. Okafor on Elm Street');
-    expect(clause(buildTextQuery('dentist appointment', counting, { vocabulary: english }), CLAUSE_BOOST.exact)).toEqual([
-      'dentist',
-      'appoint',
-    ]);
+    expect(
+      clause(buildTextQuery('dentist appointment', counting, { vocabulary: english }), CLAUSE_BOOST.exact),
+    ).toEqual(['dentist', 'appoint']);
     expect(opened).toBe(0);
     const mixed = vocabularyOf('Dentist: Dr. Okafor', '成都的牙医是李医生');
-    expect(clause(buildTextQuery('dentist', counting, { vocabulary: mixed }), CLAUSE_BOOST.translation)).toContain('牙医');
+    expect(clause(buildTextQuery('dentist', counting, { vocabulary: mixed }), CLAUSE_BOOST.translation)).toContain(
+      '牙医',
+    );
     expect(opened).toBeGreaterThan(0);
   });
 
