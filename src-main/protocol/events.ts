@@ -4,6 +4,7 @@ import type { PairingRequestView } from './methods/devices.js';
 import type { ExecApprovalView } from './methods/exec.js';
 import type { HealthResult } from './methods/gateway.js';
 import type { MemoryModelStatus } from './methods/memory.js';
+import type { UsageLimitEvent } from './methods/usage.js';
 
 /** Token counts of one model call or one run. */
 export interface TokenUsage {
@@ -177,6 +178,7 @@ export interface EventPayloads {
   'memory.changed': MemoryChangedEvent;
   'dreams.changed': DreamsChangedEvent;
   'cron.changed': CronChangedEvent;
+  'usage.limit': UsageLimitEvent;
   'canvas.changed': CanvasChangedEvent;
   'device.pair.requested': DevicePairRequestedEvent;
   'device.pair.resolved': DevicePairResolvedEvent;
@@ -209,6 +211,7 @@ export const eventNames = [
   'memory.changed',
   'dreams.changed',
   'cron.changed',
+  'usage.limit',
   'canvas.changed',
   'device.pair.requested',
   'device.pair.resolved',

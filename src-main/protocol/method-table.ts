@@ -19,6 +19,7 @@ import { openClawUnavailableMethods } from './methods/openclaw-unavailable.js';
 import { sessionsMethods } from './methods/sessions.js';
 import { terminalMethods } from './methods/terminal.js';
 import { traceMethods } from './methods/trace.js';
+import { usageMethods } from './methods/usage.js';
 
 /** Every method of the wire, one table; both ends type themselves from it. */
 export const methodTable = {
@@ -37,6 +38,7 @@ export const methodTable = {
   ...devicesMethods,
   ...canvasMethods,
   ...traceMethods,
+  ...usageMethods,
   // What OpenClaw's own clients call (docs/GATEWAY.md "OpenClaw clients").
   ...openClawChatMethods,
   ...openClawAgentsMethods,
