@@ -180,7 +180,7 @@ describe('exec tool', () => {
     config.maxOutputBytes = 1000;
     const result = await tool.execute({ command: 'echo START; seq 1 100000; echo END' }, context());
     expect(result.output.startsWith('START\n')).toBe(true);
-    expect(result.output).toMatch(/\[… \d+ bytes of output cut …\]/);
+    expect(result.output).toMatch(/\[… \d+ bytes of output cut; to see them, send the output to a file/);
     expect(result.output).toContain('END\n[exit code 0]');
     expect(Buffer.byteLength(result.output)).toBeLessThan(1200);
   });

@@ -16,7 +16,9 @@ describe('output buffer', () => {
     const buffer = new OutputBuffer(20);
     for (let index = 0; index < 100; index++) buffer.append(`${index % 10}`);
     expect(buffer.truncated).toBe(true);
-    expect(buffer.text()).toBe('0123456789\n[… 80 bytes of output cut …]\n0123456789');
+    expect(buffer.text()).toBe(
+      '0123456789\n[… 80 bytes of output cut; to see them, send the output to a file (`… > out.txt`) and read it in parts …]\n0123456789',
+    );
   });
 
   it('never splits a multi-byte character', () => {

@@ -50,7 +50,7 @@ export class OutputBuffer {
 
   text(): string {
     if (this.dropped === 0) return this.head + this.tail;
-    return `${this.head}\n[… ${this.dropped} bytes of output cut …]\n${this.tail}`;
+    return `${this.head}\n[… ${this.dropped} bytes of output cut; to see them, send the output to a file (\`… > out.txt\`) and read it in parts …]\n${this.tail}`;
   }
 }
 

@@ -1,8 +1,11 @@
+import { spawnSync } from 'node:child_process';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { ExecOutcome } from '../../exec/exec-host.js';
+import { formatOutcome } from '../../exec/exec-tool.js';
 import type { AgentMessage, ToolResultMessage } from '../messages.js';
 import {
   TOOL_RESULT_MIN_HEAD_CHARS,
-  tailHoldsError,
   toolResultCharLimit,
   truncateToolOutput,
   truncateToolResults,
@@ -32,41 +35,78 @@ describe('truncateToolOutput', () => {
     expect(truncateToolOutput(text, 16_000)).toMatchObject({ text, truncated: false });
   });
 
-  it('keeps exactly the head when the tail is ordinary', () => {
+  it('keeps the head and the tail, and says how much was cut', () => {
     const text = `${filler(10_000, 'h')}${filler(10_000, 't')}`;
     const result = truncateToolOutput(text, 16_000);
     expect(result).toMatchObject({
       truncated: true,
-      headChars: 16_000,
-      tailChars: 0,
+      headChars: 10_400,
+      tailChars: 5_600,
       keptChars: 16_000,
       originalChars: 20_000,
     });
-    expect(result.text.startsWith(filler(10_000, 'h') + filler(6_000, 't'))).toBe(true);
-    expect(result.text).toContain('[… 4000 of 20000 characters cut from this tool result');
-    expect(result.text.endsWith('…]\n\n')).toBe(true);
+    expect(result.text.startsWith(filler(10_000, 'h') + filler(400, 't'))).toBe(true);
+    expect(result.text.endsWith(filler(5_600, 't'))).toBe(true);
+    expect(result.text).toContain('[… 4000 of 20000 characters cut here; read them with a narrower request');
   });
 
-  it('keeps the tail when it holds an error', () => {
-    const tail = `${filler(100, 'x')}\nTraceback (most recent call last):\n  File "x.py"\nValueError: bad`;
-    const text = filler(30_000, 'h') + tail;
-    const result = truncateToolOutput(text, 16_000);
-    expect(result.tailChars).toBe(4_800);
-    expect(result.headChars).toBe(11_200);
-    expect(result.text.endsWith('ValueError: bad')).toBe(true);
-    expect(result.text).toContain('characters cut from this tool result');
+  it('keeps the end of a failed command: `seq 1 30000; cat /nonexistent` through the exec tool', () => {
+    const run = spawnSync('bash', ['-c', 'seq 1 30000; cat /nonexistent'], { encoding: 'utf8' });
+    const outcome: ExecOutcome = {
+      status: 'ran',
+      sandbox: 'local',
+      reasons: [],
+      result: {
+        output: run.stdout + run.stderr,
+        exitCode: run.status,
+        signal: null,
+        truncated: false,
+        timedOut: false,
+        aborted: false,
+      },
+    };
+    const { output } = formatOutcome(outcome);
+    const result = truncateToolOutput(output, toolResultCharLimit(200_000));
+    expect(result.truncated).toBe(true);
+    expect(result.text).toMatch(/cat: \/nonexistent: No such file or directory\n\[exit code 1\]$/);
+    expect(result.text.startsWith('1\n2\n3\n')).toBe(true);
+    // Whole lines on both sides, and the marker names the missing lines so the model can ask for them.
+    const [head, tail] = result.text.split(/\n\[… [^\]]*…\]\n/);
+    expect(head?.endsWith('\n')).toBe(true);
+    const firstTail = Number(tail?.split('\n')[0]);
+    const lastHead = Number(head?.trimEnd().split('\n').at(-1));
+    expect(result.text).toContain(`(lines ${lastHead + 1}–${firstTail - 1} of 30002)`);
+    expect(result.text).toContain(`sed -n '${lastHead + 1},${firstTail - 1}p'`);
   });
 
-  it('keeps at least 2 000 head chars even with an error tail at the smallest limit', () => {
-    const text = `${filler(5_000)}\nError: boom`;
-    const result = truncateToolOutput(text, 2_000);
-    expect(result.headChars).toBe(2_000);
-    expect(result.tailChars).toBe(0);
+  it('keeps the end of any output: the last line and status survive whatever comes before', () => {
+    const line = fc.stringMatching(/^[a-z0-9 ]{0,120}$/);
+    fc.assert(
+      fc.property(
+        fc.array(line, { minLength: 1, maxLength: 3000 }),
+        fc.constantFrom('[exit code 1]', '[exit code 0]', '[killed: timed out]', '[killed by SIGKILL]'),
+        fc.integer({ min: 2_000, max: 16_000 }),
+        (lines, status, limit) => {
+          const text = `${lines.join('\n')}\nlast line of output\n${status}`;
+          const result = truncateToolOutput(text, limit);
+          expect(result.text.endsWith(`last line of output\n${status}`)).toBe(true);
+          expect(result.keptChars).toBeLessThanOrEqual(Math.max(limit, text.length));
+          if (result.truncated) {
+            expect(result.text).toMatch(/\[… \d+ of \d+ characters cut here/);
+            expect(result.headChars + result.tailChars + Number(/… (\d+) of/.exec(result.text)?.[1])).toBe(text.length);
+            // The tail gets a real share, never only the status line.
+            expect(result.tailChars).toBeGreaterThanOrEqual(Math.floor(limit * 0.35 * 0.8));
+          }
+        },
+      ),
+    );
   });
 
-  it('detects error words only in the tail', () => {
-    expect(tailHoldsError(`error at start${filler(5_000)}`)).toBe(false);
-    expect(tailHoldsError(`${filler(5_000)} Uncaught Exception`)).toBe(true);
+  it('keeps the end of one long line without line breaks (minified output)', () => {
+    const text = `${filler(40_000, 'm')}END`;
+    const result = truncateToolOutput(text, 8_000);
+    expect(result.text.endsWith('END')).toBe(true);
+    expect(result.text).toContain('characters cut here; read them with a narrower request (a byte range');
   });
 });
 

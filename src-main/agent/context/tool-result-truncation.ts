@@ -5,14 +5,16 @@ import { TOKEN_SAFETY_MARGIN } from './token-estimate.js';
 export const TOOL_RESULT_MAX_CHARS = 16_000;
 export const TOOL_RESULT_MAX_CONTEXT_SHARE = 0.3;
 export const TOOL_RESULT_MIN_HEAD_CHARS = 2_000;
-/** Share of the kept characters given to the tail when the tail reports an error. */
-export const TOOL_RESULT_ERROR_TAIL_SHARE = 0.3;
-/** Where we look for an error at the end of an output. */
-const ERROR_TAIL_WINDOW = 2_000;
+/**
+ * Share of the kept characters given to the end of the output. Always kept: the exit status,
+ * the error and the summary line sit there (`seq 1 30000; cat /nope` ends in `No such file`
+ * and `[exit code 1]`), and an error word list cannot know every program's way of failing.
+ */
+export const TOOL_RESULT_TAIL_SHARE = 0.35;
+/** A cut moves to the nearest line break when one lies within this share of its budget. */
+const LINE_SNAP_SHARE = 0.2;
 /** Rough chars per token for prose and code; divided by the safety margin so we err small. */
 const CHARS_PER_TOKEN = 4;
-
-const ERROR_PATTERN = /\b(error|exception|traceback|panic|fatal|failed|stack trace)\b/i;
 
 /** The most characters one tool result may keep for a model with this context window. */
 export function toolResultCharLimit(contextWindowTokens: number, maxChars = TOOL_RESULT_MAX_CHARS): number {
@@ -23,10 +25,6 @@ export function toolResultCharLimit(contextWindowTokens: number, maxChars = TOOL
     (contextWindowTokens * TOOL_RESULT_MAX_CONTEXT_SHARE * CHARS_PER_TOKEN) / TOKEN_SAFETY_MARGIN,
   );
   return Math.max(TOOL_RESULT_MIN_HEAD_CHARS, Math.min(maxChars, byContext));
-}
-
-export function tailHoldsError(text: string): boolean {
-  return ERROR_PATTERN.test(text.slice(-ERROR_TAIL_WINDOW));
 }
 
 export interface TruncatedText {
@@ -40,8 +38,9 @@ export interface TruncatedText {
 }
 
 /**
- * Cuts one tool output to `limitChars`: the head always (≥ 2 000 chars), plus the tail when
- * the tail holds an error, because that is usually the line the model needs.
+ * Cuts one tool output to `limitChars` of the original: the head and the tail, always, with
+ * the middle replaced by a marker that says how much was cut (characters and lines) and how
+ * to read it. Cuts fall on line breaks when one is near, so the model sees whole lines.
  */
 export function truncateToolOutput(text: string, limitChars: number): TruncatedText {
   const originalChars = text.length;
@@ -49,22 +48,50 @@ export function truncateToolOutput(text: string, limitChars: number): TruncatedT
     return { text, truncated: false, originalChars, keptChars: originalChars, headChars: originalChars, tailChars: 0 };
   }
   const limit = Math.max(TOOL_RESULT_MIN_HEAD_CHARS, limitChars);
-  const tailChars = tailHoldsError(text)
-    ? Math.min(Math.floor(limit * TOOL_RESULT_ERROR_TAIL_SHARE), limit - TOOL_RESULT_MIN_HEAD_CHARS)
-    : 0;
-  const headChars = limit - tailChars;
-  const cut = originalChars - headChars - tailChars;
-  const marker = `\n\n[… ${cut} of ${originalChars} characters cut from this tool result; re-run the tool with a narrower request to see them …]\n\n`;
-  const head = text.slice(0, headChars);
-  const tail = tailChars > 0 ? text.slice(originalChars - tailChars) : '';
+  const tailBudget = Math.floor(limit * TOOL_RESULT_TAIL_SHARE);
+  const headBudget = limit - tailBudget;
+  const headEnd = snapHeadEnd(text, headBudget);
+  const tailStart = snapTailStart(text, originalChars - tailBudget);
+  const head = text.slice(0, headEnd);
+  const tail = text.slice(tailStart);
+  const cut = tailStart - headEnd;
+  const firstCutLine = lineAt(text, headEnd);
+  const lastCutLine = lineAt(text, tailStart - 1);
+  const totalLines = lineAt(text, originalChars - 1);
+  const lines = totalLines > 1 ? ` (lines ${firstCutLine}–${lastCutLine} of ${totalLines})` : '';
+  const how =
+    totalLines > 1
+      ? `read them with a narrower request: that line range (\`sed -n '${firstCutLine},${lastCutLine}p'\`, or a file read with offset and limit), a grep, or the output saved to a file and read in parts`
+      : 'read them with a narrower request (a byte range, a filter, or the output saved to a file and read in parts)';
+  const marker = `\n[… ${cut} of ${originalChars} characters cut here${lines}; ${how} …]\n`;
   return {
     text: head + marker + tail,
     truncated: true,
     originalChars,
-    keptChars: headChars + tailChars,
-    headChars,
-    tailChars,
+    keptChars: head.length + tail.length,
+    headChars: head.length,
+    tailChars: tail.length,
   };
+}
+
+/** End of the head: just after the last line break within the budget, if one is near its end. */
+function snapHeadEnd(text: string, budget: number): number {
+  const lastBreak = text.lastIndexOf('\n', budget - 1);
+  return lastBreak >= 0 && lastBreak + 1 >= budget * (1 - LINE_SNAP_SHARE) ? lastBreak + 1 : budget;
+}
+
+/** Start of the tail: just after the first line break at or past `from`, if one is near it. */
+function snapTailStart(text: string, from: number): number {
+  const budget = text.length - from;
+  const nextBreak = text.indexOf('\n', from - 1);
+  return nextBreak >= 0 && nextBreak + 1 <= from + budget * LINE_SNAP_SHARE ? nextBreak + 1 : from;
+}
+
+/** 1-based line number of the character at `index`. */
+function lineAt(text: string, index: number): number {
+  let line = 1;
+  for (let at = text.indexOf('\n'); at >= 0 && at < index; at = text.indexOf('\n', at + 1)) line += 1;
+  return line;
 }
 
 export function truncateToolResultMessage(message: ToolResultMessage, limitChars: number): ToolResultMessage {
