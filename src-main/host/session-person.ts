@@ -11,14 +11,15 @@ export type ScopeSettings = Pick<MemoryConfig, 'scope' | 'identityLinks'>;
 export const OWNER_ACCOUNT = OWNER_USER_ID;
 
 /**
- * Who a session speaks for, for per-user memory: the owner in an agent's main session, the person
+ * Who a session speaks for, for per-user memory: the owner in an agent's main session and named chats, the person
  * in a direct chat (`telegram:42`). In a group the speaker is not known per message, so no one:
  * per-user memory then refuses rather than guess.
  */
 export function accountOfSession(sessionKey: string): string | undefined {
   try {
     const parsed = parseSessionKey(sessionKey);
-    if (parsed.kind === 'main') return OWNER_ACCOUNT;
+    // A named chat (agent:main:work-notes) is one of the owner's own parallel chats.
+    if (parsed.kind === 'main' || parsed.kind === 'named') return OWNER_ACCOUNT;
     if (parsed.kind === 'peer' && parsed.peerKind === 'direct') return `${parsed.channel ?? 'direct'}:${parsed.peerId}`;
   } catch {
     // An unparseable key has no identity.

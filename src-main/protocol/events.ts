@@ -2,7 +2,7 @@ import type { PresenceEntry } from './connect.js';
 import type { ChatHistoryMessage } from './methods/chat.js';
 import type { PairingRequestView } from './methods/devices.js';
 import type { ExecApprovalView } from './methods/exec.js';
-import type { HealthResult } from './methods/gateway.js';
+import type { HealthResult, HeartbeatLastResult } from './methods/gateway.js';
 import type { MemoryModelStatus } from './methods/memory.js';
 import type { UsageLimitEvent } from './methods/usage.js';
 
@@ -62,7 +62,7 @@ export type AgentEvent = RunEventBase & { ts: number } & AgentStreamPart;
 
 /** `sessions.changed`: the session index changed on disk (a chat turn, a method, the CLI). */
 export interface SessionsChangedEvent {
-  reason: 'created' | 'reset' | 'deleted' | 'patched' | 'updated';
+  reason: 'created' | 'reset' | 'deleted' | 'patched' | 'updated' | 'forked';
   agentId: string;
   key: string;
   /** The current session id (absent after a delete). */
@@ -124,6 +124,11 @@ export type CronChangedEvent =
       delivery: 'ui' | 'none';
     };
 
+/** `heartbeat`: a beat ended (quiet beats too: they cost nothing); `delivered` carries what the person should hear. */
+export interface HeartbeatEvent extends HeartbeatLastResult {
+  agentId: string;
+}
+
 export interface CanvasChangedEvent {
   files: string[];
   ts: number;
@@ -178,6 +183,7 @@ export interface EventPayloads {
   'memory.changed': MemoryChangedEvent;
   'dreams.changed': DreamsChangedEvent;
   'cron.changed': CronChangedEvent;
+  heartbeat: HeartbeatEvent;
   'usage.limit': UsageLimitEvent;
   'canvas.changed': CanvasChangedEvent;
   'device.pair.requested': DevicePairRequestedEvent;
@@ -211,6 +217,7 @@ export const eventNames = [
   'memory.changed',
   'dreams.changed',
   'cron.changed',
+  'heartbeat',
   'usage.limit',
   'canvas.changed',
   'device.pair.requested',

@@ -31,6 +31,7 @@ export {
   agentIdOfSessionKey,
   assertAgentId,
   buildPeerSessionKey,
+  checkSessionLabel,
   DEFAULT_AGENT_ID,
   dmScopes,
   formatSessionKey,
@@ -44,6 +45,8 @@ export {
 } from './session-key.js';
 export { createSessionStore, type SessionStoreDeps } from './session-store.js';
 export type {
+  DeleteOptions,
+  ForkOptions,
   ListOptions,
   ListResult,
   ReadOptions,

@@ -18,6 +18,9 @@ export const indexEntrySchema = z.object({
   title: z.string().optional(),
   model: z.string().optional(),
   messageCount: z.number().int().nonnegative().optional(),
+  pinned: z.boolean().optional(),
+  archived: z.boolean().optional(),
+  forkedFrom: z.object({ key: z.string(), sessionId: z.string(), messageId: z.string() }).optional(),
 });
 
 const indexFileSchema = z.object({

@@ -24,6 +24,9 @@ describe('session keys', () => {
       'agent:dev:discord:group:987',
       'agent:main:subagent:3f2a',
       'agent:main:cron:daily-digest',
+      'agent:main:work-notes',
+      'agent:dev:chat-1a2b3c4d',
+      'agent:main:读书笔记',
     ];
     for (const key of keys) expect(formatSessionKey(parseSessionKey(key))).toBe(key);
   });
@@ -64,6 +67,38 @@ describe('session keys', () => {
 
   it('normalizes channel case and surrounding spaces', () => {
     expect(normalizeSessionKey('  agent:main:Telegram:direct:42 ')).toBe('agent:main:telegram:direct:42');
+  });
+
+  it("reads OpenClaw's general shape agent:<agentId>:<label> as a named chat", () => {
+    expect(parseSessionKey('agent:main:work-notes')).toEqual({ kind: 'named', agentId: 'main', label: 'work-notes' });
+    expect(normalizeSessionKey(' agent:main:Work-Notes ')).toBe('agent:main:work-notes');
+    expect(formatSessionKey({ kind: 'named', agentId: 'ops', label: 'Q3.plan' })).toBe('agent:ops:q3.plan');
+  });
+
+  it.each([
+    ['agent:main:..', /session label "\.\." is not allowed/],
+    ['agent:main:a..b', /not allowed/],
+    ['agent:main:%2E%2E', /not allowed/],
+    ['agent:main:a%2Fb', /not allowed/],
+    ['agent:main:a%5Cb', /not allowed/],
+    ['agent:main:a%00b', /not allowed/],
+    ['agent:main:-x', /starting with a letter or digit/],
+    ['agent:main:work notes', /not allowed/],
+    ['agent:main:%3A', /not allowed/],
+    [`agent:main:${'a'.repeat(129)}`, /longer than 128/],
+    ['agent:main:cron', /reserved.*needs an id/],
+    ['agent:main:direct', /reserved.*needs a peer id/],
+    ['agent:main:Main', /reserved.*main session/],
+    ['agent:main:work-notes:x', /unknown peer kind/],
+  ])('refuses the label of %j, naming what is wrong', (key, message) => {
+    expect(() => parseSessionKey(key)).toThrowError(SessionKeyError);
+    expect(() => parseSessionKey(key)).toThrowError(/malformed session key/);
+    expect(() => parseSessionKey(key)).toThrowError(message);
+  });
+
+  it('refuses to build a named key with a bad label', () => {
+    expect(() => formatSessionKey({ kind: 'named', agentId: 'main', label: '../x' })).toThrowError(/not allowed/);
+    expect(() => formatSessionKey({ kind: 'named', agentId: 'main', label: '' })).toThrowError(/label is empty/);
   });
 
   it.each([

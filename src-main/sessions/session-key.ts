@@ -3,8 +3,12 @@ import { HearthError } from '../base/errors.js';
  * Session keys name a conversation independently of the transcript behind it:
  * `agent:{agentId}:main`, `agent:{agentId}:{channel}:{accountId?}:{peerKind}:{peerId}`,
  * `agent:{agentId}:{peerKind}:{peerId}` (dmScope per-peer) and
- * `agent:{agentId}:{subagent|cron}:{id}` for work the runtime starts itself.
+ * `agent:{agentId}:{subagent|cron}:{id}` for work the runtime starts itself, and the general
+ * OpenClaw shape `agent:{agentId}:{label}` (a named chat: any single part that is not one of the
+ * structured forms, e.g. `agent:main:work-notes`).
  * Parts are escaped (`%` and `:`) so a peer id such as a Matrix `@me:host` survives a round trip.
+ * Keys never name files (transcripts are `<sessionId>.jsonl`), but a label is still held to a
+ * plain charset so it cannot smuggle separators, `..` or control characters anywhere it is shown or logged.
  */
 
 export const peerKinds = ['direct', 'group', 'channel'] as const;
@@ -25,7 +29,16 @@ const AGENT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 export type ParsedSessionKey =
   | { kind: 'main'; agentId: string }
   | { kind: 'peer'; agentId: string; channel?: string; accountId?: string; peerKind: PeerKind; peerId: string }
-  | { kind: 'task'; agentId: string; scope: TaskScope; id: string };
+  | { kind: 'task'; agentId: string; scope: TaskScope; id: string }
+  | { kind: 'named'; agentId: string; label: string };
+
+/**
+ * A named chat's label: 1-128 letters (any script), digits, `.`, `_`, `-`, `@` or `+`, starting with
+ * a letter or digit, no `..`; lowercase in the canonical key. The words the structured forms use
+ * (`main`, `subagent`, `cron`, `direct`, `group`, `channel`) are not labels.
+ */
+const LABEL = /^[\p{Ll}\p{Lo}\p{Lm}\p{N}][\p{Ll}\p{Lo}\p{Lm}\p{Mn}\p{N}._@+-]{0,127}$/u;
+const reservedLabels: readonly string[] = ['main', ...taskScopes, ...peerKinds];
 
 export class SessionKeyError extends HearthError {
   constructor(message: string) {
@@ -59,6 +72,29 @@ function unescapePart(part: string, key: string): string {
   }
 }
 
+/** Checks a label as `parseSessionKey` would and returns its canonical (lowercase) form. */
+export function checkSessionLabel(label: string): string {
+  const canonical = label.trim().toLowerCase();
+  const shown = JSON.stringify(label);
+  if (canonical.length === 0) throw new SessionKeyError('session label is empty');
+  if (reservedLabels.includes(canonical)) {
+    const hint =
+      canonical === 'main'
+        ? 'it names the main session'
+        : (taskScopes as readonly string[]).includes(canonical)
+          ? `"${canonical}" needs an id: agent:<agentId>:${canonical}:<id>`
+          : `"${canonical}" needs a peer id: agent:<agentId>:${canonical}:<peerId>`;
+    throw new SessionKeyError(`session label ${shown} is reserved (${hint})`);
+  }
+  if (canonical.length > 128) throw new SessionKeyError(`session label ${shown} is longer than 128 characters`);
+  if (!LABEL.test(canonical) || canonical.includes('..')) {
+    throw new SessionKeyError(
+      `session label ${shown} is not allowed: use letters, digits, ".", "_", "-", "@" or "+", starting with a letter or digit, without ".."`,
+    );
+  }
+  return canonical;
+}
+
 function requirePart(name: string, value: string | undefined): string {
   if (value === undefined || value.length === 0) throw new SessionKeyError(`session key part ${name} is empty`);
   return value;
@@ -69,6 +105,7 @@ export function formatSessionKey(key: ParsedSessionKey): string {
   const agentId = assertAgentId(key.agentId);
   if (key.kind === 'main') return `agent:${agentId}:main`;
   if (key.kind === 'task') return `agent:${agentId}:${key.scope}:${escapePart(requirePart('id', key.id))}`;
+  if (key.kind === 'named') return `agent:${agentId}:${checkSessionLabel(key.label)}`;
   const parts = [`agent`, agentId];
   if (key.accountId !== undefined && key.channel === undefined) {
     throw new SessionKeyError('a session key with an accountId needs a channel');
@@ -86,7 +123,7 @@ export function parseSessionKey(raw: string): ParsedSessionKey {
   const parts = key.split(':');
   if (parts[0] !== 'agent' || parts.length < 3) {
     throw new SessionKeyError(
-      `malformed session key ${JSON.stringify(raw)}: expected "agent:<agentId>:main" or "agent:<agentId>:<channel>:[<accountId>:]<peerKind>:<peerId>"`,
+      `malformed session key ${JSON.stringify(raw)}: expected "agent:<agentId>:main", "agent:<agentId>:<label>" or "agent:<agentId>:<channel>:[<accountId>:]<peerKind>:<peerId>"`,
     );
   }
   const agentId = parts[1] ?? '';
@@ -100,11 +137,23 @@ export function parseSessionKey(raw: string): ParsedSessionKey {
     throw new SessionKeyError(`malformed session key ${JSON.stringify(raw)}: empty part`);
   }
   if (rest.length === 1 && rest[0] === 'main') return { kind: 'main', agentId };
+  if (rest.length === 1) {
+    try {
+      return { kind: 'named', agentId, label: checkSessionLabel(unescapePart(rest[0]!, raw)) };
+    } catch (error) {
+      if (error instanceof SessionKeyError && !error.message.startsWith('malformed')) {
+        throw new SessionKeyError(`malformed session key ${JSON.stringify(raw)}: ${error.message}`);
+      }
+      throw error;
+    }
+  }
   if (rest.length === 2 && (taskScopes as readonly string[]).includes(rest[0]!)) {
     return { kind: 'task', agentId, scope: rest[0] as TaskScope, id: unescapePart(rest[1]!, raw) };
   }
   if (rest.length < 2 || rest.length > 4) {
-    throw new SessionKeyError(`malformed session key ${JSON.stringify(raw)}: wrong number of parts`);
+    throw new SessionKeyError(
+      `malformed session key ${JSON.stringify(raw)}: wrong number of parts (a named chat's label is a single part, without ":")`,
+    );
   }
   const peerKind = rest[rest.length - 2]!;
   if (!(peerKinds as readonly string[]).includes(peerKind)) {

@@ -14,6 +14,12 @@ export interface SessionRecord {
   model?: string;
   /** Unknown after an index rebuild until the session is read. */
   messageCount?: number;
+  /** Shown first in the chat list. */
+  pinned?: boolean;
+  /** Hidden from the chat list unless asked for; the transcript stays. */
+  archived?: boolean;
+  /** Where a fork came from: the session and the last message it kept. */
+  forkedFrom?: { key: string; sessionId: string; messageId: string };
 }
 
 export interface ReadOptions {
@@ -37,6 +43,10 @@ export interface ListOptions {
   search?: string;
   /** Only sessions updated at or after this epoch ms. */
   updatedAfter?: number;
+  /** `exclude` (default: every session, archived or not, for older callers), `only`, or `include`. */
+  archived?: 'exclude' | 'only' | 'include';
+  /** Pinned sessions first (then newest first), as the chat list shows them. */
+  pinnedFirst?: boolean;
 }
 
 export interface ListResult {
@@ -50,11 +60,26 @@ export interface ListResult {
 export interface SessionPatch {
   title?: string | null;
   model?: string | null;
+  pinned?: boolean | null;
+  archived?: boolean | null;
+}
+
+export interface ForkOptions {
+  /** The last message the fork keeps (a tool call's result comes along). */
+  messageId: string;
+  /** The new session's key; it must not exist yet. */
+  newKey: string;
+  title?: string;
+}
+
+export interface DeleteOptions {
+  /** Remove the transcript files of this key (current and earlier) instead of renaming them aside. */
+  removeTranscripts?: boolean;
 }
 
 /** What changed in the index; the gateway forwards these as `sessions.changed`. */
 export interface SessionChange {
-  reason: 'created' | 'reset' | 'deleted' | 'patched' | 'updated';
+  reason: 'created' | 'reset' | 'deleted' | 'patched' | 'updated' | 'forked';
   agentId: string;
   key: string;
   /** The current session id (absent after a delete). */
@@ -78,8 +103,13 @@ export interface SessionStore {
   patch(agentId: string, sessionKey: string, patch: SessionPatch): Promise<SessionRecord>;
   /** Starts a new transcript under the same key; the old one stays on disk. */
   reset(agentId: string, sessionKey: string): Promise<SessionRecord>;
-  /** Forgets the key; its transcript is renamed `<id>.jsonl.deleted-<ts>`, not removed. */
-  delete(agentId: string, sessionKey: string): Promise<boolean>;
+  /**
+   * Forgets the key; its transcript is renamed `<id>.jsonl.deleted-<ts>`, not removed, unless
+   * `removeTranscripts` asks for the files of every conversation under the key to go.
+   */
+  delete(agentId: string, sessionKey: string, options?: DeleteOptions): Promise<boolean>;
+  /** A new session `newKey` whose transcript is a copy of `sessionKey`'s up to a message. */
+  fork(agentId: string, sessionKey: string, options: ForkOptions): Promise<SessionRecord>;
   /** Writes pending index changes; for shutdown. */
   flush(): Promise<void>;
 }

@@ -6,6 +6,7 @@ import { Emitter } from '../base/emitter.js';
 import type { Logger } from '../base/logger.js';
 import type { HearthPaths } from '../paths/index.js';
 import type { AgentMessage } from '../transcript/index.js';
+import { forkCut } from './fork-cut.js';
 import { createKeyedSerializer } from './keyed-serializer.js';
 import { type IndexEntry, loadIndex, writeIndex } from './session-index.js';
 import { formatSessionKey, isValidAgentId, parseSessionKey } from './session-key.js';
@@ -19,6 +20,7 @@ import {
 import { checkAgentId, checkSessionId, notFoundAs, positiveInt } from './store-arguments.js';
 import { createTranscriptCache } from './transcript-cache.js';
 import { appendMessages, createTranscript, retireTranscript, syncTranscript } from './transcript-file.js';
+import { removeTranscriptsOfKey } from './transcript-removal.js';
 
 export interface SessionStoreDeps {
   paths: Pick<HearthPaths, 'sessionsDir' | 'agentDir'>;
@@ -146,7 +148,7 @@ export function createSessionStore(deps: SessionStoreDeps): SessionStore {
     return [...ids].sort();
   }
 
-  return {
+  const api: SessionStore = {
     onDidChange: didChange.event,
 
     async resolve(agentId, sessionKey) {
@@ -219,16 +221,20 @@ export function createSessionStore(deps: SessionStoreDeps): SessionStore {
       }
       const ids = options.agentId !== undefined ? [checkAgentId(options.agentId)] : await knownAgentIds();
       const needle = options.search?.trim().toLowerCase();
+      const archived = options.archived ?? 'include';
       const rows: SessionRecord[] = [];
       for (const agentId of ids) {
         for (const [key, entry] of (await agentState(agentId)).entries) {
           const record = toRecord(agentId, key, entry);
           const haystack = [key, entry.sessionId, agentId, entry.title ?? '', entry.model ?? ''].join('\n');
           if (options.updatedAfter !== undefined && entry.updatedAt < options.updatedAfter) continue;
+          if (archived === 'exclude' && entry.archived) continue;
+          if (archived === 'only' && !entry.archived) continue;
           if (!needle || haystack.toLowerCase().includes(needle)) rows.push(record);
         }
       }
-      rows.sort((a, b) => b.updatedAt - a.updatedAt || a.key.localeCompare(b.key));
+      const pinRank = (row: SessionRecord) => (options.pinnedFirst && row.pinned ? 0 : 1);
+      rows.sort((a, b) => pinRank(a) - pinRank(b) || b.updatedAt - a.updatedAt || a.key.localeCompare(b.key));
       const sessions = rows.slice(offset, offset + limit);
       const hasMore = offset + sessions.length < rows.length;
       return {
@@ -250,11 +256,44 @@ export function createSessionStore(deps: SessionStoreDeps): SessionStore {
           if (value === null) delete entry[field];
           else if (value !== undefined) entry[field] = value;
         }
-        entry.updatedAt = clock.now();
+        // Flags are stored only when set, so an index without them reads the same.
+        for (const field of ['pinned', 'archived'] as const) {
+          const value = patch[field];
+          if (value === null || value === false) delete entry[field];
+          else if (value === true) entry[field] = true;
+        }
+        // Pinning or archiving is not activity: the chat keeps its place among the most recent.
+        if (patch.title !== undefined || patch.model !== undefined) entry.updatedAt = clock.now();
         await persist(agentId, state);
         didChange.fire({ reason: 'patched', agentId, key, sessionId: entry.sessionId });
         return toRecord(agentId, key, entry);
       });
+    },
+
+    async fork(agentId, sessionKey, options) {
+      const sourceKey = canonicalKey(agentId, sessionKey);
+      const newKey = canonicalKey(agentId, options.newKey);
+      const source = await api.get(agentId, sourceKey);
+      if (!source) throw new SessionStoreError('not_found', `no session ${sourceKey}`);
+      const sourcePath = sessionPath(agentId, source.sessionId);
+      const all = await queue.run(`file:${sourcePath}`, () =>
+        notFoundAs(agentId, source.sessionId, () => transcripts.messages(sourcePath)),
+      );
+      const kept = forkCut(all, options.messageId);
+      const record = await withAgent(agentId, async (state) => {
+        if (state.entries.has(newKey)) throw new SessionStoreError('invalid', `session ${newKey} already exists`);
+        const started = await startSession(agentId, newKey, state);
+        const entry = state.entries.get(newKey)!;
+        const title = options.title ?? source.title;
+        if (title !== undefined) entry.title = title;
+        if (source.model !== undefined) entry.model = source.model;
+        entry.forkedFrom = { key: sourceKey, sessionId: source.sessionId, messageId: options.messageId };
+        return { ...started, ...entry };
+      });
+      await api.append(agentId, record.sessionId, kept);
+      await api.sync(agentId, record.sessionId);
+      didChange.fire({ reason: 'forked', agentId, key: newKey, sessionId: record.sessionId });
+      return (await api.get(agentId, newKey)) ?? record;
     },
 
     async reset(agentId, sessionKey) {
@@ -262,7 +301,7 @@ export function createSessionStore(deps: SessionStoreDeps): SessionStore {
       return withAgent(agentId, (state) => startSession(agentId, key, state));
     },
 
-    async delete(agentId, sessionKey) {
+    async delete(agentId, sessionKey, options = {}) {
       const key = canonicalKey(agentId, sessionKey);
       return withAgent(agentId, async (state) => {
         const entry = state.entries.get(key);
@@ -273,7 +312,11 @@ export function createSessionStore(deps: SessionStoreDeps): SessionStore {
         const path = transcriptPath(agentId, entry.sessionId);
         await queue.run(`file:${path}`, async () => {
           transcripts.forget(path);
-          await retireTranscript(path, clock.now());
+          if (options.removeTranscripts) {
+            await removeTranscriptsOfKey(paths.sessionsDir(agentId), agentId, key, entry.sessionId);
+          } else {
+            await retireTranscript(path, clock.now());
+          }
         });
         didChange.fire({ reason: 'deleted', agentId, key, previousSessionId: entry.sessionId });
         return true;
@@ -289,4 +332,5 @@ export function createSessionStore(deps: SessionStoreDeps): SessionStore {
       }
     },
   };
+  return api;
 }
