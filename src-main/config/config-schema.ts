@@ -3,6 +3,7 @@ import { bootstrapSettingsSchema } from '../agent/bootstrap/bootstrap-settings.j
 import { cronConfigSchema } from '../cron/cron-config.js';
 import { execConfigSchema } from '../exec/exec-config.js';
 import { agentMemoryConfigSchema, memoryConfigSchema } from '../memory/memory-config.js';
+import { openAiApiConfigSchema } from '../openai-api/openai-api-config.js';
 import { authConfigSchema, providersConfigSchema } from '../providers/provider-config.js';
 import { checkAgents, createAgentsConfigSchema, sessionConfigSchema } from '../sessions/routing-config.js';
 
@@ -55,6 +56,8 @@ export const gatewayConfigSchema = z
       .object({ capacity: z.number().int().min(1), refillPerMinute: z.number().min(1) })
       .strict()
       .default({ capacity: 20, refillPerMinute: 60 }),
+    /** The OpenAI-compatible HTTP API (`/v1/chat/completions`, `/v1/models`); off by default (docs/API.md). */
+    openaiApi: openAiApiConfigSchema,
   })
   .strict();
 

@@ -15,6 +15,7 @@ import {
   type ServerFrame,
 } from '../protocol/index.js';
 import { AuthRateLimiter } from './auth/auth-rate-limit.js';
+import { authenticateBearer, type BearerResult } from './auth/bearer-token.js';
 import type { DeviceRegistry } from './auth/device-registry.js';
 import {
   type AcceptedIdentity,
@@ -27,9 +28,10 @@ import { PairingRequests, pairingRequestView } from './auth/pairing-requests.js'
 import type { CallerIdentity } from './caller.js';
 import { Connection, type ConnectionHost, connectionPolicyDefaults, type FrameTransport } from './connection.js';
 import { GatewayEventBus, type PublishedEvent } from './event-bus.js';
+import { HttpRouteRegistry } from './http-route-registry.js';
 import { IdempotencyCache } from './idempotency-cache.js';
 import type { InProcessConnection, InProcessConnectOptions, InProcessGateway } from './in-process-transport.js';
-import { MethodRegistry } from './method-router.js';
+import { type DispatchOutcome, MethodRegistry } from './method-router.js';
 import { createToleranceLog } from './tolerance-log.js';
 import { WriteBudget, type WriteBudgetOptions } from './write-budget.js';
 
@@ -57,6 +59,8 @@ const QUIET_MODES = new Set(['cli', 'backend', 'probe']);
 export class GatewayCore implements InProcessGateway, Disposable {
   readonly registry: MethodRegistry;
   readonly bus = new GatewayEventBus();
+  /** HTTP routes capabilities add to the port (OpenAI-compatible API, MCP over HTTP). */
+  readonly httpRoutes = new HttpRouteRegistry();
   readonly pairing: PairingRequests;
   private readonly connections = new Set<Connection>();
   private readonly budgets = new WeakMap<Connection, WriteBudget>();
@@ -305,18 +309,51 @@ export class GatewayCore implements InProcessGateway, Disposable {
     for (const connection of this.connections) connection.sendEvent(event, payload, { droppable: event === 'tick' });
   }
 
-  private fanOut({ event, payload, options }: PublishedEvent): void {
-    const audience = eventAudience(event);
+  private fanOut(published: PublishedEvent): void {
     for (const connection of this.connections) {
       const caller = connection.caller;
-      if (!caller) continue;
-      if (audience !== 'everyone') {
-        if (caller.role !== 'operator') continue;
-        if (!hasScope(caller.scopes, audience)) continue;
-      }
-      if (options.to && !options.to(caller)) continue;
-      connection.sendEvent(event, payload, { droppable: options.droppable });
+      if (!caller || !this.delivers(caller, published)) continue;
+      connection.sendEvent(published.event, published.payload, { droppable: published.options.droppable });
     }
+  }
+
+  /** Whether `caller` may see an event: its scope audience, then the publisher's own filter. */
+  private delivers(caller: CallerIdentity, { event, options }: PublishedEvent): boolean {
+    const audience = eventAudience(event);
+    if (audience !== 'everyone') {
+      if (caller.role !== 'operator') return false;
+      if (!hasScope(caller.scopes, audience)) return false;
+    }
+    return !options.to || options.to(caller);
+  }
+
+  /** An HTTP request's bearer token, checked by the handshake's rules (auth/bearer-token.ts). */
+  authenticateBearer(token: string | undefined, peer: PeerInfo): Promise<BearerResult> {
+    return authenticateBearer(token, peer, {
+      auth: this.options.auth,
+      devices: this.options.devices,
+      rateLimiter: this.rateLimiter,
+    });
+  }
+
+  /**
+   * A call made for a caller without a socket (an HTTP request): the same router, scope
+   * checks, idempotency and shutdown refusal as a frame.
+   */
+  callAs(caller: CallerIdentity, method: string, params: unknown, signal: AbortSignal): Promise<DispatchOutcome> {
+    return this.registry.dispatch(method, params, {
+      caller,
+      requestId: `${caller.connId}:${method}`,
+      signal,
+      acknowledge: () => {},
+    });
+  }
+
+  /** The events `caller` would receive on a socket, for callers without one. */
+  subscribeAs(caller: CallerIdentity, listener: (event: string, payload: unknown) => void): Disposable {
+    return this.bus.onDidPublish((published) => {
+      if (this.delivers(caller, published)) listener(published.event, published.payload);
+    });
   }
 
   /** Closes every live connection of a device (revocation takes effect at once), but `except`. */

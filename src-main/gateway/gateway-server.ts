@@ -97,7 +97,8 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
       response.end('421 Misdirected Request: this gateway answers only to its own host names\n');
       return;
     }
-    handler(request, response).catch((error) => {
+    const added = core.httpRoutes.find(new URL(request.url ?? '/', 'http://gateway.invalid').pathname);
+    (added ? added.handle(request, response, peerOf(request)) : handler(request, response)).catch((error) => {
       log.error('http handler failed', { error: String(error) });
       if (!response.headersSent) response.writeHead(500);
       response.end();
@@ -114,6 +115,11 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
     extraOrigins: isLoopbackAddress(host) && !options.treatPeersAsRemote ? [DESKTOP_APP_ORIGIN] : [],
   };
 
+  const peerOf = (request: IncomingMessage): PeerInfo =>
+    options.treatPeersAsRemote
+      ? { ...peerInfoFor(request, ownOrigin), isDirectLocal: false }
+      : peerInfoFor(request, ownOrigin);
+
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (!names.allows(request.headers.host)) {
       socket.end('HTTP/1.1 421 Misdirected Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
@@ -126,9 +132,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
           close: (code, reason) => ws.close(code, reason),
           bufferedAmount: () => ws.bufferedAmount,
         },
-        options.treatPeersAsRemote
-          ? { ...peerInfoFor(request, ownOrigin), isDirectLocal: false }
-          : peerInfoFor(request, ownOrigin),
+        peerOf(request),
       );
       ws.on('message', (data, isBinary) => {
         if (isBinary) return connection.close(closeCodes.policyViolation, 'binary frames are not supported');

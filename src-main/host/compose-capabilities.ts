@@ -22,6 +22,7 @@ import { wireChat } from './wire-chat.js';
 import { wireCron } from './wire-cron.js';
 import { execConfigFor, wireExec } from './wire-exec.js';
 import { type WiredMemory, wireMemory } from './wire-memory.js';
+import { wireOpenAiApi } from './wire-openai-api.js';
 import { createSessionDefaultsSlot, wireOpenClawUi } from './wire-openclaw-ui.js';
 import { wirePluginMethods } from './wire-plugin-methods.js';
 import { wireSessions } from './wire-sessions.js';
@@ -186,6 +187,8 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
         defaultsSlot: openClawDefaults,
       }),
     );
+    // Last in, first out: the HTTP API stops taking requests before chat goes.
+    root.add(wireOpenAiApi({ core, config, clock, log }));
     return { secrets, sessionCount: sessions.count, dispose: () => root.dispose() };
   } catch (error) {
     await root.dispose().catch(() => {});
