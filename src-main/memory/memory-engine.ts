@@ -12,7 +12,14 @@ import { appendMemoryFile, dailyPath, listMemoryFiles, localDate, writeMemoryFil
 import { type IndexProgress, type IndexReport, MemoryIndexer, SEARCH_TERMS_VERSION } from './memory-index.js';
 import { agentScope, type MemoryScope, resolveScope } from './memory-scope.js';
 import { bestLine } from './note-lines.js';
-import { buildTextQuery, type Lexicons, matchedConcepts, queryCoverage, sharedLexicons } from './query-expansion.js';
+import {
+  buildTextQuery,
+  conceptWeights,
+  type Lexicons,
+  matchedConcepts,
+  queryCoverage,
+  sharedLexicons,
+} from './query-expansion.js';
 import { recordRecalls } from './recall-log.js';
 import { redactSecrets } from './redact-secrets.js';
 
@@ -202,13 +209,15 @@ export class MemoryEngine {
       store.textSearch(textQuery.clauses, backendQuery),
     ]);
     const now = this.deps.clock.now();
+    const candidateTexts = new Map([...vectorHits, ...textHits].map((hit) => [hit.row.id, hit.row.ftsText]));
+    const weights = conceptWeights(textQuery.concepts, [...candidateTexts.values()]);
     const ranked = rankHybrid(vectorHits, textHits, {
       ...settings,
       ...searchWeightsFor(this.deps.embedder.id, settings),
       topK: k,
       minScore: options.minScore ?? settings.minScore,
       now,
-      coverage: (row) => queryCoverage(textQuery.concepts, row.ftsText),
+      coverage: (row) => queryCoverage(textQuery.concepts, row.ftsText, weights),
       matchedConcepts: (row) => matchedConcepts(textQuery.concepts, row.ftsText),
       queryVector: vector,
     });

@@ -4,6 +4,7 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../base/logger.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { answerMarkers } from './answer-kinds.js';
 import type { Embedder } from './embedders/embedder.js';
 import type { IndexVocabulary } from './index-vocabulary.js';
 import { chunkMarkdownFile, type MarkdownChunk, type ParseIssue } from './markdown-chunker.js';
@@ -15,9 +16,9 @@ import { toFtsText } from './text-tokens.js';
 
 /**
  * Bumped whenever the terms in the full-text column change shape (tokenizer, chunking, date
- * context): an index written under another version is rebuilt from the markdown on open.
+ * context, answer markers): an index written under another version is rebuilt from the markdown on open.
  */
-export const SEARCH_TERMS_VERSION = 2;
+export const SEARCH_TERMS_VERSION = 3;
 
 const MONTHS = 'january february march april may june july august september october november december'.split(' ');
 const WEEKDAYS = 'sunday monday tuesday wednesday thursday friday saturday'.split(' ');
@@ -251,7 +252,10 @@ class RowWriter {
         startLine: chunk.startLine,
         endLine: chunk.endLine,
         text: chunk.text,
-        ftsText: toFtsText(`${dateContext(source.date)} ${chunk.heading} ${chunk.text}`),
+        ftsText: [
+          toFtsText(`${dateContext(source.date)} ${chunk.heading} ${chunk.text}`),
+          ...answerMarkers(chunk.text),
+        ].join(' '),
         fileHash: source.hash,
         embedder: this.embedder.id,
         vector: vectors[index]!,

@@ -86,6 +86,21 @@ describe('memory retrieval', () => {
     }
   });
 
+  it('answers a question for a value with the note that states one, though it lacks the question word', async () => {
+    fixture = await createMemoryFixture();
+    await fixture.write('memory/2026-09-16.md', '- 09:05 [fact] Daily standup is at 09:45 in the Fernsehturm room\n');
+    await fixture.write('memory/2026-11-14.md', '- 09:00 [fact] Daily standup moves to 10:15 from next week\n');
+    await fixture.write('memory/2026-11-15.md', '- 18:00 [fact] Bouldering membership at Boulderklub is €39 a month\n');
+    await writeRoutineDays(fixture, 10);
+    await fixture.engine.open();
+    await fixture.engine.sync();
+    const paths = (await search('standup time', { k: 5 })).map((hit) => hit.path);
+    // Every day's notes mention the standup; the two that give its time come first, newer first.
+    expect(paths.slice(0, 2)).toEqual(['memory/2026-11-14.md', 'memory/2026-09-16.md']);
+    const cost = await search('how much does bouldering cost', { k: 3 });
+    expect(cost[0]?.path).toBe('memory/2026-11-15.md');
+  });
+
   it('puts a daily note that corrects a MEMORY.md line above it, and keeps an old exact value first', async () => {
     fixture = await createMemoryFixture();
     await fixture.write(

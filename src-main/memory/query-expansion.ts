@@ -1,4 +1,5 @@
 import { resolveHearthHome } from '../paths/hearth-paths.js';
+import { ANSWER_MARKER, answerKindsAsked } from './answer-kinds.js';
 import { editDistance } from './index-vocabulary.js';
 import {
   type BilingualDictionary,
@@ -24,7 +25,15 @@ import { analyzeText, cjkBigrams, isCjk, isStopWord, rawTokens, tokenTerms } fro
  * | synonym | WordNet: single-word synonyms of the word's two most common senses | 0.35 |
  * | bigram | overlapping CJK character pairs (catches names and words the segmenter cuts differently) | 0.3 |
  */
-export const CLAUSE_BOOST = { exact: 1, translation: 0.6, typo: 0.45, synonym: 0.35, bigram: 0.3 } as const;
+export const CLAUSE_BOOST = {
+  exact: 1,
+  translation: 0.6,
+  typo: 0.45,
+  /** A question word meeting a unit that states that kind of value ("time" → "10:15"; `answer-kinds.ts`). */
+  answer: 0.4,
+  synonym: 0.35,
+  bigram: 0.3,
+} as const;
 
 export interface Lexicons {
   wordnet(): WordNet | undefined;
@@ -187,6 +196,18 @@ export function buildTextQuery(query: string, lexicons: Lexicons, options: Expan
     }
     concepts.push(concept);
   }
+  // A question word that asks for a value ("time", "how much", 几点) also finds units stating one.
+  const answers: string[] = [];
+  if (expand)
+    for (const { kind, token } of answerKindsAsked(rawTokens(query))) {
+      const marker = ANSWER_MARKER[kind];
+      const asked = isCjk(token[0]!) ? undefined : tokenTerms(token).primary[0];
+      const concept = concepts.find((entry) =>
+        [...entry.terms.keys()].some((term) => (asked ? term === asked : token.includes(term))),
+      );
+      if (concept) credit(concept, marker, CLAUSE_BOOST.answer);
+      answers.push(marker);
+    }
   // Identifier words (`UnexpectedEof` → unexpect, eof) are extra terms of their token's concept.
   const { primary } = analyzeText(query);
   const exact = new Set(primary);
@@ -205,6 +226,7 @@ export function buildTextQuery(query: string, lexicons: Lexicons, options: Expan
   add(secondary, CLAUSE_BOOST.bigram);
   add(translations, CLAUSE_BOOST.translation);
   add(corrections, CLAUSE_BOOST.typo);
+  add(answers, CLAUSE_BOOST.answer);
   add(synonyms, CLAUSE_BOOST.synonym);
   for (const distance of [1, 2] as const) {
     const words = [...new Set(fuzzy.filter((entry) => entry.distance === distance).map((entry) => entry.stem))];
@@ -240,15 +262,40 @@ function translateRun(lexicons: Lexicons, run: string): { word: string; english:
 }
 
 /**
- * How much of the query a chunk covers, 0..1: the mean over the query's concepts of the best
- * credit among the chunk's terms (a word as written 1, a translation 0.6, a typo's intended
+ * How much of the query a chunk covers, 0..1: the weighted mean over the query's concepts of the
+ * best credit among the chunk's terms (a word as written 1, a translation 0.6, a typo's intended
  * word 0.45, …). BM25 alone lets a short chunk that repeats one query word beat one that
- * answers the whole query; coverage is what puts the latter first.
+ * answers the whole query; coverage is what puts the latter first. `weights` (`conceptWeights`)
+ * make a rare word count for more than a common one; without them every concept counts alike.
  */
-export function queryCoverage(concepts: readonly QueryConcept[], ftsText: string): number {
+export function queryCoverage(concepts: readonly QueryConcept[], ftsText: string, weights?: readonly number[]): number {
   if (concepts.length === 0) return 0;
   const credits = conceptCredits(concepts, ftsText);
-  return credits.reduce((total, credit) => total + credit, 0) / concepts.length;
+  let total = 0;
+  let sum = 0;
+  credits.forEach((credit, index) => {
+    const weight = weights?.[index] ?? 1;
+    total += weight * credit;
+    sum += weight;
+  });
+  return sum > 0 ? total / sum : 0;
+}
+
+/**
+ * An inverse-document-frequency weight per concept, measured on the search's own candidates:
+ * in "standup time" the word most candidates share ("time") tells less about which note is
+ * meant than the one few of them have ("standup"), so a unit with only the rare word outranks
+ * one with only the common word. The candidate pool stands in for the index (its terms are at
+ * hand; the index's document counts are not).
+ */
+export function conceptWeights(concepts: readonly QueryConcept[], ftsTexts: readonly string[]): number[] {
+  const frequency = concepts.map(() => 0);
+  for (const text of ftsTexts)
+    conceptCredits(concepts, text).forEach((credit, index) => {
+      if (credit > 0) frequency[index]!++;
+    });
+  const pool = ftsTexts.length;
+  return frequency.map((count) => Math.log(1 + (pool + 1) / (count + 0.5)));
 }
 
 /** Which of the query's concepts a chunk matches at all (by any clause): their indexes. */
