@@ -1,7 +1,7 @@
 import type { AgentRuntime, RunRecord } from '../../agent/index.js';
 import { type Disposable, DisposableStore } from '../../base/index.js';
-import { notFound } from '../../protocol/index.js';
-import { MAIN_SESSION_KEY } from '../../sessions/index.js';
+import { invalidRequest, notFound } from '../../protocol/index.js';
+import { formatSessionKey, normalizeSessionKey, parseSessionKey, SessionKeyError } from '../../sessions/index.js';
 import type { MethodRouter } from '../method-router.js';
 
 export interface AgentMethodsDeps {
@@ -18,6 +18,25 @@ function finalResult(run: RunRecord) {
   };
 }
 
+/**
+ * The session a turn goes to: the key as given (any shape, `agent:main:<label>` included), else the
+ * main session of `agentId` (default main). A key of another agent than `agentId` is refused.
+ */
+function sessionKeyOf(params: { sessionKey?: string; agentId?: string }): string {
+  try {
+    if (params.sessionKey === undefined) return formatSessionKey({ kind: 'main', agentId: params.agentId ?? 'main' });
+    const key = normalizeSessionKey(params.sessionKey);
+    const owner = parseSessionKey(key).agentId;
+    if (params.agentId !== undefined && params.agentId !== owner) {
+      throw invalidRequest(`sessionKey ${key} belongs to agent "${owner}", not agentId "${params.agentId}"`);
+    }
+    return key;
+  } catch (error) {
+    if (error instanceof SessionKeyError) throw invalidRequest(`invalid agent params: ${error.message}`);
+    throw error;
+  }
+}
+
 /** `agent` is two-phase: `{status:"accepted"}` at once, then the final result when the turn ends. */
 export function registerAgentMethods(router: MethodRouter, deps: AgentMethodsDeps): Disposable {
   const store = new DisposableStore();
@@ -27,9 +46,9 @@ export function registerAgentMethods(router: MethodRouter, deps: AgentMethodsDep
     router.handle('agent', async (params, call) => {
       const { run, reused } = runtime.start({
         runId: params.idempotencyKey,
-        sessionKey: params.sessionKey ?? MAIN_SESSION_KEY,
+        sessionKey: sessionKeyOf(params),
         message: params.message,
-        timeoutMs: params.timeoutMs,
+        timeoutMs: params.timeoutMs ?? (params.timeout ? params.timeout * 1000 : undefined),
       });
       if (reused && run.status === 'running') return { runId: run.runId, status: 'in_flight' as const };
       if (reused) return finalResult(run);

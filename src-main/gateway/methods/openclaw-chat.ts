@@ -4,7 +4,13 @@ import type { ApprovalRequest } from '../../exec/index.js';
 import { approvalView } from '../../exec/index.js';
 import { invalidRequest, notFound } from '../../protocol/index.js';
 import type { SessionDefaults } from '../../protocol/methods/openclaw-chat.js';
-import { normalizeSessionKey, parseSessionKey, SessionKeyError, SessionStoreError } from '../../sessions/index.js';
+import {
+  normalizeSessionKey,
+  parseSessionKey,
+  SessionKeyError,
+  type SessionPatch,
+  SessionStoreError,
+} from '../../sessions/index.js';
 import type { MethodRouter } from '../method-router.js';
 import { deltaCursorFor } from './openclaw-chat-delta.js';
 import { openClawMessage, openClawSessionRow } from './openclaw-session-view.js';
@@ -152,9 +158,11 @@ export function registerOpenClawChatMethods(router: MethodRouter, deps: OpenClaw
     router.handle('sessions.patch', (params) =>
       storeCall(async () => {
         const { agentId, key } = addressOf(params.key);
-        const patch: { title?: string | null; model?: string | null } = {};
+        const patch: SessionPatch = {};
         if (params.label !== undefined) patch.title = params.label;
         if (params.model !== undefined) patch.model = params.model;
+        if (params.pinned !== undefined) patch.pinned = params.pinned;
+        if (params.archived !== undefined) patch.archived = params.archived;
         // Only read markers: nothing Hearth stores changes, but the session must exist.
         const record =
           Object.keys(patch).length > 0

@@ -190,7 +190,17 @@ describe('sessions methods', () => {
   it('unregisters its handlers when disposed', () => {
     const other = new MethodRegistry();
     const registration = registerSessionsMethods(other, { store });
-    expect(other.implementedMethods()).toEqual(['sessions.delete', 'sessions.get', 'sessions.list', 'sessions.reset']);
+    expect(other.implementedMethods()).toEqual([
+      'sessions.archive',
+      'sessions.create',
+      'sessions.delete',
+      'sessions.fork',
+      'sessions.get',
+      'sessions.list',
+      'sessions.pin',
+      'sessions.rename',
+      'sessions.reset',
+    ]);
     registration.dispose();
     expect(other.implementedMethods()).toEqual([]);
   });

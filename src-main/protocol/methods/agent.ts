@@ -32,7 +32,11 @@ export const agentMethods = {
         message: z.string(),
         idempotencyKey: z.string().min(1),
         sessionKey: z.string().min(1).optional(),
+        /** OpenClaw's `--agent`: without a sessionKey the turn goes to `agent:<agentId>:main`; with one it must agree. */
+        agentId: z.string().min(1).optional(),
         timeoutMs: z.number().int().positive().max(3_600_000).optional(),
+        /** OpenClaw's spelling, in seconds (0: the default); `timeoutMs` wins when both are given. */
+        timeout: z.number().int().min(0).max(3600).optional(),
       })
       .strict(),
     idempotent: 'handler',

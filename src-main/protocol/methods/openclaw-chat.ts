@@ -82,6 +82,8 @@ export const openClawChatMethods = {
         key: sessionKey,
         label: z.string().max(200).nullable().optional(),
         model: z.string().min(1).nullable().optional(),
+        pinned: z.boolean().nullable().optional(),
+        archived: z.boolean().nullable().optional(),
         /** Read markers: Hearth has no unread state, so these are acknowledged and dropped. */
         unread: z.boolean().optional(),
         expectedMarkedUnreadAt: z.number().nullable().optional(),

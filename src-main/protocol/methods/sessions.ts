@@ -14,10 +14,24 @@ export interface SessionRow {
   displayName: string;
   title?: string;
   model?: string;
+  /** The channel the session is on (`telegram`, …); absent for the main session and named chats (Hearth's own UI). */
   channel?: string;
+  /** A named chat's label (`work-notes` of `agent:main:work-notes`). */
+  label?: string;
   createdAt: number;
   updatedAt: number;
   messageCount?: number;
+  pinned?: boolean;
+  archived?: boolean;
+  /** A fork's source: the session and the last message it kept. */
+  forkedFrom?: { key: string; sessionId: string; messageId: string };
+}
+
+/** What sessions.create, rename, pin, archive and fork answer: the session as it now is. */
+export interface SessionsChangeResult {
+  ok: true;
+  key: string;
+  session: SessionRow;
 }
 
 export interface SessionsListResult {
@@ -47,7 +61,17 @@ export interface SessionsDeleteResult {
   ok: true;
   key: string;
   deleted: boolean;
+  /** True when the transcript files went too (`deleteTranscript`), not only the index entry. */
+  transcriptDeleted?: boolean;
 }
+
+/** A chat's title as a person types it: trimmed, one line, at most 200 characters. */
+const title = z
+  .string()
+  .trim()
+  .min(1, 'title is empty')
+  .max(200, 'title is longer than 200 characters')
+  .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), 'title must be one line without control characters');
 
 /** `{key}` (OpenClaw) or `{sessionKey}` (chat.* spelling); exactly one. */
 const keyParams = {
@@ -70,8 +94,64 @@ export const sessionsMethods = {
         agentId: z.string().min(1).optional(),
         /** Only sessions updated within this many minutes. */
         activeMinutes: z.number().int().positive().optional(),
+        /** Archived sessions: left out (`exclude`, the default), `only` them, or `all` (OpenClaw's spelling). */
+        archived: z.enum(['exclude', 'only', 'all']).optional(),
       })
       .strict(),
+  }),
+  /** A fresh named chat of an agent (`agent:<agentId>:<label>`); the label is made up when not given. */
+  'sessions.create': method<SessionsChangeResult>()({
+    scope: 'operator.sessions.write',
+    controlPlaneWrite: true,
+    idempotent: true,
+    params: z
+      .object({
+        agentId: z.string().min(1).optional(),
+        label: z.string().min(1).max(128).optional(),
+        title: title.optional(),
+        idempotencyKey: z.string().min(1).optional(),
+      })
+      .strict(),
+  }),
+  'sessions.rename': method<SessionsChangeResult>()({
+    scope: 'operator.sessions.write',
+    controlPlaneWrite: true,
+    params: z
+      .object({ ...keyParams, title: title.nullable() })
+      .strict()
+      .refine(oneKey, oneKeyMessage),
+  }),
+  'sessions.pin': method<SessionsChangeResult>()({
+    scope: 'operator.sessions.write',
+    controlPlaneWrite: true,
+    params: z
+      .object({ ...keyParams, pinned: z.boolean() })
+      .strict()
+      .refine(oneKey, oneKeyMessage),
+  }),
+  'sessions.archive': method<SessionsChangeResult>()({
+    scope: 'operator.sessions.write',
+    controlPlaneWrite: true,
+    params: z
+      .object({ ...keyParams, archived: z.boolean() })
+      .strict()
+      .refine(oneKey, oneKeyMessage),
+  }),
+  /** A new named chat holding the transcript up to `messageId` (and that message's tool results). */
+  'sessions.fork': method<SessionsChangeResult>()({
+    scope: 'operator.sessions.write',
+    controlPlaneWrite: true,
+    idempotent: true,
+    params: z
+      .object({
+        ...keyParams,
+        messageId: z.string().min(1),
+        label: z.string().min(1).max(128).optional(),
+        title: title.optional(),
+        idempotencyKey: z.string().min(1).optional(),
+      })
+      .strict()
+      .refine(oneKey, oneKeyMessage),
   }),
   'sessions.get': method<SessionsGetResult>()({
     scope: 'operator.sessions.read',
@@ -91,7 +171,12 @@ export const sessionsMethods = {
     controlPlaneWrite: true,
     idempotent: true,
     params: z
-      .object({ ...keyParams, idempotencyKey: z.string().min(1).optional() })
+      .object({
+        ...keyParams,
+        /** Remove the transcript files too (OpenClaw's flag); without it they are renamed aside. */
+        deleteTranscript: z.boolean().optional(),
+        idempotencyKey: z.string().min(1).optional(),
+      })
       .strict()
       .refine(oneKey, oneKeyMessage),
   }),
