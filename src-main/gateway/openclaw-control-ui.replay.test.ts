@@ -104,6 +104,8 @@ function shapeOf(value: unknown): { kind: string; keys: string[] } {
  */
 const knownGaps: Record<string, string[]> = {
   'sessions.list': ['ts', 'path', 'limitApplied', 'owners'],
+  // Hearth does not sample its event loop for the channels view.
+  'channels.status': ['eventLoop'],
   'chat.startup': [],
   // hearth.json is not openclaw.json: Hearth's config.get answers {path, exists, raw, parsed} (PROTOCOL.md §7).
   'config.get': [

@@ -175,6 +175,9 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       }),
     );
     root.add(
+      await (await import('./wire-channels.js')).wireChannels({ core, config, paths, clock, log, secrets, plugins }),
+    );
+    root.add(
       wireOpenClawUi({
         core,
         config,

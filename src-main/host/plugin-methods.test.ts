@@ -90,12 +90,16 @@ describe('plugin registrations', () => {
     registrations.dispose();
   });
 
-  it('refuses a channel or a CLI backend, naming the plugin, instead of ignoring it', () => {
+  it('keeps a channel for the channel host, and refuses a CLI backend, naming the plugin, instead of ignoring it', () => {
     const plugins = new PluginRegistry();
     const api = plugins.apiFor('telegram', {}, silentLogger);
-    expect(() => api.registerChannel({ id: 'telegram', create: () => ({}) as never })).toThrow(
-      'plugin telegram registered a channel ("telegram"), but this version of Hearth cannot run it yet',
+    const registration = api.registerChannel({ id: 'telegram', create: () => ({}) as never });
+    expect(plugins.list('channel')).toEqual([{ pluginId: 'telegram', id: 'telegram' }]);
+    expect(() => api.registerChannel({ id: 'telegram', create: () => ({}) as never })).toThrow(/already registered/);
+    expect(() => api.registerCliBackend({ id: 'claude', create: () => ({}) as never })).toThrow(
+      'plugin telegram registered a CLI backend ("claude"), but this version of Hearth cannot run it yet',
     );
-    expect(() => api.registerCliBackend({ id: 'claude', create: () => ({}) as never })).toThrow(/plugin telegram/);
+    registration.dispose();
+    expect(plugins.list('channel')).toEqual([]);
   });
 });

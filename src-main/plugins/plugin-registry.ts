@@ -59,9 +59,8 @@ export class PluginRegistry {
       log,
       registerTool: (tool) => add(this.tools, tool.name, tool as ToolDefinition, 'tool'),
       registerModelProvider: contribution('provider'),
-      // Accepted and ignored would leave the plugin's author guessing: refuse, naming the plugin,
-      // until the channels and agents work gives these a runtime.
-      registerChannel: (channel) => unsupported(pluginId, `a channel ("${channel.id}")`),
+      // Channels run in the channel host (src-main/channels, host/wire-channels.ts).
+      registerChannel: contribution('channel'),
       registerMemoryBackend: contribution('memory'),
       registerContextEngine: contribution('context-engine'),
       registerCliBackend: (backend) => unsupported(pluginId, `a CLI backend ("${backend.id}")`),

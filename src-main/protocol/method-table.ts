@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { agentMethods } from './methods/agent.js';
 import { authProfilesMethods } from './methods/auth-profiles.js';
 import { canvasMethods } from './methods/canvas.js';
+import { channelsMethods } from './methods/channels.js';
 import { chatMethods } from './methods/chat.js';
 import { configMethods } from './methods/config.js';
 import { cronMethods } from './methods/cron.js';
@@ -38,6 +39,7 @@ export const methodTable = {
   ...devicesMethods,
   ...canvasMethods,
   ...traceMethods,
+  ...channelsMethods,
   ...usageMethods,
   // What OpenClaw's own clients call (docs/GATEWAY.md "OpenClaw clients").
   ...openClawChatMethods,

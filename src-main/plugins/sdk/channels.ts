@@ -1,6 +1,172 @@
 import type { Contribution, PluginServiceContext } from './contributions.js';
 
-// SDK types for channels (Telegram, webhook…). The capability that owns them refines `ChannelService`
-// (a type-only re-export from the capability is fine: extensions still see only the SDK).
-export type ChannelService = unknown;
+// SDK types for channels (Telegram, webhook…): the contract a messaging platform adapter
+// implements, and what the channel host (src-main/channels) hands it. docs/CHANNELS.md.
+//
+// A plugin describes itself (id, meta, capabilities, config) and can `start` one account. The
+// running account reports inbound messages to the host with `receive` and gets replies back
+// through its outbound / streaming adapters. The host, not the plugin, decides who may reach the
+// agent (DM policy, pairing), routes the message to a session, and runs the turn.
+
+/** How a DM from someone the channel does not know is treated. `pairing` is the default. */
+export type DmPolicy = 'pairing' | 'allowlist' | 'open' | 'disabled';
+export const dmPolicies: readonly DmPolicy[] = ['pairing', 'allowlist', 'open', 'disabled'];
+
+/** The markdown flavour a channel renders; the host gives the plugin plain model text, the plugin converts. */
+export type MarkdownDialect = 'plain' | 'commonmark' | 'telegram-markdown-v2' | 'discord' | 'slack-mrkdwn';
+
+export type ChannelMediaKind = 'image' | 'document' | 'audio' | 'video';
+
+/** What a channel can do. The host shapes replies by it (e.g. no edits: paragraphs as messages). */
+export interface ChannelCapabilities {
+  /** A sent message can be edited (streamed replies edit one message in place). */
+  editMessages: boolean;
+  threads: boolean;
+  reactions: boolean;
+  buttons: boolean;
+  groups: boolean;
+  media: readonly ChannelMediaKind[];
+  /** Longest text one message may carry, in characters (Telegram 4096). */
+  maxMessageLength: number;
+  markdown: MarkdownDialect;
+}
+
+export interface ChannelMeta {
+  /** Shown in the UI and the CLI ("Telegram"). */
+  name: string;
+  /** An emoji or a short icon name. */
+  icon?: string;
+  description?: string;
+}
+
+/** A secret the channel needs, kept in the secret store under `account` (never in hearth.json). */
+export interface ChannelSecretSpec {
+  /** Secret store account, e.g. `channels.telegram.token`. */
+  account: string;
+  description: string;
+}
+
+/**
+ * The plugin's own settings: `channels.<id>` in hearth.json, minus the keys the host owns
+ * (`enabled`, `dmPolicy`, `allowFrom`, `groups`). `validate` must throw an Error naming the
+ * field that is wrong; the host shows it as the channel's status and does not start it.
+ */
+export interface ChannelConfigAdapter<Config> {
+  /** JSON Schema of the block (a setup wizard renders it). */
+  schema: Record<string, unknown>;
+  validate(raw: Record<string, unknown>): Config;
+  secrets?: readonly ChannelSecretSpec[];
+}
+
+export type ChannelPeerKind = 'direct' | 'group' | 'channel';
+
+/** Where a message came from and where its reply goes. */
+export interface ChannelTarget {
+  peerKind: ChannelPeerKind;
+  /** The chat (DM: the person's chat; group: the group's id). */
+  peerId: string;
+  /** The message being answered, for channels that thread or quote replies. */
+  replyToMessageId?: string;
+}
+
+/** One inbound message, already normalised by the plugin. Its text is untrusted input. */
+export interface ChannelInboundMessage {
+  /** Unique per account on the platform; the host drops a message id it has already taken. */
+  messageId: string;
+  target: ChannelTarget;
+  sender: { id: string; name?: string; username?: string };
+  text: string;
+  /** In a group: the bot was mentioned or the message replies to the bot. Ignored for DMs. */
+  addressedToBot?: boolean;
+  ts: number;
+}
+
+/** Health the UI and `hearth channels status` show. */
+export type ChannelState = 'starting' | 'connected' | 'reconnecting' | 'error' | 'stopped';
+export interface ChannelHealth {
+  state: ChannelState;
+  /** Who the channel is logged in as, e.g. `@my_bot`. */
+  account?: string;
+  /** Why it is not connected, in words a person can act on ("the bot token was rejected (401)…"). */
+  error?: string;
+}
+
+/** A small JSON document the host persists for the channel (e.g. the Telegram update offset). */
+export interface ChannelStorage {
+  read(): Promise<Record<string, unknown>>;
+  write(value: Record<string, unknown>): Promise<void>;
+}
+
+/** What a running account receives from the host. */
+export interface ChannelStartContext<Config> {
+  channelId: string;
+  /** `default` unless the plugin runs several accounts. */
+  accountId: string;
+  config: Config;
+  /** Reads a secret the plugin declared (`config.secrets`). */
+  secret(account: string): Promise<string | undefined>;
+  storage: ChannelStorage;
+  log: PluginServiceContext['log'];
+  fetch: typeof fetch;
+  /** Aborted when the account stops (shutdown, or its config changed). */
+  signal: AbortSignal;
+  /**
+   * Hands an inbound message to the host. Resolves once the host has taken it (persisted its
+   * id, started or refused the turn), not when the reply is done: acknowledge the message to the
+   * platform (e.g. advance the update offset) only after this resolves, so none is lost.
+   */
+  receive(message: ChannelInboundMessage): Promise<void>;
+  reportHealth(health: ChannelHealth): void;
+}
+
+/** Sends whole messages. Text arrives as model markdown; the plugin renders its dialect. */
+export interface ChannelOutboundAdapter {
+  sendText(target: ChannelTarget, text: string): Promise<{ messageId: string }>;
+  /** A "typing…" indicator, when the platform has one. */
+  sendTyping?(target: ChannelTarget): Promise<void>;
+}
+
+/** One reply being streamed: `update` with the whole text so far (often), `end` once. */
+export interface ChannelReplyStream {
+  /** Must not throw; the plugin decides how often the platform sees an update. */
+  update(textSoFar: string): void;
+  /** The final text: sent or edited in; resolves when the platform has it. */
+  end(finalText: string): Promise<void>;
+}
+
+/** How a streamed reply appears (Telegram: one message edited in place at a bounded rate). */
+export interface ChannelStreamingAdapter {
+  begin(target: ChannelTarget): ChannelReplyStream;
+}
+
+/** The running account: disposing it stops it (and aborts `signal`). */
+export interface RunningChannel {
+  outbound?: ChannelOutboundAdapter;
+  streaming?: ChannelStreamingAdapter;
+  dispose(): Promise<void>;
+}
+
+export interface ChannelPlugin<Config = unknown> {
+  id: string;
+  meta: ChannelMeta;
+  capabilities: ChannelCapabilities;
+  config: ChannelConfigAdapter<Config>;
+  /** Pairing and security: the DM policy when config names none (default `pairing`). */
+  security?: { defaultDmPolicy?: DmPolicy };
+  /** Config paths whose change restarts this channel only (default `channels.<id>`). */
+  reload?: { configPrefixes: readonly string[] };
+  /**
+   * Starts one account. Should resolve quickly (connect in the background and report health);
+   * a rejection is shown as the channel's status, never thrown at the gateway.
+   */
+  start(context: ChannelStartContext<Config>): Promise<RunningChannel>;
+}
+
+/** Identity function that gives channel authors type checking of their config type. */
+export function defineChannel<Config>(plugin: ChannelPlugin<Config>): ChannelPlugin<Config> {
+  return plugin;
+}
+
+// `start` is a method, so a ChannelPlugin<TelegramConfig> is a ChannelService.
+export type ChannelService = ChannelPlugin<unknown>;
 export type ChannelContribution = Contribution<ChannelService, PluginServiceContext>;

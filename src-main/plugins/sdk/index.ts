@@ -1,4 +1,28 @@
-export type { ChannelContribution, ChannelService } from './channels.js';
+export {
+  type ChannelCapabilities,
+  type ChannelConfigAdapter,
+  type ChannelContribution,
+  type ChannelHealth,
+  type ChannelInboundMessage,
+  type ChannelMediaKind,
+  type ChannelMeta,
+  type ChannelOutboundAdapter,
+  type ChannelPeerKind,
+  type ChannelPlugin,
+  type ChannelReplyStream,
+  type ChannelSecretSpec,
+  type ChannelService,
+  type ChannelStartContext,
+  type ChannelState,
+  type ChannelStorage,
+  type ChannelStreamingAdapter,
+  type ChannelTarget,
+  type DmPolicy,
+  defineChannel,
+  dmPolicies,
+  type MarkdownDialect,
+  type RunningChannel,
+} from './channels.js';
 export type { CliBackendContribution, CliBackendService } from './cli-backends.js';
 export type { ContextEngineContribution, ContextEngineService } from './context.js';
 export type { Contribution, PluginServiceContext } from './contributions.js';

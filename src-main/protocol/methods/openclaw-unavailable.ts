@@ -8,8 +8,6 @@ import { type MethodSpec, method } from './define.js';
  * takes its names out of this table and registers real handlers. Listed in docs/GATEWAY.md.
  */
 export const openClawUnavailable = {
-  'channels.status': { capability: 'channels', reason: 'Hearth has no messaging channels yet' },
-  'channels.pairing.list': { capability: 'channels', reason: 'Hearth has no messaging channels yet' },
   'skills.status': { capability: 'skills', reason: 'Hearth has no skills library yet' },
   'skills.search': { capability: 'skills', reason: 'Hearth has no skills library yet' },
   'skills.library.list': { capability: 'skills', reason: 'Hearth has no skills library yet' },

@@ -1,0 +1,238 @@
+import {
+  type ChannelInboundMessage,
+  type ChannelStartContext,
+  defineChannel,
+  type RunningChannel,
+} from '../../src-main/plugins/sdk/index.js';
+import { sleep, TelegramApi, TelegramApiError } from './telegram-api.js';
+import { type TelegramConfig, telegramConfigSchema, validateTelegramConfig } from './telegram-config.js';
+import { sendTelegramText, startTelegramStream, TELEGRAM_MAX_MESSAGE } from './telegram-stream.js';
+
+interface BotUser {
+  id: number;
+  username?: string;
+  first_name?: string;
+}
+interface IncomingMessage {
+  message_id?: unknown;
+  from?: { id?: unknown; first_name?: unknown; username?: unknown; is_bot?: unknown };
+  chat?: { id?: unknown; type?: unknown };
+  date?: unknown;
+  text?: unknown;
+  caption?: unknown;
+  entities?: { type?: unknown; offset?: unknown; length?: unknown }[];
+  reply_to_message?: { from?: { id?: unknown } };
+}
+interface Update {
+  update_id: number;
+  message?: IncomingMessage;
+}
+
+/**
+ * A Telegram update as the host's message, or why it is not one (a service update, a channel
+ * post, a malformed body). In groups, `addressedToBot` is an @mention of the bot or a reply to it;
+ * the mention is taken out of the text the model sees.
+ */
+export function normaliseUpdate(update: Update, bot: BotUser): { message: ChannelInboundMessage } | { skip: string } {
+  const m = update.message;
+  if (!m || typeof m !== 'object') return { skip: 'not a message update' };
+  const chatId = m.chat?.id;
+  const fromId = m.from?.id;
+  const text = typeof m.text === 'string' ? m.text : typeof m.caption === 'string' ? m.caption : undefined;
+  if (typeof chatId !== 'number' || typeof fromId !== 'number' || typeof m.message_id !== 'number')
+    return { skip: 'malformed message (no chat, sender or id)' };
+  if (text === undefined || text.trim() === '') return { skip: 'message without text' };
+  if (m.from?.is_bot === true) return { skip: 'message from a bot' };
+  const chatType = m.chat?.type;
+  const peerKind =
+    chatType === 'private' ? 'direct' : chatType === 'group' || chatType === 'supergroup' ? 'group' : undefined;
+  if (!peerKind) return { skip: `unsupported chat type ${String(chatType)}` };
+  const mention = bot.username ? `@${bot.username}` : undefined;
+  let clean = text;
+  let mentioned = false;
+  if (mention) {
+    const pattern = new RegExp(`${mention.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'gi');
+    mentioned = pattern.test(text);
+    clean = text
+      .replace(pattern, '')
+      .replace(/\s{2,}/g, ' ')
+      .trim();
+  }
+  const repliedToBot = m.reply_to_message?.from?.id === bot.id;
+  return {
+    message: {
+      messageId: `${chatId}:${m.message_id}`,
+      target: {
+        peerKind,
+        peerId: String(chatId),
+        replyToMessageId: peerKind === 'group' ? String(m.message_id) : undefined,
+      },
+      sender: {
+        id: String(fromId),
+        ...(typeof m.from?.first_name === 'string' ? { name: m.from.first_name } : {}),
+        ...(typeof m.from?.username === 'string' ? { username: m.from.username } : {}),
+      },
+      text: clean || text,
+      addressedToBot: mentioned || repliedToBot,
+      ts: typeof m.date === 'number' ? m.date * 1000 : Date.now(),
+    },
+  };
+}
+
+function describeFailure(error: unknown): string {
+  if (error instanceof TelegramApiError) {
+    if (error.code === 401 || error.code === 404)
+      return `Telegram rejected the bot token (${error.code} ${error.description}): store a valid token from @BotFather with \`hearth channels token telegram\``;
+    if (error.code === 409)
+      return `another client is reading this bot's updates (${error.description}); stop it or remove its webhook`;
+    if (error.code === 0) return `cannot reach the Telegram Bot API (${error.description})`;
+    return error.message;
+  }
+  return String(error);
+}
+
+/** Telegram rejects this token for good: polling again would only repeat it. */
+const isFatal = (error: unknown) => error instanceof TelegramApiError && (error.code === 401 || error.code === 404);
+
+async function runPolling(
+  context: ChannelStartContext<TelegramConfig>,
+  api: TelegramApi,
+  bot: BotUser,
+  signal: AbortSignal,
+): Promise<void> {
+  const { config, storage, log } = context;
+  const stored = await storage.read();
+  let offset = typeof stored.offset === 'number' ? stored.offset : undefined;
+  let backoffMs = 500;
+  let failing = false;
+  while (!signal.aborted) {
+    let updates: Update[];
+    try {
+      updates = await api.call<Update[]>(
+        'getUpdates',
+        {
+          ...(offset !== undefined ? { offset } : {}),
+          timeout: config.pollTimeoutSeconds,
+          allowed_updates: ['message'],
+        },
+        (config.pollTimeoutSeconds + 15) * 1000,
+      );
+      if (failing) context.reportHealth({ state: 'connected', account: `@${bot.username}` });
+      failing = false;
+      backoffMs = 500;
+    } catch (error) {
+      if (signal.aborted) return;
+      if (isFatal(error)) {
+        context.reportHealth({ state: 'error', account: `@${bot.username}`, error: describeFailure(error) });
+        return;
+      }
+      failing = true;
+      context.reportHealth({ state: 'reconnecting', account: `@${bot.username}`, error: describeFailure(error) });
+      log.warn('telegram getUpdates failed; retrying', { error: describeFailure(error), retryInMs: backoffMs });
+      await sleep(backoffMs, signal).catch(() => {});
+      backoffMs = Math.min(backoffMs * 2, 30_000);
+      continue;
+    }
+    if (!Array.isArray(updates)) updates = [];
+    for (const update of updates) {
+      if (signal.aborted) return;
+      if (typeof update?.update_id !== 'number') continue;
+      const normalised = normaliseUpdate(update, bot);
+      if ('skip' in normalised)
+        log.debug('telegram update skipped', { updateId: update.update_id, reason: normalised.skip });
+      else {
+        try {
+          await context.receive(normalised.message);
+        } catch (error) {
+          if (signal.aborted) return;
+          log.error('the host could not take a telegram message', { updateId: update.update_id, error: String(error) });
+        }
+      }
+      // Acknowledged (and remembered across restarts) only once the host has it.
+      offset = update.update_id + 1;
+      await storage.write({ offset });
+    }
+  }
+}
+
+export const telegramChannel = defineChannel<TelegramConfig>({
+  id: 'telegram',
+  meta: {
+    name: 'Telegram',
+    icon: '✈️',
+    description: 'A Telegram bot: DMs and groups, replies edited in place while streaming.',
+  },
+  capabilities: {
+    editMessages: true,
+    threads: false,
+    reactions: false,
+    buttons: false,
+    groups: true,
+    media: [],
+    maxMessageLength: TELEGRAM_MAX_MESSAGE,
+    markdown: 'telegram-markdown-v2',
+  },
+  config: {
+    schema: telegramConfigSchema,
+    validate: validateTelegramConfig,
+    secrets: [{ account: 'channels.telegram.token', description: 'the bot token from @BotFather' }],
+  },
+  security: { defaultDmPolicy: 'pairing' },
+  reload: { configPrefixes: ['channels.telegram'] },
+  async start(context): Promise<RunningChannel> {
+    const { config, log } = context;
+    const controller = new AbortController();
+    const signal = AbortSignal.any([controller.signal, context.signal]);
+    const token = await context.secret(config.tokenSecret);
+    if (!token) {
+      throw new Error(
+        `no bot token: store the token from @BotFather in the secret store as "${config.tokenSecret}" (\`hearth channels token telegram\`)`,
+      );
+    }
+    const api = new TelegramApi({ baseUrl: config.apiBaseUrl, token, fetch: context.fetch, signal });
+    const running = (async () => {
+      let bot: BotUser | undefined;
+      let backoffMs = 500;
+      while (!bot && !signal.aborted) {
+        try {
+          bot = await api.call<BotUser>('getMe', {}, 15_000);
+        } catch (error) {
+          if (signal.aborted) return;
+          context.reportHealth({ state: isFatal(error) ? 'error' : 'reconnecting', error: describeFailure(error) });
+          if (isFatal(error)) return;
+          await sleep(backoffMs, signal).catch(() => {});
+          backoffMs = Math.min(backoffMs * 2, 30_000);
+        }
+      }
+      if (!bot) return;
+      // Long polling and a webhook exclude each other; polling wins in this mode.
+      await api.call('deleteWebhook', { drop_pending_updates: false }).catch(() => {});
+      context.reportHealth({ state: 'connected', account: `@${bot.username}` });
+      await runPolling(context, api, bot, signal);
+    })().catch((error) => {
+      if (!signal.aborted) {
+        log.error('telegram channel stopped', { error: describeFailure(error) });
+        context.reportHealth({ state: 'error', error: describeFailure(error) });
+      }
+    });
+    return {
+      outbound: {
+        sendText: async (target, text) => ({ messageId: String(await sendTelegramText(api, target, text)) }),
+        sendTyping: async (target) => {
+          await api.call('sendChatAction', { chat_id: Number(target.peerId), action: 'typing' });
+        },
+      },
+      streaming: {
+        begin: (target) =>
+          startTelegramStream(api, target, {
+            editIntervalMs: config.editIntervalMs,
+            onError: (error) => log.warn('telegram streaming edit failed', { error: describeFailure(error) }),
+          }),
+      },
+      async dispose() {
+        controller.abort(new Error('telegram channel stopped'));
+        await running;
+      },
+    };
+  },
+});

@@ -1,0 +1,524 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * Test support (never shipped): a Telegram Bot API server on loopback, speaking the real wire
+ * (https://core.telegram.org/bots/api): `POST /bot<token>/<method>` with a JSON or form body (or
+ * query parameters), answered `{ok:true,result}` or `{ok:false,error_code,description,parameters?}`
+ * with the same HTTP status. It implements getMe, getUpdates (long poll; `offset` confirms every
+ * update below it, as Telegram does), sendMessage, editMessageText, sendChatAction, deleteWebhook,
+ * and checks MarkdownV2 the way Telegram does (reserved characters must be escaped), so a test
+ * sees what a real bot would. Failures are injected per method: 429 with retry_after, any status,
+ * a dropped long poll, a revoked token.
+ */
+
+export interface TelegramUser {
+  id: number;
+  is_bot: boolean;
+  first_name: string;
+  username?: string;
+}
+export interface TelegramChat {
+  id: number;
+  type: 'private' | 'group' | 'supergroup' | 'channel';
+  title?: string;
+  first_name?: string;
+  username?: string;
+}
+export interface TelegramEntity {
+  type: string;
+  offset: number;
+  length: number;
+}
+export interface TelegramMessage {
+  message_id: number;
+  from?: TelegramUser;
+  chat: TelegramChat;
+  date: number;
+  text?: string;
+  entities?: TelegramEntity[];
+  reply_to_message?: TelegramMessage;
+  edit_date?: number;
+}
+export interface TelegramUpdate {
+  update_id: number;
+  message?: TelegramMessage;
+}
+
+export interface FakeTelegramCall {
+  method: string;
+  params: Record<string, unknown>;
+  /** What the server answered. */
+  status: number;
+}
+
+/** A message the bot sent, with every text it had (the first send, then each edit). */
+export interface FakeBotMessage {
+  chatId: number;
+  messageId: number;
+  text: string;
+  parseMode?: string;
+  versions: string[];
+}
+
+export interface UserMessageInput {
+  chatId: number;
+  from: { id: number; first_name: string; username?: string };
+  text: string;
+  chatType?: TelegramChat['type'];
+  chatTitle?: string;
+  /** Puts `@<bot username>` at the start of the text, with its mention entity. */
+  mentionBot?: boolean;
+  /** The bot message this one replies to. */
+  replyToMessageId?: number;
+}
+
+export interface FakeTelegramServerOptions {
+  token?: string;
+  botUsername?: string;
+}
+
+export interface FakeTelegramServer {
+  /** Base URL; the Bot API lives at `${url}/bot<token>/<method>`. */
+  url: string;
+  token: string;
+  bot: TelegramUser;
+  calls: FakeTelegramCall[];
+  /** The highest offset a getUpdates confirmed (updates below it are gone). */
+  readonly confirmedOffset: number;
+  /** Queues a user's message as an update, as Telegram would; returns its update_id. */
+  sendUserMessage(input: UserMessageInput): number;
+  /** Queues a raw update (for malformed-update tests); the update_id is set by the server. */
+  pushUpdate(update: Omit<TelegramUpdate, 'update_id'>): number;
+  /** The first call (past or future) of `method` that satisfies `predicate`. */
+  waitForCall(
+    method: string,
+    predicate?: (call: FakeTelegramCall) => boolean,
+    timeoutMs?: number,
+  ): Promise<FakeTelegramCall>;
+  /** Resolves once some bot message in `chatId` satisfies `predicate`. */
+  waitForBotMessage(
+    chatId: number,
+    predicate: (message: FakeBotMessage) => boolean,
+    timeoutMs?: number,
+  ): Promise<FakeBotMessage>;
+  botMessages(chatId: number): FakeBotMessage[];
+  /** The next call of `method` answers 429 with `retry_after` seconds. */
+  rateLimitNext(method: string, retryAfterSeconds: number): void;
+  /** The next call of `method` answers this status and description. */
+  failNext(method: string, status: number, description: string): void;
+  /** The next getUpdates is taken, then its connection destroyed before any answer (updates it held stay unconfirmed). */
+  dropNextGetUpdates(): void;
+  /** From now on every call answers 401 Unauthorized (a revoked or wrong token). */
+  revokeToken(): void;
+  close(): Promise<void>;
+}
+
+const RESERVED_ALWAYS = new Set(['>', '#', '+', '-', '=', '{', '}', '.', '!']);
+
+/** Telegram's own check of a MarkdownV2 text; returns the error description it would give, or undefined. */
+export function checkMarkdownV2(text: string): string | undefined {
+  let inPre = false;
+  let inCode = false;
+  const counts: Record<string, number> = { '*': 0, _: 0, '~': 0, '|': 0 };
+  let linkDepth = 0;
+  let parenDepth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '\\') {
+      i++;
+      continue;
+    }
+    if (text.startsWith('```', i)) {
+      inPre = !inPre;
+      i += 2;
+      continue;
+    }
+    if (inPre) continue;
+    if (ch === '`') {
+      inCode = !inCode;
+      continue;
+    }
+    if (inCode) continue;
+    if (ch in counts) {
+      counts[ch]!++;
+      continue;
+    }
+    if (ch === '[') {
+      linkDepth++;
+      continue;
+    }
+    if (ch === ']') {
+      if (linkDepth === 0)
+        return `can't parse entities: Character ']' is reserved and must be escaped with the preceding '\\'`;
+      linkDepth--;
+      if (text[i + 1] === '(') {
+        parenDepth++;
+        i++;
+      }
+      continue;
+    }
+    if (ch === ')') {
+      if (parenDepth === 0)
+        return `can't parse entities: Character ')' is reserved and must be escaped with the preceding '\\'`;
+      parenDepth--;
+      continue;
+    }
+    if (ch === '(')
+      return `can't parse entities: Character '(' is reserved and must be escaped with the preceding '\\'`;
+    if (ch === '>' && (i === 0 || text[i - 1] === '\n')) continue;
+    if (RESERVED_ALWAYS.has(ch))
+      return `can't parse entities: Character '${ch}' is reserved and must be escaped with the preceding '\\'`;
+  }
+  if (inPre || inCode) return "can't parse entities: Can't find end of the entity starting at byte offset 0";
+  for (const [marker, count] of Object.entries(counts))
+    if (count % 2 !== 0) return `can't parse entities: Can't find end of ${marker} entity`;
+  if (linkDepth !== 0 || parenDepth !== 0) return "can't parse entities: Can't find end of a URL entity";
+  return undefined;
+}
+
+class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    description: string,
+    readonly parameters?: Record<string, unknown>,
+  ) {
+    super(description);
+  }
+}
+
+async function readParams(request: IncomingMessage, url: URL): Promise<Record<string, unknown>> {
+  const params: Record<string, unknown> = Object.fromEntries(url.searchParams);
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const body = Buffer.concat(chunks).toString('utf8');
+  if (!body) return params;
+  const type = request.headers['content-type'] ?? '';
+  if (type.includes('application/json')) return { ...params, ...(JSON.parse(body) as Record<string, unknown>) };
+  if (type.includes('application/x-www-form-urlencoded'))
+    return { ...params, ...Object.fromEntries(new URLSearchParams(body)) };
+  throw new ApiError(400, 'Bad Request: unsupported content type');
+}
+
+function numberParam(params: Record<string, unknown>, name: string): number | undefined {
+  const value = params[name];
+  if (value === undefined) return undefined;
+  const n = typeof value === 'number' ? value : Number(value);
+  if (!Number.isFinite(n)) throw new ApiError(400, `Bad Request: field "${name}" must be a number`);
+  return n;
+}
+
+export async function startFakeTelegramServer(options: FakeTelegramServerOptions = {}): Promise<FakeTelegramServer> {
+  const token = options.token ?? '123456:TEST-token_abcdefghijklmnopqrstuvwxyz';
+  const bot: TelegramUser = {
+    id: 123456,
+    is_bot: true,
+    first_name: 'Hearth',
+    username: options.botUsername ?? 'hearth_test_bot',
+  };
+  const calls: FakeTelegramCall[] = [];
+  const callListeners = new Set<() => void>();
+  const updates: TelegramUpdate[] = [];
+  let nextUpdateId = 1000;
+  let confirmedOffset = 0;
+  let nextMessageId = 1;
+  const botMessages: FakeBotMessage[] = [];
+  const injected = new Map<string, { status: number; description: string; parameters?: Record<string, unknown> }[]>();
+  let dropNextPoll = false;
+  let revoked = false;
+  let closed = false;
+  let heldPoll: { wake: (error?: ApiError) => void } | undefined;
+  const sockets = new Set<import('node:net').Socket>();
+
+  const notify = () => {
+    for (const listener of [...callListeners]) listener();
+  };
+  const record = (method: string, params: Record<string, unknown>, status: number) => {
+    calls.push({ method, params, status });
+    notify();
+  };
+  const wakePoll = () => heldPoll?.wake();
+
+  const messageOf = (chatId: number, messageId: number) =>
+    botMessages.find((m) => m.chatId === chatId && m.messageId === messageId);
+
+  const checkText = (params: Record<string, unknown>) => {
+    const text = params.text;
+    if (typeof text !== 'string' || text.length === 0) throw new ApiError(400, 'Bad Request: message text is empty');
+    if (text.length > 4096) throw new ApiError(400, 'Bad Request: message is too long');
+    if (params.parse_mode === 'MarkdownV2') {
+      const problem = checkMarkdownV2(text);
+      if (problem) throw new ApiError(400, `Bad Request: ${problem}`);
+    }
+    return text;
+  };
+  const chatIdOf = (params: Record<string, unknown>) => {
+    const chatId = numberParam(params, 'chat_id');
+    if (chatId === undefined) throw new ApiError(400, 'Bad Request: chat_id is empty');
+    return chatId;
+  };
+
+  const pendingFrom = (offset: number | undefined, limit: number) => {
+    if (offset !== undefined && offset > confirmedOffset) {
+      confirmedOffset = offset;
+      while (updates.length > 0 && updates[0]!.update_id < offset) updates.shift();
+    }
+    return updates.slice(0, limit);
+  };
+
+  async function getUpdates(params: Record<string, unknown>, response: ServerResponse): Promise<unknown> {
+    const offset = numberParam(params, 'offset');
+    const limit = Math.min(Math.max(numberParam(params, 'limit') ?? 100, 1), 100);
+    const timeoutSeconds = Math.max(numberParam(params, 'timeout') ?? 0, 0);
+    // Telegram ends the older of two concurrent long polls with 409.
+    heldPoll?.wake(
+      new ApiError(
+        409,
+        'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running',
+      ),
+    );
+    let batch = pendingFrom(offset, limit);
+    if (batch.length === 0 && timeoutSeconds > 0 && !closed) {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => done(), timeoutSeconds * 1000);
+        const mine = {
+          wake: (error?: ApiError) => {
+            if (error) {
+              clearTimeout(timer);
+              if (heldPoll === mine) heldPoll = undefined;
+              reject(error);
+            } else done();
+          },
+        };
+        function done() {
+          clearTimeout(timer);
+          if (heldPoll === mine) heldPoll = undefined;
+          resolve();
+        }
+        heldPoll = mine;
+        response.on('close', () => {
+          if (!response.writableEnded) done();
+        });
+      });
+      batch = pendingFrom(undefined, limit);
+    }
+    return batch;
+  }
+
+  async function handle(method: string, params: Record<string, unknown>, response: ServerResponse): Promise<unknown> {
+    if (revoked) throw new ApiError(401, 'Unauthorized');
+    const queued = injected.get(method)?.shift();
+    if (queued) throw new ApiError(queued.status, queued.description, queued.parameters);
+    switch (method) {
+      case 'getMe':
+        return bot;
+      case 'deleteWebhook':
+        return true;
+      case 'getUpdates':
+        return getUpdates(params, response);
+      case 'sendChatAction':
+        chatIdOf(params);
+        if (typeof params.action !== 'string') throw new ApiError(400, 'Bad Request: action is empty');
+        return true;
+      case 'sendMessage': {
+        const chatId = chatIdOf(params);
+        const text = checkText(params);
+        const message: FakeBotMessage = {
+          chatId,
+          messageId: nextMessageId++,
+          text,
+          parseMode: params.parse_mode as string | undefined,
+          versions: [text],
+        };
+        botMessages.push(message);
+        return {
+          message_id: message.messageId,
+          from: bot,
+          chat: { id: chatId, type: chatId < 0 ? 'supergroup' : 'private' },
+          date: Math.floor(Date.now() / 1000),
+          text,
+        } satisfies TelegramMessage;
+      }
+      case 'editMessageText': {
+        const chatId = chatIdOf(params);
+        const messageId = numberParam(params, 'message_id');
+        const message = messageId === undefined ? undefined : messageOf(chatId, messageId);
+        if (!message) throw new ApiError(400, 'Bad Request: message to edit not found');
+        const text = checkText(params);
+        if (text === message.text && params.parse_mode === message.parseMode)
+          throw new ApiError(
+            400,
+            'Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message',
+          );
+        message.text = text;
+        message.parseMode = params.parse_mode as string | undefined;
+        message.versions.push(text);
+        return {
+          message_id: message.messageId,
+          from: bot,
+          chat: { id: chatId, type: chatId < 0 ? 'supergroup' : 'private' },
+          date: Math.floor(Date.now() / 1000),
+          edit_date: Math.floor(Date.now() / 1000),
+          text,
+        } satisfies TelegramMessage;
+      }
+      default:
+        throw new ApiError(404, 'Not Found');
+    }
+  }
+
+  const server: Server = createServer((request, response) => {
+    void (async () => {
+      const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+      const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(url.pathname);
+      let method = 'unknown';
+      let params: Record<string, unknown> = {};
+      try {
+        if (!match) throw new ApiError(404, 'Not Found');
+        method = match[2]!;
+        if (match[1] !== token) throw new ApiError(401, 'Unauthorized');
+        params = await readParams(request, url);
+        if (method === 'getUpdates' && dropNextPoll) {
+          dropNextPoll = false;
+          record(method, params, 0);
+          request.socket.destroy();
+          return;
+        }
+        const result = await handle(method, params, response);
+        if (response.destroyed) return;
+        record(method, params, 200);
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ ok: true, result }));
+      } catch (error) {
+        const apiError =
+          error instanceof ApiError ? error : new ApiError(500, `Internal Server Error: ${String(error)}`);
+        record(method, params, apiError.status);
+        if (response.destroyed) return;
+        response.writeHead(apiError.status, { 'content-type': 'application/json' });
+        response.end(
+          JSON.stringify({
+            ok: false,
+            error_code: apiError.status,
+            description: apiError.message,
+            ...(apiError.parameters ? { parameters: apiError.parameters } : {}),
+          }),
+        );
+      }
+    })();
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  const queueUpdate = (update: Omit<TelegramUpdate, 'update_id'>) => {
+    const update_id = nextUpdateId++;
+    updates.push({ update_id, ...update });
+    wakePoll();
+    return update_id;
+  };
+
+  let nextUserMessageId = 10_000;
+  const waitUntil = <T>(find: () => T | undefined, timeoutMs: number, what: string) =>
+    new Promise<T>((resolve, reject) => {
+      const found = find();
+      if (found !== undefined) return resolve(found);
+      const timer = setTimeout(() => {
+        callListeners.delete(check);
+        reject(
+          new Error(
+            `fake Telegram: timed out waiting for ${what}; calls: ${calls.map((c) => `${c.method}(${c.status})`).join(', ')}`,
+          ),
+        );
+      }, timeoutMs);
+      function check() {
+        const value = find();
+        if (value === undefined) return;
+        clearTimeout(timer);
+        callListeners.delete(check);
+        resolve(value);
+      }
+      callListeners.add(check);
+    });
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    token,
+    bot,
+    calls,
+    get confirmedOffset() {
+      return confirmedOffset;
+    },
+    sendUserMessage(input) {
+      const chat: TelegramChat =
+        (input.chatType ?? 'private') === 'private'
+          ? { id: input.chatId, type: 'private', first_name: input.from.first_name, username: input.from.username }
+          : { id: input.chatId, type: input.chatType!, title: input.chatTitle ?? 'A group' };
+      const mention = `@${bot.username}`;
+      const text = input.mentionBot ? `${mention} ${input.text}` : input.text;
+      const replied =
+        input.replyToMessageId !== undefined ? messageOf(input.chatId, input.replyToMessageId) : undefined;
+      return queueUpdate({
+        message: {
+          message_id: nextUserMessageId++,
+          from: { id: input.from.id, is_bot: false, first_name: input.from.first_name, username: input.from.username },
+          chat,
+          date: Math.floor(Date.now() / 1000),
+          text,
+          ...(input.mentionBot ? { entities: [{ type: 'mention', offset: 0, length: mention.length }] } : {}),
+          ...(replied
+            ? {
+                reply_to_message: {
+                  message_id: replied.messageId,
+                  from: bot,
+                  chat,
+                  date: Math.floor(Date.now() / 1000),
+                  text: replied.text,
+                },
+              }
+            : {}),
+        },
+      });
+    },
+    pushUpdate: queueUpdate,
+    waitForCall: (method, predicate = () => true, timeoutMs = 20_000) =>
+      waitUntil(() => calls.find((c) => c.method === method && predicate(c)), timeoutMs, `a ${method} call`),
+    waitForBotMessage: (chatId, predicate, timeoutMs = 20_000) =>
+      waitUntil(
+        () => botMessages.find((m) => m.chatId === chatId && predicate(m)),
+        timeoutMs,
+        `a bot message in chat ${chatId}`,
+      ),
+    botMessages: (chatId) => botMessages.filter((m) => m.chatId === chatId),
+    rateLimitNext(method, retryAfterSeconds) {
+      const list = injected.get(method) ?? [];
+      list.push({
+        status: 429,
+        description: `Too Many Requests: retry after ${retryAfterSeconds}`,
+        parameters: { retry_after: retryAfterSeconds },
+      });
+      injected.set(method, list);
+    },
+    failNext(method, status, description) {
+      const list = injected.get(method) ?? [];
+      list.push({ status, description });
+      injected.set(method, list);
+    },
+    dropNextGetUpdates() {
+      dropNextPoll = true;
+    },
+    revokeToken() {
+      revoked = true;
+      heldPoll?.wake(new ApiError(401, 'Unauthorized'));
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        closed = true;
+        wakePoll();
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
