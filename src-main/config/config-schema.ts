@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { bootstrapSettingsSchema } from '../agent/bootstrap/bootstrap-settings.js';
 import { cronConfigSchema } from '../cron/cron-config.js';
 import { execConfigSchema } from '../exec/exec-config.js';
+import { heartbeatConfigSchema } from '../heartbeat/heartbeat-config.js';
 import { agentMemoryConfigSchema, memoryConfigSchema } from '../memory/memory-config.js';
 import { openAiApiConfigSchema } from '../openai-api/openai-api-config.js';
 import { authConfigSchema, providersConfigSchema } from '../providers/provider-config.js';
@@ -109,6 +110,7 @@ export const hearthConfigSchema = z
     tools: z.object({ exec: execConfigSchema.optional() }).loose().default({}),
     memory: memoryConfigSchema.default(memoryConfigSchema.parse({})),
     cron: cronConfigSchema.default(cronConfigSchema.parse({})),
+    heartbeat: heartbeatConfigSchema.default(heartbeatConfigSchema.parse({})),
     channels: openSection.default({}),
     ui: openSection.default({}),
     plugins: pluginsConfigSchema.default(pluginsConfigSchema.parse({})),

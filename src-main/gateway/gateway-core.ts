@@ -14,6 +14,7 @@ import {
   type PresenceEntry,
   type ServerFrame,
 } from '../protocol/index.js';
+import type { HeartbeatStatus } from '../protocol/methods/gateway.js';
 import { AuthRateLimiter } from './auth/auth-rate-limit.js';
 import { authenticateBearer, type BearerResult } from './auth/bearer-token.js';
 import type { DeviceRegistry } from './auth/device-registry.js';
@@ -62,6 +63,8 @@ export class GatewayCore implements InProcessGateway, Disposable {
   /** HTTP routes capabilities add to the port (OpenAI-compatible API, MCP over HTTP). */
   readonly httpRoutes = new HttpRouteRegistry();
   readonly pairing: PairingRequests;
+  /** Live `status` sections a capability fills in once it is wired (host/wire-heartbeat.ts); unset: the default. */
+  readonly statusSections: { heartbeat?: () => HeartbeatStatus } = {};
   private readonly connections = new Set<Connection>();
   private readonly budgets = new WeakMap<Connection, WriteBudget>();
   private readonly idempotency: IdempotencyCache;

@@ -1,6 +1,8 @@
 import type { Clock } from '../base/clock.js';
 import type { Disposable } from '../base/disposable.js';
+import { Emitter, type Event } from '../base/emitter.js';
 import type { Logger } from '../base/logger.js';
+import type { HeartbeatLastResult } from '../protocol/methods/gateway.js';
 import { type Checklist, parseChecklist } from './heartbeat-checklist.js';
 import { type HeartbeatReason, heartbeatPrompt, NOTHING_TO_REPORT, precheck } from './heartbeat-precheck.js';
 
@@ -21,7 +23,16 @@ export interface HeartbeatState {
   quietBeats: number;
   lastReasons: HeartbeatReason[];
   lastDelivered?: string;
+  /** When the timer fires next; undefined when the heartbeat is off. */
+  nextBeatAtMs?: number;
+  lastResult?: HeartbeatLastResult;
   problems: string[];
+}
+
+/** What a heartbeat turn answered, and the session it ran in (for the record). */
+export interface HeartbeatTurnOutcome {
+  reply: string;
+  sessionKey?: string;
 }
 
 export interface HeartbeatDeps {
@@ -32,8 +43,8 @@ export interface HeartbeatDeps {
   readChecklist(): Promise<string>;
   pendingEvents(): number;
   failedJobs(sinceMs: number): string[];
-  /** One heartbeat turn (run kind `heartbeat`); resolves with the model's reply. */
-  runTurn(prompt: string): Promise<string>;
+  /** One heartbeat turn (run kind `heartbeat`); resolves with the model's reply; throws when the turn failed. */
+  runTurn(prompt: string): Promise<string | HeartbeatTurnOutcome>;
   /** A reply worth telling the person. */
   deliver(text: string): void;
 }
@@ -42,6 +53,14 @@ export interface HeartbeatService extends Disposable {
   /** One beat now: pre-check, then a model call only if something is due. */
   beat(): Promise<void>;
   state(): HeartbeatState;
+  /** Fires after every beat, quiet ones included (it costs nothing: no model call). */
+  readonly onDidBeat: Event<HeartbeatLastResult>;
+}
+
+export function describeReason(reason: HeartbeatReason): string {
+  if (reason.kind === 'item') return `due: ${reason.text}`;
+  if (reason.kind === 'events') return `${reason.count} new event(s)`;
+  return `failed jobs: ${reason.names.join(', ')}`;
 }
 
 function localHour(ms: number, tz: string | undefined): number {
@@ -55,6 +74,11 @@ export function createHeartbeat(deps: HeartbeatDeps): HeartbeatService {
   let sinceMs = clock.now();
   let checklistCache: { text: string; checklist: Checklist } | undefined;
   let beating: Promise<void> | undefined;
+  const didBeat = new Emitter<HeartbeatLastResult>();
+  const finish = (result: HeartbeatLastResult) => {
+    state.lastResult = result;
+    didBeat.fire(result);
+  };
   const state: HeartbeatState = {
     enabled: deps.settings().enabled,
     intervalMs: deps.settings().intervalMs,
@@ -77,6 +101,7 @@ export function createHeartbeat(deps: HeartbeatDeps): HeartbeatService {
       if (!active) {
         state.quietBeats++;
         state.lastReasons = [];
+        finish({ status: 'inactive', atMs: now, reasons: [] });
         return;
       }
     }
@@ -94,15 +119,30 @@ export function createHeartbeat(deps: HeartbeatDeps): HeartbeatService {
       failedJobs: deps.failedJobs(window),
     });
     state.lastReasons = reasons;
+    const described = reasons.map(describeReason);
     if (reasons.length === 0) {
       state.quietBeats++;
+      finish({ status: 'quiet', atMs: now, reasons: [] });
       return;
     }
     state.turns++;
-    const reply = (await deps.runTurn(heartbeatPrompt(reasons))).trim();
-    if (reply === '' || reply.includes(NOTHING_TO_REPORT)) return;
+    let outcome: HeartbeatTurnOutcome;
+    try {
+      const answer = await deps.runTurn(heartbeatPrompt(reasons));
+      outcome = typeof answer === 'string' ? { reply: answer } : answer;
+    } catch (error) {
+      finish({ status: 'error', atMs: now, reasons: described, summary: errorText(error) });
+      throw error;
+    }
+    const reply = outcome.reply.trim();
+    const session = outcome.sessionKey ? { sessionKey: outcome.sessionKey } : {};
+    if (reply === '' || reply.includes(NOTHING_TO_REPORT)) {
+      finish({ status: 'ok', atMs: now, reasons: described, ...session });
+      return;
+    }
     state.lastDelivered = reply;
     deps.deliver(reply);
+    finish({ status: 'delivered', atMs: now, reasons: described, summary: reply, ...session });
   }
 
   const beat = async () => {
@@ -117,10 +157,24 @@ export function createHeartbeat(deps: HeartbeatDeps): HeartbeatService {
   };
 
   const initial = deps.settings();
-  const timer = initial.enabled ? clock.setInterval(() => void beat(), initial.intervalMs) : undefined;
+  if (initial.enabled) state.nextBeatAtMs = clock.now() + initial.intervalMs;
+  const timer = initial.enabled
+    ? clock.setInterval(() => {
+        state.nextBeatAtMs = clock.now() + initial.intervalMs;
+        void beat();
+      }, initial.intervalMs)
+    : undefined;
   return {
     beat,
     state: () => ({ ...state, lastReasons: [...state.lastReasons] }),
-    dispose: () => timer?.dispose(),
+    onDidBeat: didBeat.event,
+    dispose: () => {
+      timer?.dispose();
+      didBeat.dispose();
+    },
   };
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -1,5 +1,11 @@
 export { type Checklist, type ChecklistItem, dueItems, parseChecklist } from './heartbeat-checklist.js';
 export {
+  type HeartbeatConfig,
+  heartbeatConfigSchema,
+  heartbeatSettingsOf,
+  parseHeartbeatConfig,
+} from './heartbeat-config.js';
+export {
   type HeartbeatReason,
   heartbeatPrompt,
   NOTHING_TO_REPORT,
@@ -8,8 +14,10 @@ export {
 } from './heartbeat-precheck.js';
 export {
   createHeartbeat,
+  describeReason,
   type HeartbeatDeps,
   type HeartbeatService,
   type HeartbeatSettings,
   type HeartbeatState,
+  type HeartbeatTurnOutcome,
 } from './heartbeat-service.js';

@@ -21,6 +21,7 @@ import { wireAgent } from './wire-agent.js';
 import { wireChat } from './wire-chat.js';
 import { wireCron } from './wire-cron.js';
 import { execConfigFor, wireExec } from './wire-exec.js';
+import { wireHeartbeat } from './wire-heartbeat.js';
 import { type WiredMemory, wireMemory } from './wire-memory.js';
 import { wireOpenAiApi } from './wire-openai-api.js';
 import { createSessionDefaultsSlot, wireOpenClawUi } from './wire-openclaw-ui.js';
@@ -158,6 +159,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
     );
     services = agent.services;
     root.add(await wireCron({ core, config, paths, clock, log, services, tools }));
+    root.add(wireHeartbeat({ core, config, paths, clock, log, services }));
     root.add(
       wireChat({
         core,

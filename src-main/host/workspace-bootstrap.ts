@@ -16,6 +16,8 @@ import { configuredAgentIds, followAgents } from './agent-roster.js';
 export interface SessionRef {
   agentId: string;
   sessionKey: string;
+  /** A heartbeat turn sees HEARTBEAT.md only (agent/bootstrap); default: a person's turn. */
+  runKind?: 'default' | 'heartbeat' | 'cron';
 }
 
 export interface WorkspaceBootstrapDeps {
@@ -87,7 +89,7 @@ export async function composeWorkspaceBootstrap(deps: WorkspaceBootstrapDeps): P
   const load = (session: SessionRef) => {
     const input: BootstrapLoadInput = {
       agentId: session.agentId,
-      runKind: 'default',
+      runKind: session.runKind === 'heartbeat' ? 'heartbeat' : 'default',
       sessionKind: sessionKindOf(session.sessionKey),
       sessionKey: session.sessionKey,
       personalFolders: deps.personalFolders(session),

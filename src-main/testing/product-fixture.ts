@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Clock } from '../base/clock.js';
 import { chatTurn } from './chat-turn.js';
 import { type FakeLlmServer, startFakeLlmServer } from './fake-llm/index.js';
 import { connectRaw, type RawGatewaySocket } from './raw-gateway-socket.js';
@@ -40,6 +41,8 @@ export async function startProductFixture(
     config?: Record<string, unknown>;
     env?: Record<string, string> | ((llm: FakeLlmServer) => Record<string, string>);
     before?(home: string): Promise<void>;
+    /** A fake clock drives every timer of the product (heartbeat, cron…). */
+    clock?: Clock;
   } = {},
 ): Promise<ProductFixture> {
   const llm = await startFakeLlmServer();
@@ -48,6 +51,7 @@ export async function startProductFixture(
   await options.before?.(temp.home);
   const host = await startTestHost({
     home: temp.home,
+    ...(options.clock ? { clock: options.clock } : {}),
     env: { HEARTH_SECRET_STORE: 'file', ...(typeof options.env === 'function' ? options.env(llm) : options.env) },
   });
   const { socket } = await connectRaw(host.wsUrl, { token: host.token, scopes: ['operator.admin'] });

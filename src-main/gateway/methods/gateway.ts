@@ -40,7 +40,7 @@ export function registerGatewayMethods(router: MethodRouter, deps: GatewayMethod
       protocol: PROTOCOL_VERSION,
       uptimeMs: deps.core.uptimeMs,
       bind: deps.bind(),
-      heartbeat: { enabled: false },
+      heartbeat: deps.core.statusSections.heartbeat?.() ?? { enabled: false },
       sessions: { count: deps.sessionCount() },
       connections: deps.core.connectionCount,
       home: deps.home,

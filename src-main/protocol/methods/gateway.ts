@@ -14,12 +14,43 @@ export interface HealthResult {
   [key: string]: unknown;
 }
 
+/** How the last heartbeat beat ended: `quiet` nothing was due (no model call), `inactive` outside active hours. */
+export type HeartbeatBeatStatus = 'quiet' | 'inactive' | 'ok' | 'delivered' | 'error';
+
+export interface HeartbeatLastResult {
+  status: HeartbeatBeatStatus;
+  atMs: number;
+  /** Why the beat called the model (`due: …`, failed jobs); empty for a quiet beat. */
+  reasons: string[];
+  /** The delivered reply, or what went wrong. */
+  summary?: string;
+  /** The heartbeat turn's session (its transcript is the beat's record). */
+  sessionKey?: string;
+}
+
+/** `status.heartbeat`: `enabled` and `lastAt` are OpenClaw's; the rest is Hearth's. */
+export interface HeartbeatStatus {
+  enabled: boolean;
+  lastAt?: number;
+  intervalMs?: number;
+  nextAt?: number;
+  activeHours?: { start: number; end: number };
+  tz?: string;
+  agentId?: string;
+  /** Beats that called the model / that did not. */
+  turns?: number;
+  quietBeats?: number;
+  lastResult?: HeartbeatLastResult;
+  /** HEARTBEAT.md lines that could not be read, or a config problem. */
+  problems?: string[];
+}
+
 export interface StatusResult {
   runtimeVersion: string;
   protocol: number;
   uptimeMs: number;
   bind: { host: string; port: number; tls: boolean; tlsFingerprint?: string };
-  heartbeat: { enabled: boolean; lastAt?: number };
+  heartbeat: HeartbeatStatus;
   sessions: { count: number };
   connections: number;
   home: string;
