@@ -1,0 +1,89 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { z } from 'zod';
+import type { ToolDefinition } from '../tool.js';
+import { type FileAccess, FileToolError } from './file-access.js';
+import { fileToolResult } from './file-tool-result.js';
+import { assertTextFile } from './text-file.js';
+
+export const readToolInputSchema = z
+  .object({
+    path: z.string().min(1, 'path must not be empty').describe('file, relative to the workspace'),
+    offset: z.number().int().min(1).optional().describe('first line, from 1'),
+    limit: z.number().int().min(1).max(10_000).optional().describe('lines (default 2000)'),
+  })
+  .strict();
+export type ReadToolInput = z.infer<typeof readToolInputSchema>;
+
+export const READ_DEFAULT_LINES = 2_000;
+/** A line range is also cut at this many characters, so one call stays within a tool result. */
+export const READ_MAX_CHARS = 60_000;
+/** Beyond this size the total line count is not worth a full scan. */
+const COUNT_LINES_UP_TO_BYTES = 32 * 1024 * 1024;
+
+/** `read`: a text file, or a range of its lines; binary files are refused with what they are. */
+export function createReadTool(access: FileAccess): ToolDefinition<ReadToolInput> {
+  return {
+    name: 'read',
+    description: 'Read a text file (optionally a line range).',
+    inputSchema: readToolInputSchema,
+    execute: (input, context) =>
+      fileToolResult(input.path, async () => {
+        const { path, shown } = await access.check(input.path, 'read', 'read', context);
+        const info = await stat(path);
+        if (info.isDirectory()) throw new FileToolError(`${shown} is a folder; use list to see what is in it`);
+        await assertTextFile(path, shown, 'read');
+        return readLines(path, shown, input.offset ?? 1, input.limit ?? READ_DEFAULT_LINES, info.size, context.signal);
+      }),
+  };
+}
+
+async function readLines(
+  path: string,
+  shown: string,
+  first: number,
+  limit: number,
+  size: number,
+  signal: AbortSignal,
+): Promise<string> {
+  const stream = createReadStream(path, { encoding: 'utf8', signal });
+  const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
+  const kept: string[] = [];
+  let chars = 0;
+  let lineNo = 0;
+  let lastKept = first - 1;
+  let stoppedEarly = false;
+  try {
+    for await (const line of lines) {
+      lineNo += 1;
+      if (lineNo < first) continue;
+      const full = kept.length >= limit || chars + line.length > READ_MAX_CHARS;
+      if (full && kept.length > 0) {
+        if (size > COUNT_LINES_UP_TO_BYTES) {
+          stoppedEarly = true;
+          break;
+        }
+        continue;
+      }
+      // One line longer than a whole read (minified code) is cut rather than sent whole.
+      kept.push(
+        line.length > READ_MAX_CHARS
+          ? `${line.slice(0, READ_MAX_CHARS)} [… line cut at ${READ_MAX_CHARS} of ${line.length} characters]`
+          : line,
+      );
+      chars += Math.min(line.length, READ_MAX_CHARS) + 1;
+      lastKept = lineNo;
+    }
+  } finally {
+    lines.close();
+    stream.destroy();
+  }
+  if (lineNo === 0) return `(${shown} is empty)`;
+  if (first > lineNo) throw new FileToolError(`${shown} has ${lineNo} lines; offset ${first} is past its end`);
+  const body = kept.join('\n');
+  const total = stoppedEarly ? 'more' : String(lineNo);
+  if (first === 1 && lastKept === lineNo && !stoppedEarly) return body;
+  const more = stoppedEarly || lastKept < lineNo ? `; read on with offset ${lastKept + 1}` : '';
+  return `${body}\n[lines ${first}–${lastKept} of ${total} in ${shown}${more}]`;
+}
