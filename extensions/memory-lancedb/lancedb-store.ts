@@ -55,45 +55,45 @@ interface StoredRow {
   vector: ArrayLike<number>;
 }
 
+/**
+ * The table's scalar columns in order, each with the row field it holds: the one list the
+ * schema, the Arrow batch, the read and `select` are made from. The vector column comes last.
+ */
+const COLUMNS = [
+  { name: 'id', field: 'id', type: 'text' },
+  { name: 'path', field: 'path', type: 'text' },
+  { name: 'scope', field: 'scope', type: 'text' },
+  { name: 'agent', field: 'agent', type: 'text' },
+  { name: 'date', field: 'date', type: 'text' },
+  { name: 'category', field: 'category', type: 'text' },
+  { name: 'heading', field: 'heading', type: 'text' },
+  { name: 'start_line', field: 'startLine', type: 'int' },
+  { name: 'end_line', field: 'endLine', type: 'int' },
+  { name: 'text', field: 'text', type: 'text' },
+  { name: 'fts', field: 'ftsText', type: 'text' },
+  { name: 'file_hash', field: 'fileHash', type: 'text' },
+  { name: 'embedder', field: 'embedder', type: 'text' },
+] as const satisfies readonly {
+  name: Exclude<keyof StoredRow, 'vector'>;
+  field: keyof MemoryChunkRow;
+  type: 'text' | 'int';
+}[];
+
+const TEXT_COLUMNS = COLUMNS.map((column) => column.name);
+
 function schemaFor(dimension: number): Arrow.Schema {
-  const text = (name: string) => new (arrowLib().Field)(name, new (arrowLib().Utf8)(), false);
-  return new (arrowLib().Schema)([
-    text('id'),
-    text('path'),
-    text('scope'),
-    text('agent'),
-    text('date'),
-    text('category'),
-    text('heading'),
-    new (arrowLib().Field)('start_line', new (arrowLib().Int32)(), false),
-    new (arrowLib().Field)('end_line', new (arrowLib().Int32)(), false),
-    text('text'),
-    text('fts'),
-    text('file_hash'),
-    text('embedder'),
-    new (arrowLib().Field)(
+  const arrow = arrowLib();
+  return new arrow.Schema([
+    ...COLUMNS.map(
+      (column) => new arrow.Field(column.name, column.type === 'int' ? new arrow.Int32() : new arrow.Utf8(), false),
+    ),
+    new arrow.Field(
       'vector',
-      new (arrowLib().FixedSizeList)(dimension, new (arrowLib().Field)('item', new (arrowLib().Float32)(), true)),
+      new arrow.FixedSizeList(dimension, new arrow.Field('item', new arrow.Float32(), true)),
       false,
     ),
   ]);
 }
-
-const TEXT_COLUMNS = [
-  'id',
-  'path',
-  'scope',
-  'agent',
-  'date',
-  'category',
-  'heading',
-  'start_line',
-  'end_line',
-  'text',
-  'fts',
-  'file_hash',
-  'embedder',
-];
 
 /**
  * LanceDB sizes its CPU runtime from the core count; with 2 cores its full-text index
@@ -163,19 +163,9 @@ function toArrow(rows: MemoryChunkRow[], dimension: number): Arrow.Table {
     child: arrowLib().makeData({ type: new (arrowLib().Float32)(), length: length * dimension, data: flat }),
   });
   const children = [
-    text((row) => row.id),
-    text((row) => row.path),
-    text((row) => row.scope),
-    text((row) => row.agent),
-    text((row) => row.date),
-    text((row) => row.category),
-    text((row) => row.heading),
-    int((row) => row.startLine),
-    int((row) => row.endLine),
-    text((row) => row.text),
-    text((row) => row.ftsText),
-    text((row) => row.fileHash),
-    text((row) => row.embedder),
+    ...COLUMNS.map((column) =>
+      column.type === 'int' ? int((row) => row[column.field] as number) : text((row) => row[column.field] as string),
+    ),
     vectors,
   ];
   const batch = new (arrowLib().RecordBatch)(
@@ -214,22 +204,14 @@ export function createLanceDbStore(options: MemoryIndexStoreOptions): MemoryInde
     vectorIndexedRows = 0;
   };
 
-  const toRow = (raw: StoredRow): MemoryChunkRow => ({
-    id: raw.id,
-    path: raw.path,
-    scope: raw.scope,
-    agent: raw.agent,
-    date: raw.date,
-    category: raw.category,
-    heading: raw.heading,
-    startLine: Number(raw.start_line),
-    endLine: Number(raw.end_line),
-    text: raw.text,
-    ftsText: raw.fts,
-    fileHash: raw.file_hash,
-    embedder: raw.embedder,
-    vector: raw.vector ? Float32Array.from(raw.vector as ArrayLike<number>) : new Float32Array(0),
-  });
+  const toRow = (raw: StoredRow): MemoryChunkRow => {
+    const row: Record<string, unknown> = {
+      vector: raw.vector ? Float32Array.from(raw.vector as ArrayLike<number>) : new Float32Array(0),
+    };
+    for (const column of COLUMNS)
+      row[column.field] = column.type === 'int' ? Number(raw[column.name]) : raw[column.name];
+    return row as unknown as MemoryChunkRow;
+  };
 
   return {
     async open(): Promise<BackendOpenReport> {
