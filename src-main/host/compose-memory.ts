@@ -28,6 +28,7 @@ import type { HearthPaths } from '../paths/index.js';
 import type { SecretStore } from '../secrets/index.js';
 import type { SessionStore } from '../sessions/index.js';
 import type { ToolDefinition } from '../tools/tool.js';
+import { withUsageTag } from '../usage/index.js';
 import { configuredAgentIds, followAgents } from './agent-roster.js';
 import { registerDreamsMethods, registerMemoryMethods, registerMemoryModelMethods } from './capability-methods.js';
 import { dreamEveryAgent } from './nightly-dreaming.js';
@@ -127,11 +128,13 @@ export function composeMemory(deps: ComposeMemoryDeps): HostMemory {
       ]
         .filter(Boolean)
         .join('\n');
-      return deps.completeText(
-        ref,
-        `Write tonight's entry of the assistant's dream diary (DREAMS.md): 3-5 sentences, first person, warm and curious, only about these facts, no invented details.\n\n${facts}`,
-        AbortSignal.timeout(30_000),
-        400,
+      return withUsageTag({ purpose: 'dreaming', agentId }, () =>
+        deps.completeText(
+          ref,
+          `Write tonight's entry of the assistant's dream diary (DREAMS.md): 3-5 sentences, first person, warm and curious, only about these facts, no invented details.\n\n${facts}`,
+          AbortSignal.timeout(30_000),
+          400,
+        ),
       );
     },
   });
@@ -229,7 +232,8 @@ export function composeMemory(deps: ComposeMemoryDeps): HostMemory {
     config: memoryConfig.queryRewrite,
     clock,
     primaryModel: deps.primaryModel,
-    complete: (model, prompt, signal, onUsage) => deps.completeText(model, prompt, signal, 160, onUsage),
+    complete: (model, prompt, signal, onUsage) =>
+      withUsageTag({ purpose: 'query_rewrite' }, () => deps.completeText(model, prompt, signal, 160, onUsage)),
     onUsage: (usage, context) =>
       log.info('memory query rewrite', {
         agentId: context.agentId,
@@ -264,11 +268,13 @@ export function composeMemory(deps: ComposeMemoryDeps): HostMemory {
             const notes = candidates
               .map((c, i) => `${i + 1}. ${c.snippet.replace(/\s+/g, ' ').slice(0, 300)}`)
               .join('\n');
-            const answer = await deps.completeText(
-              ref,
-              `Message: ${request.message}\n\nMemory notes:\n${notes}\n\nIf any note matters for answering the message, state what it says in at most 200 characters. Otherwise answer exactly NONE.`,
-              signal,
-              80,
+            const answer = await withUsageTag({ purpose: 'recall', agentId }, () =>
+              deps.completeText(
+                ref,
+                `Message: ${request.message}\n\nMemory notes:\n${notes}\n\nIf any note matters for answering the message, state what it says in at most 200 characters. Otherwise answer exactly NONE.`,
+                signal,
+                80,
+              ),
             );
             const trimmed = answer.trim();
             return !trimmed || /^none\b/i.test(trimmed) ? undefined : trimmed;

@@ -16,6 +16,7 @@ import { registerExecMethods } from '../gateway/methods/exec.js';
 import { registerTerminalMethods } from '../gateway/methods/terminal.js';
 import type { HearthPaths } from '../paths/index.js';
 import { hasScope } from '../protocol/index.js';
+import { withUsageTag } from '../usage/index.js';
 
 export interface WiredExec extends AsyncDisposable {
   exec: ExecCapability;
@@ -59,7 +60,7 @@ export async function wireExec(deps: {
     judge: async (prompt, signal) => {
       const ref = execConfigFor(config, 'main').approvals.model ?? deps.primaryModel('main');
       if (!ref) throw new Error('no model for smart approval (tools.exec.approvals.model)');
-      return deps.modelText(ref, prompt, signal);
+      return withUsageTag({ purpose: 'approval' }, () => deps.modelText(ref, prompt, signal));
     },
     hasWireApprovers: () =>
       core.callers().some((c) => c.role === 'operator' && hasScope(c.scopes, 'operator.approvals')),

@@ -1,4 +1,4 @@
-import type { FailoverReason } from './failover-error.js';
+import { FailoverError, type FailoverReason } from './failover-error.js';
 
 export interface FailureClassification {
   reason: FailoverReason;
@@ -87,6 +87,8 @@ type Fields = Record<string, unknown>;
  * errno → the `cause` chain → timeout heuristics. `now` turns an HTTP-date retry-after into ms.
  */
 export function classifyFailure(error: unknown, now = 0): FailureClassification {
+  // Our own failures (a used-up spend cap, thrown before the request left) already know their reason.
+  if (error instanceof FailoverError) return { reason: error.reason, message: error.message };
   return classifyAt(error, now, 0) ?? { reason: 'unknown', message: messageOf(error) };
 }
 

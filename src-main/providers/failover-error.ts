@@ -13,6 +13,8 @@ export const failoverReasons = [
   'context_overflow',
   'server_error',
   'empty_response',
+  /** A spend cap in `usage.limits` is used up (src-main/usage): no fallback helps. */
+  'budget_exhausted',
   'unknown',
 ] as const;
 export type FailoverReason = (typeof failoverReasons)[number];
@@ -87,6 +89,8 @@ export function describeFailoverReason(reason: FailoverReason): string {
       return 'the provider failed or returned a malformed response';
     case 'empty_response':
       return 'the provider returned an empty response';
+    case 'budget_exhausted':
+      return 'the spend limit is reached';
     case 'unknown':
       return 'the model call failed';
   }

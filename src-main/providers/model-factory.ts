@@ -34,6 +34,8 @@ export interface ModelFactoryDeps {
   registry: ProviderRegistry;
   providers: () => ProvidersConfig;
   fetch?: typeof globalThis.fetch;
+  /** Wraps every model created (the usage meter counts and caps calls here). */
+  wrapModel?(model: SdkLanguageModel, ref: ModelRef): SdkLanguageModel;
 }
 
 export function createModelFactory(deps: ModelFactoryDeps): ModelFactory {
@@ -57,8 +59,9 @@ export function createModelFactory(deps: ModelFactoryDeps): ModelFactory {
     },
     create(ref, credential) {
       const { service, entry } = factory.provider(ref.provider);
+      let model: SdkLanguageModel;
       try {
-        return service.createModel(ref.model, {
+        model = service.createModel(ref.model, {
           providerId: ref.provider,
           credential,
           baseURL: entry?.baseURL,
@@ -70,6 +73,7 @@ export function createModelFactory(deps: ModelFactoryDeps): ModelFactory {
       } catch (error) {
         throw new ModelResolutionError(`cannot use model "${ref.provider}/${ref.model}": ${(error as Error).message}`);
       }
+      return deps.wrapModel ? deps.wrapModel(model, ref) : model;
     },
     configuredProviderIds: () => Object.keys(deps.providers()),
   };

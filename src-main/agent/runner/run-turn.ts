@@ -42,6 +42,8 @@ export async function runTurn(deps: RunnerDeps, request: TurnRequest): Promise<T
     usage = addUsage(usage, outcome.usage);
     last = { ...outcome, usage };
     if (outcome.status !== 'error' || !isFailoverError(outcome.error) || outcome.messages.length > 0) return last;
+    // A used-up spend cap covers every model: falling back would only repeat the refusal.
+    if (outcome.error.reason === 'budget_exhausted') return last;
     const next = models[index + 1];
     if (next) request.onEvent({ type: 'fallback', from: modelRef, to: next, reason: outcome.error.reason });
   }

@@ -43,6 +43,8 @@ export interface FakeLlmRequest {
   /** Tool results in the prompt, as the provider's format carries them. */
   toolResultCount: number;
   lastUserText: string;
+  /** The token counts the reply reported (set once the reply is rendered; none for errors). */
+  reportedUsage?: { input: number; output: number; cached: number };
 }
 
 export interface FakeLlmServerOptions {
@@ -132,7 +134,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     };
     const reply = queue.next(info, apiKey);
     const promptTokens = countTokens(JSON.stringify(wire.promptOf(body)));
-    requests.push({
+    const record: FakeLlmRequest = {
       provider: wire.provider,
       path,
       model,
@@ -143,8 +145,9 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
       replyType: reply.type,
       toolResultCount: info.toolResultCount,
       lastUserText: info.lastUserText,
-    });
-    await respond(res, wire, reply, model, promptTokens);
+    };
+    requests.push(record);
+    await respond(res, wire, reply, model, promptTokens, record);
   }
 
   async function respond(
@@ -153,6 +156,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     reply: FakeReply,
     model: string,
     promptTokens: number,
+    record: FakeLlmRequest,
   ): Promise<void> {
     if (reply.type === 'error') {
       const error = errorResponse(wire.provider, reply.error, model, reply);
@@ -166,6 +170,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
       return;
     }
     const rendered = renderReply(reply, promptTokens, ++counter);
+    record.reportedUsage = rendered.usage;
     const frames = wire.render(rendered, model);
     if (reply.type === 'text' && reply.firstTokenDelayMs) {
       const closed = await delayUnlessClosed(res, reply.firstTokenDelayMs);

@@ -1,0 +1,74 @@
+const dayMs = 86_400_000;
+const hourMs = 3_600_000;
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let format = formatters.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
+    formatters.set(timeZone, format);
+  }
+  return format;
+}
+
+function partsOf(ms: number, timeZone: string) {
+  const parts = Object.fromEntries(
+    formatter(timeZone)
+      .formatToParts(ms)
+      .map((p) => [p.type, p.value]),
+  );
+  return {
+    day: `${parts.year}-${parts.month}-${parts.day}`,
+    secondsIntoDay: Number(parts.hour) * 3600 + Number(parts.minute) * 60 + Number(parts.second),
+  };
+}
+
+/** `YYYY-MM-DD` of an instant in a zone. */
+export function dayKeyOf(ms: number, timeZone: string): string {
+  return partsOf(ms, timeZone).day;
+}
+
+/** `YYYY-MM` of a day key. */
+export function monthKeyOf(day: string): string {
+  return day.slice(0, 7);
+}
+
+/** The first instant of the next local day (DST days are 23 or 25 hours long). */
+export function nextDayStart(ms: number, timeZone: string): number {
+  const { day, secondsIntoDay } = partsOf(ms, timeZone);
+  let candidate = ms - (ms % 1000) - secondsIntoDay * 1000 + dayMs;
+  while (dayKeyOf(candidate, timeZone) === day) candidate += hourMs;
+  while (dayKeyOf(candidate - hourMs, timeZone) !== day) candidate -= hourMs;
+  return candidate;
+}
+
+/** The first instant of the next local month. */
+export function nextMonthStart(ms: number, timeZone: string): number {
+  const month = monthKeyOf(dayKeyOf(ms, timeZone));
+  let at = nextDayStart(ms, timeZone);
+  while (monthKeyOf(dayKeyOf(at, timeZone)) === month) at = nextDayStart(at, timeZone);
+  return at;
+}
+
+/** The `count` day keys ending today, oldest first. */
+export function lastDayKeys(ms: number, timeZone: string, count: number): string[] {
+  // From local noon, whole days back never skip or repeat a date across a DST change.
+  const noon = ms - partsOf(ms, timeZone).secondsIntoDay * 1000 + 12 * hourMs;
+  const keys: string[] = [];
+  for (let back = count - 1; back >= 0; back--) keys.push(dayKeyOf(noon - back * dayMs, timeZone));
+  return keys;
+}
+
+/** The machine's zone, when the config names none. */
+export function systemTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
