@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Clock } from '../base/clock.js';
 import { type AsyncDisposable, type Disposable, DisposableStore } from '../base/disposable.js';
 import { Emitter } from '../base/emitter.js';
+import { HearthError } from '../base/errors.js';
 import type { Logger } from '../base/logger.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type {
@@ -172,6 +173,17 @@ export class ChannelHost implements AsyncDisposable {
   /** Resolves once every start or restart asked for so far has settled (tests, status after a change). */
   async settled(): Promise<void> {
     await Promise.all([...this.entries.values()].map((entry) => entry.lifecycle));
+  }
+
+  /** Stops and starts one channel; throws not_found naming the channels there are. */
+  async restartChannel(id: string): Promise<void> {
+    if (!this.entries.get(id)?.plugin) {
+      throw new HearthError(
+        'not_found',
+        `no channel ${JSON.stringify(id)} (channels: ${[...this.entries.keys()].join(', ') || 'none'})`,
+      );
+    }
+    await this.restart(id, 'restart asked');
   }
 
   /** A person approved a pairing code: the sender is told, in the chat the request came from. */

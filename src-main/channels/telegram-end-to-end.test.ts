@@ -1,7 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../base/clock.js';
 import { silentLogger } from '../base/logger.js';
+import { createCliContext } from '../cli/cli-context.js';
+import { runCli } from '../cli/run-cli.js';
 import { createHearthPaths } from '../paths/index.js';
 import { openSecretStore } from '../secrets/index.js';
 import { type FakeTelegramServer, startFakeTelegramServer } from '../testing/fake-telegram-server.js';
@@ -46,6 +49,23 @@ const waitForState = (state: string) => waitForStatus((status) => status.state =
 /** Resolves once the fake LLM has answered `count` requests. */
 async function modelRequests(count: number) {
   while (product.llm.requests.length < count) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+async function cli(args: string[], stdin = '') {
+  const out = { stdout: '', stderr: '' };
+  const context = createCliContext({
+    env: { HEARTH_HOME: product.home, HEARTH_PORT: String(product.host.port), HEARTH_SECRET_STORE: 'file' },
+    clock: systemClock,
+    stdout: (text) => {
+      out.stdout += text;
+    },
+    stderr: (text) => {
+      out.stderr += text;
+    },
+    readStdin: async () => stdin,
+  });
+  const code = await runCli(args, context);
+  return { code, ...out };
 }
 
 beforeAll(async () => {
@@ -210,6 +230,37 @@ describe('Telegram, end to end through the channel host', () => {
     expect(product.llm.requests.slice(start).map((r) => r.lastUserText)).toEqual([
       expect.stringContaining('after restart'),
     ]);
+  });
+
+  it('is run from the CLI: status, pairing list and approve by code', async () => {
+    const visitor = { id: 999, first_name: 'Vera' };
+    telegram.sendUserMessage({ chatId: visitor.id, from: visitor, text: 'hi there' });
+    const instruction = await telegram.waitForBotMessage(visitor.id, (m) => /pairing code/.test(m.text));
+    const code = /code is ([A-Z0-9]{8})/.exec(instruction.text)![1]!;
+
+    const status = await cli(['channels', 'status']);
+    expect(status).toMatchObject({ code: 0 });
+    expect(status.stdout).toContain('telegram  Telegram: connected as @hearth_test_bot');
+    const pending = await cli(['channels', 'pairing', 'list']);
+    expect(pending.stdout).toMatch(new RegExp(`${code}  telegram sender 999 \\(Vera\\), expires in (59|60) min`));
+    const approved = await cli(['channels', 'pairing', 'approve', code]);
+    expect(approved).toMatchObject({ code: 0, stdout: 'approved telegram sender 999 (Vera)\n' });
+    const again = await cli(['channels', 'pairing', 'approve', code]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`no pending channel pairing request with code "${code}"`);
+  });
+
+  it('stores a token from stdin with `hearth channels token` and restarts the channel with it', async () => {
+    const before = (await channelStatus()).restarts as number;
+    const stored = await cli(['channels', 'token', 'telegram'], `${telegram.token}\n`);
+    expect(stored.code).toBe(0);
+    expect(stored.stdout).toContain(
+      'stored the telegram token in the encrypted-file secret store as channels.telegram.token',
+    );
+    expect(stored.stdout).not.toContain(telegram.token);
+    await waitForStatus((status) => (status.restarts as number) > before && status.state === 'connected');
+    const empty = await cli(['channels', 'token', 'telegram'], '');
+    expect(empty).toMatchObject({ code: 1, stderr: expect.stringContaining('no token on stdin') });
   });
 
   it('shows a revoked token as a clear status, and the gateway keeps serving', async () => {

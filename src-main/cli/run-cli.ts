@@ -29,6 +29,7 @@ const groups: Record<string, () => Promise<Register>> = {
   devices: async () => (await import('./commands/devices.js')).registerDevicesCommands,
   pair: async () => (await import('./commands/devices.js')).registerDevicesCommands,
   auth: async () => (await import('./commands/auth.js')).registerAuthCommands,
+  channels: async () => (await import('./commands/channels.js')).registerChannelsCommands,
 };
 
 /** The first word that is not an option (or an option's value): the command group asked for. */

@@ -90,6 +90,13 @@ export function registerChannelsMethods(
     }),
   );
   store.add(
+    router.handle('channels.restart', async (params) => {
+      await host().restartChannel(params.channel);
+      const channel = views().find((c) => c.id === params.channel)!;
+      return { channel };
+    }),
+  );
+  store.add(
     router.handle('channels.pairing.list', (params) => {
       const current = deps.host();
       const pending = current?.pairing.pending(params.channel) ?? [];

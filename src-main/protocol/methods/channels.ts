@@ -83,6 +83,12 @@ export const channelsMethods = {
     // OpenClaw's UI sends {probe, timeoutMs}; Hearth reports what it knows without probing.
     params: z.object({ probe: z.boolean().optional(), timeoutMs: z.number().int().positive().optional() }).strict(),
   }),
+  /** Stops and starts one channel (e.g. after its token changed in the secret store). */
+  'channels.restart': method<{ channel: ChannelView }>()({
+    scope: 'operator.admin',
+    controlPlaneWrite: true,
+    params: z.object({ channel: z.string().min(1) }).strict(),
+  }),
   'channels.pairing.list': method<ChannelsPairingListResult>()({
     scope: 'operator.pairing',
     params: z.object({ channel: z.string().min(1).optional() }).strict(),
