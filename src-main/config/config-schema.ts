@@ -7,6 +7,7 @@ import { agentMemoryConfigSchema, memoryConfigSchema } from '../memory/memory-co
 import { openAiApiConfigSchema } from '../openai-api/openai-api-config.js';
 import { authConfigSchema, providersConfigSchema } from '../providers/provider-config.js';
 import { checkAgents, createAgentsConfigSchema, sessionConfigSchema } from '../sessions/routing-config.js';
+import { usageConfigSchema } from '../usage/usage-config.js';
 
 // hearth.json. Sections owned by a capability are validated by that capability's
 // schema once mounted; until then they are open records so a newer file still loads.
@@ -111,6 +112,8 @@ export const hearthConfigSchema = z
     memory: memoryConfigSchema.default(memoryConfigSchema.parse({})),
     cron: cronConfigSchema.default(cronConfigSchema.parse({})),
     heartbeat: heartbeatConfigSchema.default(heartbeatConfigSchema.parse({})),
+    /** Spend: prices, caps per day / month (src-main/usage, docs/USAGE.md). */
+    usage: usageConfigSchema.default(usageConfigSchema.parse({})),
     channels: openSection.default({}),
     ui: openSection.default({}),
     plugins: pluginsConfigSchema.default(pluginsConfigSchema.parse({})),

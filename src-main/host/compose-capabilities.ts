@@ -27,6 +27,7 @@ import { wireOpenAiApi } from './wire-openai-api.js';
 import { createSessionDefaultsSlot, wireOpenClawUi } from './wire-openclaw-ui.js';
 import { wirePluginMethods } from './wire-plugin-methods.js';
 import { wireSessions } from './wire-sessions.js';
+import { wireUsage } from './wire-usage.js';
 import { composeWorkspaceBootstrap } from './workspace-bootstrap.js';
 
 export interface ComposeOptions {
@@ -75,6 +76,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
 
     const openClawDefaults = createSessionDefaultsSlot();
     const sessions = root.add(await wireSessions({ core, paths, clock, log, defaults: openClawDefaults.get }));
+    const usage = root.add(await wireUsage({ core, config, paths, clock, log }));
     const { exec } = root.add(
       await wireExec({
         core,
@@ -155,6 +157,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
         workspace,
         memory,
         tools,
+        usage,
       }),
     );
     services = agent.services;

@@ -20,6 +20,7 @@ import { type ModelProviderService, parseModelRef, resolveModelSelection } from 
 import type { SecretStore } from '../secrets/index.js';
 import type { Lanes, SessionStore } from '../sessions/index.js';
 import type { ToolDefinition } from '../tools/tool.js';
+import { type UsageService, withUsageTag } from '../usage/index.js';
 import { accountOfSession, memoryFlushTarget } from './session-person.js';
 import type { WiredMemory } from './wire-memory.js';
 import type { WorkspaceBootstrap } from './workspace-bootstrap.js';
@@ -50,6 +51,8 @@ export async function wireAgent(deps: {
   workspace: WorkspaceBootstrap;
   memory: WiredMemory;
   tools: readonly ToolDefinition[];
+  /** The usage meter: counts and caps every model call the runtime makes (src-main/usage). */
+  usage?: Pick<UsageService, 'wrapModel' | 'aroundTurn'>;
 }): Promise<WiredAgent> {
   const { core, config, paths, clock, log, sessions, workspace, memory } = deps;
   const root = new AsyncDisposableStore();
@@ -68,7 +71,8 @@ export async function wireAgent(deps: {
     const ref = parseModelRef(selection.primary);
     const profile = services.auth.order(ref.provider)[0];
     const credential = profile ? await services.auth.credential(profile) : undefined;
-    return createSdkSummarizer({ model: services.models.create(ref, credential) })(input, signal);
+    const model = services.models.create(ref, credential);
+    return withUsageTag({ purpose: 'compaction' }, () => createSdkSummarizer({ model })(input, signal));
   };
   const sessionEngines = createSessionEngines({
     registry: engines,
@@ -124,6 +128,8 @@ export async function wireAgent(deps: {
     agents: () => config.current.agents,
     tools: () => deps.tools,
     userFor: (scope) => accountOfSession(scope.sessionKey),
+    wrapModel: deps.usage?.wrapModel,
+    aroundTurn: deps.usage ? (scope, run) => deps.usage!.aroundTurn(scope, run) : undefined,
     systemPrompt: (scope) => workspace.systemPrompt(scope),
     hooks: (scope) => {
       const { engine, persistedSummaries } = sessionEngines.forSession(scope.agentId, scope.sessionKey);

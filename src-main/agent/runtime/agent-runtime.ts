@@ -61,6 +61,8 @@ export interface AgentRuntimeDeps {
   maxWaitMs?: number;
   /** Transcript messages loaded per turn before the context engine fits them (default 1000). */
   historyLimit?: number;
+  /** Runs the turn's model work inside it (the usage meter tags every call of the turn with its scope). */
+  aroundTurn?<T>(scope: TurnScope, run: () => Promise<T>): Promise<T>;
 }
 
 export interface StartTurnInput {
@@ -155,7 +157,7 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
           await deps.sessions.append(agentId, record.sessionId, [user]);
           const models = modelsFor(agentId, run.sessionKey, record.model);
           publisher.lifecycle({ phase: 'start', model: models[0] });
-          const outcome = await runTurn(runnerDeps, {
+          const request: Parameters<typeof runTurn>[1] = {
             models,
             system: await deps.systemPrompt?.(scope),
             history: [...previous.messages, user],
@@ -174,7 +176,9 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
             timeoutMs: input.timeoutMs,
             liveModel: () => liveModels.get(run.sessionKey),
             onEvent: (event) => publisher.onRunnerEvent(event),
-          });
+          };
+          const runModels = () => runTurn(runnerDeps, request);
+          const outcome = await (deps.aroundTurn ? deps.aroundTurn(scope, runModels) : runModels());
           if (outcome.messages.length > 0) await deps.sessions.append(agentId, record.sessionId, outcome.messages);
           await deps.sessions.sync(agentId, record.sessionId);
           if (outcome.status === 'ok') {

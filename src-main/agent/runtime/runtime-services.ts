@@ -11,6 +11,7 @@ import {
   createProviderRegistry,
   type ModelCatalog,
   type ModelFactory,
+  type ModelFactoryDeps,
   type OAuthRefresher,
   type ProviderRegistry,
   type ProvidersConfig,
@@ -25,7 +26,7 @@ import type { RuntimeEventSink } from './run-events.js';
 export interface RuntimeServicesDeps
   extends Pick<
     AgentRuntimeDeps,
-    'tools' | 'systemPrompt' | 'hooks' | 'userFor' | 'maxWaitMs' | 'historyLimit' | 'newId'
+    'tools' | 'systemPrompt' | 'hooks' | 'userFor' | 'maxWaitMs' | 'historyLimit' | 'newId' | 'aroundTurn'
   > {
   paths: HearthPaths;
   clock: Clock;
@@ -41,6 +42,8 @@ export interface RuntimeServicesDeps
   agents(): unknown;
   refreshers?: Record<string, OAuthRefresher>;
   fetch?: typeof globalThis.fetch;
+  /** Wraps every model the factory creates (the usage meter: src-main/usage). */
+  wrapModel?: ModelFactoryDeps['wrapModel'];
 }
 
 /** Disposing aborts running turns, then writes pending auth-profile stats. */
@@ -65,7 +68,12 @@ export async function createRuntimeServices(deps: RuntimeServicesDeps): Promise<
     config: deps.auth,
     refreshers: deps.refreshers,
   });
-  const models = createModelFactory({ registry: providerRegistry, providers: deps.providers, fetch: deps.fetch });
+  const models = createModelFactory({
+    registry: providerRegistry,
+    providers: deps.providers,
+    fetch: deps.fetch,
+    wrapModel: deps.wrapModel,
+  });
   const catalog = createModelCatalog({ registry: providerRegistry, providers: deps.providers, log: deps.log });
   const runtime = store.add(
     createAgentRuntime({
