@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { bootstrapSettingsSchema } from '../agent/bootstrap/bootstrap-settings.js';
 import { cronConfigSchema } from '../cron/cron-config.js';
 import { execConfigSchema } from '../exec/exec-config.js';
+import { agentMcpConfigSchema, mcpConfigSchema } from '../mcp/mcp-config.js';
 import { heartbeatConfigSchema } from '../heartbeat/heartbeat-config.js';
 import { agentMemoryConfigSchema, memoryConfigSchema } from '../memory/memory-config.js';
 import { openAiApiConfigSchema } from '../openai-api/openai-api-config.js';
@@ -89,6 +90,8 @@ const agentSettingsSlices = {
   contextEngine: z.string().min(1).optional(),
   /** memory's: a per-agent `recall` override. */
   memory: agentMemoryConfigSchema.optional(),
+  /** the MCP client's: which MCP servers (and tools) the agent uses (docs/MCP.md). */
+  mcp: agentMcpConfigSchema.optional(),
 };
 
 /** `agents`: routing's section with every capability's slice merged in. */
@@ -111,6 +114,8 @@ export const hearthConfigSchema = z
     tools: z.object({ exec: execConfigSchema.optional() }).loose().default({}),
     memory: memoryConfigSchema.default(memoryConfigSchema.parse({})),
     cron: cronConfigSchema.default(cronConfigSchema.parse({})),
+    /** MCP servers whose tools agents may use (docs/MCP.md). */
+    mcp: mcpConfigSchema.default(mcpConfigSchema.parse({})),
     heartbeat: heartbeatConfigSchema.default(heartbeatConfigSchema.parse({})),
     /** Spend: prices, caps per day / month (src-main/usage, docs/USAGE.md). */
     usage: usageConfigSchema.default(usageConfigSchema.parse({})),

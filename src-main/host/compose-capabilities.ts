@@ -22,6 +22,7 @@ import { wireChat } from './wire-chat.js';
 import { wireCron } from './wire-cron.js';
 import { execConfigFor, wireExec } from './wire-exec.js';
 import { wireHeartbeat } from './wire-heartbeat.js';
+import { wireMcp } from './wire-mcp.js';
 import { type WiredMemory, wireMemory } from './wire-memory.js';
 import { wireOpenAiApi } from './wire-openai-api.js';
 import { createSessionDefaultsSlot, wireOpenClawUi } from './wire-openclaw-ui.js';
@@ -90,6 +91,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
         primaryModel,
       }),
     );
+    const mcp = root.add(wireMcp({ core, config, secrets, approvals: exec.approvals, clock, log, env }));
     // The model's tools: exec's, the plugins', and memory's while memory runs.
     const tools: ToolDefinition[] = [exec.tool as ToolDefinition];
 
@@ -158,6 +160,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
         memory,
         tools,
         usage,
+        mcpTools: mcp.toolsFor,
       }),
     );
     services = agent.services;

@@ -51,6 +51,8 @@ export async function wireAgent(deps: {
   workspace: WorkspaceBootstrap;
   memory: WiredMemory;
   tools: readonly ToolDefinition[];
+  /** The MCP tools of an agent's turn (host/wire-mcp.ts): only servers the agent enables. */
+  mcpTools?(agentId: string): Promise<readonly ToolDefinition[]>;
   /** The usage meter: counts and caps every model call the runtime makes (src-main/usage). */
   usage?: Pick<UsageService, 'wrapModel' | 'aroundTurn'>;
 }): Promise<WiredAgent> {
@@ -126,7 +128,7 @@ export async function wireAgent(deps: {
     providers: () => config.current.providers,
     auth: () => config.current.auth,
     agents: () => config.current.agents,
-    tools: () => deps.tools,
+    tools: async (scope) => [...deps.tools, ...((await deps.mcpTools?.(scope.agentId)) ?? [])],
     userFor: (scope) => accountOfSession(scope.sessionKey),
     wrapModel: deps.usage?.wrapModel,
     aroundTurn: deps.usage ? (scope, run) => deps.usage!.aroundTurn(scope, run) : undefined,

@@ -11,6 +11,7 @@ import { devicesMethods } from './methods/devices.js';
 import { dreamsMethods } from './methods/dreams.js';
 import { execMethods } from './methods/exec.js';
 import { gatewayMethods } from './methods/gateway.js';
+import { mcpMethods } from './methods/mcp.js';
 import { memoryMethods } from './methods/memory.js';
 import { modelsMethods } from './methods/models.js';
 import { openClawAgentsMethods } from './methods/openclaw-agents.js';
@@ -34,6 +35,7 @@ export const methodTable = {
   ...execMethods,
   ...terminalMethods,
   ...memoryMethods,
+  ...mcpMethods,
   ...dreamsMethods,
   ...cronMethods,
   ...devicesMethods,

@@ -49,7 +49,8 @@ export interface AgentRuntimeDeps {
   /** `agents.defaults.model` (or a per-agent override). */
   modelSelection(agentId: string): ModelSelection | undefined;
   workspaceDir(agentId: string): string;
-  tools?(scope: TurnScope): readonly ToolDefinition[];
+  /** May be async: MCP servers an agent enables start (on demand) before its turn's tools are known. */
+  tools?(scope: TurnScope): readonly ToolDefinition[] | Promise<readonly ToolDefinition[]>;
   /** The system prompt (bootstrap files, identity…), built by agent/bootstrap. */
   systemPrompt?(scope: TurnScope): Promise<string | undefined> | string | undefined;
   /** The person a turn speaks for (per-user memory scope); undefined when it cannot be told. */
@@ -161,7 +162,7 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
             models,
             system: await deps.systemPrompt?.(scope),
             history: [...previous.messages, user],
-            tools: deps.tools?.(scope) ?? [],
+            tools: (await deps.tools?.(scope)) ?? [],
             toolContext: {
               agentId,
               sessionKey: run.sessionKey,

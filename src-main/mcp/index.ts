@@ -1,0 +1,16 @@
+export { importMcpServers, type McpImport } from './import-mcp-servers.js';
+export {
+  type AgentMcpConfig,
+  agentMcpConfigSchema,
+  type McpAccess,
+  type McpConfig,
+  type McpServerConfig,
+  type McpServerConfigInput,
+  mcpConfigSchema,
+  mcpServerConfigSchema,
+  parseMcpConfig,
+} from './mcp-config.js';
+export { McpConnection, type McpTool } from './mcp-connection.js';
+export { McpHub, type McpHubDeps, type McpSecretSource } from './mcp-hub.js';
+export { formatMcpResult, type McpCallResult } from './mcp-result.js';
+export { accessOf, agentToolName } from './mcp-tool.js';

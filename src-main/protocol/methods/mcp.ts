@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { method } from './define.js';
+
+/** One configured MCP server as the client sees it (docs/MCP.md). */
+export interface McpServerStatus {
+  name: string;
+  transport: 'stdio' | 'http' | 'sse';
+  enabled: boolean;
+  /**
+   * `idle`: not started yet (servers start when an agent that uses them runs a turn);
+   * `restarting`: a stdio server stopped and waits for its next start (backoff);
+   * `failed`: could not start, or kept stopping (started again on next use).
+   */
+  state: 'idle' | 'starting' | 'ready' | 'restarting' | 'failed' | 'stopped';
+  toolCount: number;
+  /** Restarts after the server stopped on its own. */
+  restarts: number;
+  lastError?: string;
+  lastErrorAt?: number;
+  connectedAt?: number;
+}
+
+/** A tool of a server as Hearth offers it to agents. */
+export interface McpToolInfo {
+  /** What the model calls: `<server>__<tool>`. */
+  name: string;
+  /** The server's own name of the tool. */
+  tool: string;
+  description: string;
+  /** `read` runs without asking; `write` and `dangerous` ask for approval. */
+  access: 'read' | 'write' | 'dangerous';
+}
+
+export interface McpServersTestResult {
+  ok: boolean;
+  server: McpServerStatus;
+  tools: McpToolInfo[];
+  /** Why it could not connect (also the server's lastError). */
+  error?: string;
+}
+
+export const mcpMethods = {
+  'mcp.servers.list': method<{ servers: McpServerStatus[] }>()({
+    scope: 'operator.read',
+    params: z.object({}).strict(),
+  }),
+  /**
+   * Connects to a configured server (starting it if needed) and lists its tools. With `server`,
+   * an entry not yet in hearth.json is tried once and stopped again: that runs its command, so admin.
+   */
+  'mcp.servers.test': method<McpServersTestResult>()({
+    scope: 'operator.admin',
+    params: z
+      .object({
+        name: z.string().min(1).max(64),
+        server: z.record(z.string(), z.unknown()).optional(),
+      })
+      .strict(),
+  }),
+};
