@@ -19,6 +19,8 @@ export interface ChatMessage {
   /** The exec approval this tool call waits on. */
   approvalId?: string;
   attachments?: { name: string; mediaType: string }[];
+  /** The message has its transcript id (it came from chat.history), so a chat can be forked from it. */
+  stored?: boolean;
 }
 
 /** Text of an OpenClaw-style content array (`[{type:'text', text}]`) or a plain string. */
@@ -40,6 +42,7 @@ export function toChatMessage(value: unknown, index: number): ChatMessage | unde
   const m = record(value);
   const id = str(m.id) || `h${index}`;
   const ts = num(m.ts) ?? num(m.timestamp);
+  const stored = str(m.id) !== '' ? { stored: true } : {};
   switch (m.kind ?? m.role) {
     case 'user':
       return {
@@ -47,6 +50,7 @@ export function toChatMessage(value: unknown, index: number): ChatMessage | unde
         role: 'user',
         text: str(m.text) || contentText(m.content),
         ts,
+        ...stored,
         attachments: list(m.attachments).map((a) => ({
           name: str(record(a).name, 'attachment'),
           mediaType: str(record(a).mediaType),
@@ -58,6 +62,7 @@ export function toChatMessage(value: unknown, index: number): ChatMessage | unde
         role: 'assistant',
         text: str(m.text) || contentText(m.content),
         ts,
+        ...stored,
         status: 'done',
         model: str(m.model) || undefined,
       };

@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useDomain, useStores, useT } from '../../app/stores-context.js';
 import type { Transcript as TranscriptData } from '../../stores/chat-store.js';
+import { MAIN_SESSION, readableKey } from '../../stores/sessions-store.js';
 import { Icon } from '../../ui/icons.js';
 import { OnboardingCard } from '../onboarding/onboarding-card.js';
 import { CacheTracePanel } from './cache-trace-panel.js';
@@ -13,9 +14,16 @@ const noTranscript: TranscriptData = { messages: [], loading: false, loaded: fal
 
 export function ChatView({ viewport }: { viewport?: { width: number; height: number } }) {
   const t = useT();
-  const { chat } = useStores();
+  const { chat, sessions } = useStores();
   const sessionKey = useDomain('sessions', (s) => s.activeKey);
-  const title = useDomain('sessions', (s) => s.sessions.find((row) => row.key === s.activeKey)?.title ?? s.activeKey);
+  const row = useDomain('sessions', (s) => s.sessions.find((entry) => entry.key === s.activeKey));
+  // Readable even before the list has the chat (never the raw agent:main:main).
+  const title =
+    sessionKey === MAIN_SESSION && !row?.customTitle ? t('chat.mainSession') : (row?.title ?? readableKey(sessionKey));
+  const onFork = useCallback(
+    (messageId: string) => void sessions.getState().fork(sessionKey, messageId),
+    [sessions, sessionKey],
+  );
   const transcript = useDomain('chat', (s) => s.transcripts[sessionKey] ?? noTranscript);
   const models = useDomain('chat', (s) => s.models);
   const model = useDomain('chat', (s) => s.model);
@@ -97,7 +105,7 @@ export function ChatView({ viewport }: { viewport?: { width: number; height: num
             </button>
           </div>
         )}
-        <Transcript messages={transcript.messages} viewport={viewport} />
+        <Transcript messages={transcript.messages} viewport={viewport} onFork={running ? undefined : onFork} />
         <Composer
           running={running}
           canRetry={canRetry}

@@ -4,8 +4,28 @@ import type { ChatMessage } from '../../stores/chat-message.js';
 import { Markdown } from './markdown.js';
 import { ToolCallView } from './tool-call-view.js';
 
-export const MessageView = memo(function MessageView({ message }: { message: ChatMessage }) {
+export const MessageView = memo(function MessageView({
+  message,
+  onFork,
+}: {
+  message: ChatMessage;
+  /** Offered on stored messages: a new chat with the transcript up to this message. */
+  onFork?: (messageId: string) => void;
+}) {
   const t = useT();
+  const actions =
+    onFork && message.stored && message.status !== 'streaming' ? (
+      <div className="msg-actions">
+        <button
+          type="button"
+          className="button small ghost"
+          title={t('chat.forkHint')}
+          onClick={() => onFork(message.id)}
+        >
+          {t('chat.fork')}
+        </button>
+      </div>
+    ) : null;
   if (message.role === 'tool') return <ToolCallView message={message} />;
   if (message.role === 'notice') return <div className="msg-notice">{message.text}</div>;
   const mine = message.role === 'user';
@@ -26,6 +46,7 @@ export const MessageView = memo(function MessageView({ message }: { message: Cha
               ))}
             </ul>
           )}
+          {actions}
         </div>
       ) : (
         <div className="msg-body">
@@ -41,6 +62,7 @@ export const MessageView = memo(function MessageView({ message }: { message: Cha
               {t('chat.failed', { message: message.error ?? '' })}
             </p>
           )}
+          {actions}
         </div>
       )}
     </article>

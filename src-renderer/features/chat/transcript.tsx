@@ -12,10 +12,12 @@ export interface TranscriptProps {
    * measures the scroll container and every row itself.
    */
   viewport?: { width: number; height: number };
+  /** Forks the chat from a message (the message menu's "Fork from here"). */
+  onFork?: (messageId: string) => void;
 }
 
 /** Only the rows on screen are in the DOM, so 10 000 messages scroll like 10. */
-export function Transcript({ messages, viewport }: TranscriptProps) {
+export function Transcript({ messages, viewport, onFork }: TranscriptProps) {
   const t = useT();
   const scrollRef = useRef<HTMLDivElement>(null);
   const stickToEnd = useRef(true);
@@ -69,7 +71,7 @@ export function Transcript({ messages, viewport }: TranscriptProps) {
             className="transcript-row"
             style={{ transform: `translateY(${item.start}px)` }}
           >
-            <MessageView message={messages[item.index]!} />
+            <MessageView message={messages[item.index]!} onFork={onFork} />
           </div>
         ))}
       </div>
