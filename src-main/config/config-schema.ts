@@ -8,6 +8,7 @@ import { agentMemoryConfigSchema, memoryConfigSchema } from '../memory/memory-co
 import { openAiApiConfigSchema } from '../openai-api/openai-api-config.js';
 import { authConfigSchema, providersConfigSchema } from '../providers/provider-config.js';
 import { checkAgents, createAgentsConfigSchema, sessionConfigSchema } from '../sessions/routing-config.js';
+import { toolCatalogueConfigShape } from '../tools/catalogue/catalogue-config.js';
 import { usageConfigSchema } from '../usage/usage-config.js';
 
 // hearth.json. Sections owned by a capability are validated by that capability's
@@ -84,8 +85,11 @@ export const pluginsConfigSchema = z
 
 /** Each capability's slice of one agent's settings, allowed on `agents.defaults` and on `agents.list[]`. */
 const agentSettingsSlices = {
-  /** exec's: the agent's own exec policy (`tools.exec`), over the root `tools.exec`. */
-  tools: z.object({ exec: execConfigSchema.optional() }).loose().optional(),
+  /** exec's: the agent's own exec policy (`tools.exec`), over the root `tools.exec`; the tool catalogue's `profile` / `core` / `deny`. */
+  tools: z
+    .object({ exec: execConfigSchema.optional(), ...toolCatalogueConfigShape })
+    .loose()
+    .optional(),
   /** the context module's: which engine assembles the agent's history (default "linear"). */
   contextEngine: z.string().min(1).optional(),
   /** memory's: a per-agent `recall` override. */
@@ -111,7 +115,10 @@ export const hearthConfigSchema = z
     models: openSection.default({}),
     auth: authConfigSchema.default(authConfigSchema.parse({})),
     /** Defaults for every agent's tools; `agents.list[].tools` overrides per agent. */
-    tools: z.object({ exec: execConfigSchema.optional() }).loose().default({}),
+    tools: z
+      .object({ exec: execConfigSchema.optional(), ...toolCatalogueConfigShape })
+      .loose()
+      .default({}),
     memory: memoryConfigSchema.default(memoryConfigSchema.parse({})),
     cron: cronConfigSchema.default(cronConfigSchema.parse({})),
     /** MCP servers whose tools agents may use (docs/MCP.md). */

@@ -8,7 +8,7 @@ import {
   createTurnHooks,
   type Summarizer,
 } from '../agent/context/index.js';
-import { createRuntimeServices, type RuntimeServices } from '../agent/index.js';
+import { createRuntimeServices, type RuntimeServices, type TurnScope } from '../agent/index.js';
 import type { Clock } from '../base/clock.js';
 import { type AsyncDisposable, AsyncDisposableStore } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
@@ -19,6 +19,7 @@ import type { InstalledPlugins } from '../plugins/index.js';
 import { type ModelProviderService, parseModelRef, resolveModelSelection } from '../providers/index.js';
 import type { SecretStore } from '../secrets/index.js';
 import type { Lanes, SessionStore } from '../sessions/index.js';
+import { createToolCatalogue, resolveToolCatalogueSettings, type TurnToolSet } from '../tools/catalogue/index.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { type UsageService, withUsageTag } from '../usage/index.js';
 import { accountOfSession, memoryFlushTarget } from './session-person.js';
@@ -50,6 +51,7 @@ export async function wireAgent(deps: {
   plugins: InstalledPlugins;
   workspace: WorkspaceBootstrap;
   memory: WiredMemory;
+  /** Every tool (built-in, plugin, MCP…), read each turn; the catalogue splits them into core and on-demand. */
   tools: readonly ToolDefinition[];
   /** The MCP tools of an agent's turn (host/wire-mcp.ts): only servers the agent enables. */
   mcpTools?(agentId: string): Promise<readonly ToolDefinition[]>;
@@ -103,6 +105,26 @@ export async function wireAgent(deps: {
       return fallbackContextWindow;
     }
   };
+  // The tool catalogue: each agent's profile picks the core; tools_search / tools_load reach the rest.
+  const catalogue = createToolCatalogue({
+    tools: () => deps.tools,
+    settingsFor: (agentId) => {
+      const { agents, tools } = config.current;
+      const own = agents.list.find((agent) => agent.id === agentId)?.tools;
+      return resolveToolCatalogueSettings([own, agents.defaults?.tools, tools]);
+    },
+  });
+  // One tool set per turn (the runtime asks for the system prompt, the core and the rest with the
+  // same scope): the agent's MCP servers' tools join the catalogue, loaded on demand like the others.
+  const turnTools = new WeakMap<TurnScope, Promise<TurnToolSet>>();
+  const toolSetOf = (scope: TurnScope): Promise<TurnToolSet> => {
+    let set = turnTools.get(scope);
+    if (!set) {
+      set = (async () => catalogue.forTurn(scope.agentId, (await deps.mcpTools?.(scope.agentId)) ?? []))();
+      turnTools.set(scope, set);
+    }
+    return set;
+  };
   const traceWriter = root.add(
     createSettledTraceWriter(
       createCacheTraceWriter({ dir: paths.cacheTraceDir, clock, debug: deps.env.HEARTH_TRACE_CONTENT === '1' }),
@@ -128,11 +150,12 @@ export async function wireAgent(deps: {
     providers: () => config.current.providers,
     auth: () => config.current.auth,
     agents: () => config.current.agents,
-    tools: async (scope) => [...deps.tools, ...((await deps.mcpTools?.(scope.agentId)) ?? [])],
+    tools: async (scope) => (await toolSetOf(scope)).core,
+    onDemandTools: async (scope) => (await toolSetOf(scope)).onDemand,
     userFor: (scope) => accountOfSession(scope.sessionKey),
     wrapModel: deps.usage?.wrapModel,
     aroundTurn: deps.usage ? (scope, run) => deps.usage!.aroundTurn(scope, run) : undefined,
-    systemPrompt: (scope) => workspace.systemPrompt(scope),
+    systemPrompt: async (scope) => workspace.systemPrompt(scope, (await toolSetOf(scope)).promptLines),
     hooks: (scope) => {
       const { engine, persistedSummaries } = sessionEngines.forSession(scope.agentId, scope.sessionKey);
       return createTurnHooks({

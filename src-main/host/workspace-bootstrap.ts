@@ -34,7 +34,8 @@ export interface WorkspaceBootstrapDeps {
 
 export interface WorkspaceBootstrap extends Disposable {
   /** The base prompt plus the session's agent's workspace files; byte-stable while the files are unchanged. */
-  systemPrompt(session: SessionRef): Promise<string>;
+  /** `extra`: stable lines from the agent's tools (e.g. that the canvas exists). */
+  systemPrompt(session: SessionRef, extra?: readonly string[]): Promise<string>;
   /**
    * For the turn's hidden prefix, never the system prompt (that would break its cache): tells the
    * model a workspace file was cut, per `agents.defaults.bootstrap.warningMode`.
@@ -102,10 +103,10 @@ export async function composeWorkspaceBootstrap(deps: WorkspaceBootstrapDeps): P
   const builtFrom = new Map<string, ReturnType<typeof load>>();
 
   return {
-    async systemPrompt(session) {
+    async systemPrompt(session, extra) {
       const loaded = load(session);
       builtFrom.set(session.sessionKey, loaded);
-      return buildSystemPrompt({ bootstrapText: (await loaded).text });
+      return buildSystemPrompt({ bootstrapText: (await loaded).text, extra });
     },
     async truncationWarning(session) {
       const loaded = builtFrom.get(session.sessionKey) ?? load(session);

@@ -1,7 +1,7 @@
 import { type LanguageModelUsage, streamText, type ToolSet, tool } from 'ai';
 import type { Logger } from '../../base/logger.js';
 import type { SdkLanguageModel } from '../../providers/index.js';
-import type { ToolContext, ToolDefinition } from '../../tools/tool.js';
+import type { OnDemandTools, ToolContext, ToolDefinition } from '../../tools/tool.js';
 import type { ContextBudget } from '../context/index.js';
 import type { AgentMessage, AssistantMessage, ToolCallMessage, Usage } from '../messages.js';
 import { type AgentLoopEvent, type AgentLoopResult, addUsage, EmptyResponseError, zeroUsage } from './loop-events.js';
@@ -41,7 +41,10 @@ export interface AgentLoopInput {
   system?: string;
   /** Everything the model should see, ending with the new user message. */
   history: readonly AgentMessage[];
+  /** The turn's core tools: the stable part of the prompt. */
   tools: readonly ToolDefinition[];
+  /** Tools loaded on demand (tools_load): re-read before each step, their schemas sent after the core. */
+  onDemand?: OnDemandTools;
   toolContext: Omit<ToolContext, 'signal'>;
   hooks?: AgentLoopHooks;
   budget: ContextBudget;
@@ -62,10 +65,12 @@ export interface AgentLoopInput {
  */
 export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopResult> {
   const produced: AgentMessage[] = [];
-  const toolsByName = new Map(input.tools.map((t) => [t.name, t]));
-  const sdkTools: ToolSet = Object.fromEntries(
-    input.tools.map((t) => [t.name, tool({ description: t.description, inputSchema: t.inputSchema })]),
-  );
+  const toolsByName = new Map([...(input.onDemand?.callable ?? []), ...input.tools].map((t) => [t.name, t]));
+  const toSdk = (list: readonly ToolDefinition[]) =>
+    list.map((t) => [t.name, tool({ description: t.description, inputSchema: t.inputSchema })] as const);
+  const coreTools = toSdk(input.tools);
+  const coreNames = new Set(input.tools.map((t) => t.name));
+  let sdkTools: ToolSet = Object.fromEntries(coreTools);
   let usage = zeroUsage();
   let sideEffects = false;
   const maxSteps = input.maxSteps ?? 12;
@@ -83,6 +88,11 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopResu
     trace?.({ step, stage: 'session_loaded', messages: input.history });
     trace?.({ step, stage: 'sanitized', messages: working });
     const history = input.hooks?.transformContext ? await input.hooks.transformContext(working, input.budget) : working;
+    if (input.onDemand) {
+      // Core first, loaded ones after in load order: loading a tool appends to the prompt, never reorders it.
+      const loaded = input.onDemand.loaded(working).filter((t) => !coreNames.has(t.name));
+      sdkTools = Object.fromEntries([...coreTools, ...toSdk(loaded)]);
+    }
     if (trace) {
       const toolSchemas = Object.keys(sdkTools).sort();
       trace({ step, stage: 'limited', messages: history });

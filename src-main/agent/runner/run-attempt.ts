@@ -44,6 +44,7 @@ export async function runAttempt(
       system: request.system,
       history: request.history,
       tools: request.tools,
+      onDemand: request.onDemand,
       toolContext: request.toolContext,
       hooks: request.hooks,
       budget: { promptTokens: budget.promptTokens, contextWindow: limits.contextWindow, fixedTokens },

@@ -7,7 +7,7 @@ import type {
   ModelCatalog,
   ModelFactory,
 } from '../../providers/index.js';
-import type { ToolContext, ToolDefinition } from '../../tools/tool.js';
+import type { OnDemandTools, ToolContext, ToolDefinition } from '../../tools/tool.js';
 import type { AgentLoopHooks } from '../loop/agent-loop.js';
 import type { AgentLoopEvent } from '../loop/loop-events.js';
 import type { AgentMessage, Usage } from '../messages.js';
@@ -36,6 +36,8 @@ export interface TurnRequest {
   /** The conversation the model should see, ending with the new user message. */
   history: readonly AgentMessage[];
   tools: readonly ToolDefinition[];
+  /** Tools found and loaded on demand (tools/catalogue), sent after `tools`. */
+  onDemand?: OnDemandTools;
   toolContext: Omit<ToolContext, 'signal'>;
   hooks?: AgentLoopHooks & RunnerContextHooks;
   signal: AbortSignal;

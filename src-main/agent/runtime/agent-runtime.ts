@@ -17,7 +17,7 @@ import {
   parseSessionKey,
   type SessionStore,
 } from '../../sessions/index.js';
-import type { ToolDefinition } from '../../tools/tool.js';
+import type { OnDemandTools, ToolDefinition } from '../../tools/tool.js';
 import type { AgentLoopHooks } from '../loop/agent-loop.js';
 import type { Attachment, UserMessage } from '../messages.js';
 import { runTurn } from '../runner/run-turn.js';
@@ -51,6 +51,8 @@ export interface AgentRuntimeDeps {
   workspaceDir(agentId: string): string;
   /** May be async: MCP servers an agent enables start (on demand) before its turn's tools are known. */
   tools?(scope: TurnScope): readonly ToolDefinition[] | Promise<readonly ToolDefinition[]>;
+  /** The turn's tools beyond the core, loaded by the model on demand (tools/catalogue). */
+  onDemandTools?(scope: TurnScope): OnDemandTools | undefined | Promise<OnDemandTools | undefined>;
   /** The system prompt (bootstrap files, identity…), built by agent/bootstrap. */
   systemPrompt?(scope: TurnScope): Promise<string | undefined> | string | undefined;
   /** The person a turn speaks for (per-user memory scope); undefined when it cannot be told. */
@@ -163,6 +165,7 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
             system: await deps.systemPrompt?.(scope),
             history: [...previous.messages, user],
             tools: (await deps.tools?.(scope)) ?? [],
+            onDemand: await deps.onDemandTools?.(scope),
             toolContext: {
               agentId,
               sessionKey: run.sessionKey,

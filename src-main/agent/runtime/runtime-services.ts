@@ -26,7 +26,15 @@ import type { RuntimeEventSink } from './run-events.js';
 export interface RuntimeServicesDeps
   extends Pick<
     AgentRuntimeDeps,
-    'tools' | 'systemPrompt' | 'hooks' | 'userFor' | 'maxWaitMs' | 'historyLimit' | 'newId' | 'aroundTurn'
+    | 'tools'
+    | 'onDemandTools'
+    | 'systemPrompt'
+    | 'hooks'
+    | 'userFor'
+    | 'maxWaitMs'
+    | 'historyLimit'
+    | 'newId'
+    | 'aroundTurn'
   > {
   paths: HearthPaths;
   clock: Clock;

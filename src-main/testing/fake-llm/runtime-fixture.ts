@@ -23,7 +23,7 @@ import {
   secretFilePaths,
 } from '../../secrets/index.js';
 import { createLanes, createSessionStore } from '../../sessions/index.js';
-import type { ToolDefinition } from '../../tools/tool.js';
+import type { OnDemandTools, ToolDefinition } from '../../tools/tool.js';
 import { type FakeLlmServer, startFakeLlmServer } from './fake-llm-server.js';
 
 /** The real encrypted-file secret store under the fixture's home (no keychain in tests). */
@@ -43,6 +43,9 @@ export interface RuntimeFixtureOptions {
   home?: string;
   server?: FakeLlmServer;
   tools?: readonly ToolDefinition[];
+  /** Per-turn core tools instead of `tools` (e.g. a tool catalogue's), and the ones loaded on demand. */
+  toolsFor?: (scope: TurnScope) => readonly ToolDefinition[];
+  onDemandTools?: (scope: TurnScope) => OnDemandTools | undefined;
   hooks?: (scope: TurnScope) => (AgentLoopHooks & RunnerContextHooks) | undefined;
   maxWaitMs?: number;
 }
@@ -111,7 +114,8 @@ export async function createRuntimeFixture(options: RuntimeFixtureOptions = {}):
     providers: () => config.providers,
     auth: () => config.auth,
     agents: () => ({ defaults: { model: config.model } }),
-    tools: () => options.tools ?? [],
+    tools: (scope) => options.toolsFor?.(scope) ?? options.tools ?? [],
+    onDemandTools: options.onDemandTools,
     hooks: options.hooks,
     maxWaitMs: options.maxWaitMs ?? 0,
   });
