@@ -26,9 +26,11 @@ const groups: Record<string, () => Promise<Register>> = {
   memory: async () => (await import('./commands/memory.js')).registerMemoryCommands,
   trace: async () => (await import('./commands/trace.js')).registerTraceCommands,
   cron: async () => (await import('./commands/cron.js')).registerCronCommands,
+  usage: async () => (await import('./commands/usage.js')).registerUsageCommands,
   devices: async () => (await import('./commands/devices.js')).registerDevicesCommands,
   pair: async () => (await import('./commands/devices.js')).registerDevicesCommands,
   auth: async () => (await import('./commands/auth.js')).registerAuthCommands,
+  mcp: async () => (await import('./commands/mcp.js')).registerMcpCommands,
   channels: async () => (await import('./commands/channels.js')).registerChannelsCommands,
 };
 
