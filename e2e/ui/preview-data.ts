@@ -1,40 +1,45 @@
 // Realistic gateway answers for the static preview: what a week-old Hearth might hold.
 
+import type { SessionRow, SessionsListResult } from '../../src-main/protocol/methods/sessions.js';
+
 export const previewNow = () => Date.now();
 
-export function sessions() {
+/** A sessions.list row as the gateway sends it (the typed wire: every row has its agentId). */
+function sessionRow(key: string, displayName: string, agoMs: number, extra: Partial<SessionRow> = {}): SessionRow {
+  const updatedAt = previewNow() - agoMs;
   return {
-    count: 5,
-    totalCount: 5,
-    hasMore: false,
-    sessions: [
-      { key: 'agent:main:main', agentId: 'main', label: 'Main', updatedAt: previewNow() - 60_000 },
-      {
-        key: 'agent:main:telegram:dm:4411',
-        agentId: 'main',
-        displayName: 'Alice (Telegram)',
-        updatedAt: previewNow() - 3_600_000,
-      },
-      {
-        key: 'agent:main:telegram:group:88',
-        agentId: 'main',
-        displayName: 'Family group',
-        updatedAt: previewNow() - 7_200_000,
-      },
-      {
-        key: 'agent:main:cron:morning-brief',
-        agentId: 'main',
-        displayName: 'Morning brief',
-        updatedAt: previewNow() - 86_400_000,
-      },
-      {
-        key: 'agent:research:main',
-        agentId: 'research',
-        label: 'Research notes',
-        updatedAt: previewNow() - 172_800_000,
-      },
-    ],
+    key,
+    kind: key.includes(':group:') ? 'group' : key.includes(':cron:') ? 'unknown' : 'direct',
+    agentId: key.split(':')[1] ?? 'main',
+    sessionId: `preview-${key.replaceAll(':', '-')}`,
+    displayName,
+    createdAt: updatedAt - 600_000,
+    updatedAt,
+    ...extra,
   };
+}
+
+export function sessions(): SessionsListResult {
+  const rows = [
+    sessionRow('agent:main:main', 'Main', 60_000),
+    sessionRow('agent:main:trip-planning', 'Lisbon trip', 1_800_000, {
+      title: 'Lisbon trip',
+      label: 'trip-planning',
+      pinned: true,
+    }),
+    sessionRow('agent:main:telegram:dm:4411', 'Alice (Telegram)', 3_600_000, {
+      title: 'Alice (Telegram)',
+      channel: 'telegram',
+    }),
+    sessionRow('agent:main:telegram:group:88', 'Family group', 7_200_000, {
+      title: 'Family group',
+      channel: 'telegram',
+    }),
+    sessionRow('agent:main:cron:morning-brief', 'Morning brief', 86_400_000, { title: 'Morning brief' }),
+    sessionRow('agent:main:old-notes', 'old-notes', 604_800_000, { label: 'old-notes', archived: true }),
+    sessionRow('agent:research:main', 'Research notes', 172_800_000, { title: 'Research notes' }),
+  ];
+  return { count: rows.length, totalCount: rows.length, nextOffset: null, hasMore: false, sessions: rows };
 }
 
 export function history(sessionKey: string) {

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { createPreviewChats } from './preview-chats.js';
 import * as data from './preview-data.js';
 
 /**
@@ -47,6 +48,7 @@ export async function startPreviewGateway(options: PreviewGatewayOptions): Promi
   let seq = 0;
 
   const send = (socket: WebSocket, frame: unknown) => socket.send(JSON.stringify(frame));
+  const chats = createPreviewChats();
   const broadcast = (event: string, payload: unknown) => {
     for (const socket of sockets) send(socket, { type: 'event', event, payload, seq: ++seq });
   };
@@ -101,7 +103,15 @@ export async function startPreviewGateway(options: PreviewGatewayOptions): Promi
   const answer = (socket: WebSocket, method: string, params: Record<string, unknown>): unknown => {
     switch (method) {
       case 'sessions.list':
-        return data.sessions();
+      case 'sessions.create':
+      case 'sessions.rename':
+      case 'sessions.pin':
+      case 'sessions.archive':
+      case 'sessions.delete':
+      case 'sessions.fork':
+        return chats.answer(method, params, (key) =>
+          broadcast('sessions.changed', { reason: 'patched', agentId: key.split(':')[1], key }),
+        );
       case 'chat.history':
         if (options.historySize && params.sessionKey === 'agent:main:main')
           return data.longHistory(options.historySize);
