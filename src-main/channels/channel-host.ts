@@ -1,11 +1,10 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../base/clock.js';
 import { type AsyncDisposable, type Disposable, DisposableStore } from '../base/disposable.js';
 import { Emitter } from '../base/emitter.js';
 import { HearthError } from '../base/errors.js';
 import type { Logger } from '../base/logger.js';
-import { writeFileAtomic } from '../fs/atomic-write.js';
 import type {
   ChannelHealth,
   ChannelInboundMessage,
@@ -299,7 +298,14 @@ export class ChannelHost implements AsyncDisposable {
           return {};
         }
       },
-      write: (value) => writeFileAtomic(file, JSON.stringify(value)),
+      // Written after every update, so no fsync: a rename keeps the file whole, and after a power
+      // loss the worst case is an older offset (a message answered twice), never a lost one.
+      write: async (value) => {
+        await mkdir(this.deps.stateDir, { recursive: true });
+        const temp = `${file}.${process.pid}.tmp`;
+        await writeFile(temp, JSON.stringify(value), { mode: 0o600 });
+        await rename(temp, file);
+      },
     };
   }
 
