@@ -99,7 +99,12 @@ export class McpConnection implements Disposable {
     return this.toolList ?? [];
   }
 
-  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult> {
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    onProgress?: (text: string) => void,
+  ): Promise<McpCallResult> {
     const label = `MCP server "${this.deps.name}"`;
     if (this.state === 'restarting')
       throw new Error(
@@ -115,6 +120,15 @@ export class McpConnection implements Disposable {
       return (await client.callTool({ name, arguments: args }, undefined, {
         signal,
         timeout: timeoutMs,
+        // Progress (`notifications/progress`) is shown to the person; it does not extend the timeout.
+        ...(onProgress
+          ? {
+              onprogress: (progress: { progress: number; total?: number; message?: string }) =>
+                onProgress(
+                  progress.message ?? `${progress.progress}${progress.total === undefined ? '' : `/${progress.total}`}`,
+                ),
+            }
+          : {}),
       })) as McpCallResult;
     } catch (error) {
       if (signal.aborted) throw new Error(`${label}: the call to ${name} was cancelled (the turn was aborted)`);

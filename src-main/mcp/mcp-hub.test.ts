@@ -192,6 +192,15 @@ describe('MCP client over stdio', () => {
     expect(await find(after, 'fixture__extra').execute({}, context())).toEqual({ output: 'extra ran' });
   });
 
+  it("shows the server's progress notifications as the tool's progress", async () => {
+    const hub = hubWith({ fixture: fixture() }, { main: { servers: ['fixture'] } });
+    const progress: string[] = [];
+    const count = find(await hub.toolsFor('main'), 'fixture__count');
+    const result = await count.execute({ n: 3 }, { ...context(), onProgress: (text) => progress.push(text) });
+    expect(result).toEqual({ output: 'counted to 3' });
+    expect(progress).toEqual(['step 1', 'step 2', 'step 3']);
+  });
+
   it('names binary content instead of sending base64 to the model', async () => {
     const hub = hubWith({ fixture: fixture() }, { main: { servers: ['fixture'] } });
     const result = await find(await hub.toolsFor('main'), 'fixture__picture').execute({}, context());

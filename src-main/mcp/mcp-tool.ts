@@ -101,7 +101,8 @@ export function createMcpToolDefinition(
           };
       }
       try {
-        return formatMcpResult(await deps.connection.callTool(tool.name, input ?? {}, context.signal));
+        const progress = context.onProgress?.bind(context);
+        return formatMcpResult(await deps.connection.callTool(tool.name, input ?? {}, context.signal, progress));
       } catch (error) {
         return { isError: true, output: error instanceof Error ? error.message : String(error) };
       }

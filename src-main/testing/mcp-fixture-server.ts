@@ -12,7 +12,7 @@ import { z } from 'zod';
  * serves the same tools over Streamable HTTP on loopback.
  *
  * Tools: `echo` (read-only), `add_note` (writes, not destructive), `delete_notes` (destructive),
- * `crash` (the process exits mid-call), `hang` (never answers), `big` (a long text), `picture`
+ * `crash` (the process exits mid-call), `hang` (never answers), `count` (reports progress), `big` (a long text), `picture`
  * (an image), `env_value` (reads an environment variable), `grow` (adds a tool: list_changed).
  */
 export function createFixtureMcpServer(options: { exit?: (code: number) => void } = {}): McpServer {
@@ -69,6 +69,24 @@ export function createFixtureMcpServer(options: { exit?: (code: number) => void 
       annotations: { readOnlyHint: true },
     },
     async ({ chars }) => ({ content: [{ type: 'text', text: 'x'.repeat(chars) }] }),
+  );
+  server.registerTool(
+    'count',
+    {
+      description: 'Count to n, reporting progress',
+      inputSchema: { n: z.number().int().min(1).max(10) },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ n }, extra) => {
+      const progressToken = extra._meta?.progressToken;
+      for (let step = 1; step <= n; step++)
+        if (progressToken !== undefined)
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken, progress: step, total: n, message: `step ${step}` },
+          });
+      return { content: [{ type: 'text', text: `counted to ${n}` }] };
+    },
   );
   server.registerTool('picture', { description: 'A tiny image', annotations: { readOnlyHint: true } }, async () => ({
     content: [{ type: 'image', data: Buffer.from('PNGDATA!').toString('base64'), mimeType: 'image/png' }],
