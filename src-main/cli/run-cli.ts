@@ -30,6 +30,7 @@ const groups: Record<string, () => Promise<Register>> = {
   devices: async () => (await import('./commands/devices.js')).registerDevicesCommands,
   pair: async () => (await import('./commands/devices.js')).registerDevicesCommands,
   auth: async () => (await import('./commands/auth.js')).registerAuthCommands,
+  mcp: async () => (await import('./commands/mcp.js')).registerMcpCommands,
   channels: async () => (await import('./commands/channels.js')).registerChannelsCommands,
 };
 

@@ -8,4 +8,11 @@ export {
 export { BodyError, type HttpCallerResult, httpCallerFor, readJsonBody } from './http-caller.js';
 export { type OpenAiApiConfig, openAiApiConfigSchema } from './openai-api-config.js';
 export { createOpenAiApiRoute, type OpenAiApiDeps, SESSION_HEADER } from './openai-http.js';
-export { type ApiGateway, runChatTurn, type TurnInput, type TurnOutcome } from './run-turn.js';
+export {
+  type ApiGateway,
+  channelFor,
+  runChatTurn,
+  type TurnChannel,
+  type TurnInput,
+  type TurnOutcome,
+} from './run-turn.js';

@@ -9,7 +9,7 @@ import { methodTable, type Scope } from '../protocol/index.js';
 import { MODEL_PREFIX, OpenAiRequestError, parseChatCompletionRequest } from './chat-request.js';
 import { BodyError, httpCallerFor, readJsonBody } from './http-caller.js';
 import { errorBody, finishReasonOf, openAiErrorOf, sendError, sendJson, usageOf } from './openai-wire.js';
-import { type ApiGateway, runChatTurn } from './run-turn.js';
+import { type ApiGateway, channelFor, runChatTurn } from './run-turn.js';
 
 export interface OpenAiApiDeps {
   gateway: ApiGateway;
@@ -105,7 +105,7 @@ export function createOpenAiApiRoute(deps: OpenAiApiDeps): HttpRoute {
     const turn = { sessionKey: parsed.sessionKey, message: parsed.message, runId, signal: gone.signal };
 
     if (!parsed.stream) {
-      const outcome = await runChatTurn(deps.gateway, caller, turn);
+      const outcome = await runChatTurn(channelFor(deps.gateway, caller), turn);
       if (!outcome.ok) return sendError(response, openAiErrorOf(outcome.error));
       return sendJson(response, 200, {
         ...head,
@@ -142,7 +142,7 @@ export function createOpenAiApiRoute(deps: OpenAiApiDeps): HttpRoute {
       });
       response.write(chunk({ role: 'assistant', content: '' }, null));
     };
-    const outcome = await runChatTurn(deps.gateway, caller, {
+    const outcome = await runChatTurn(channelFor(deps.gateway, caller), {
       ...turn,
       onDelta: (text) => {
         open();

@@ -13,6 +13,22 @@ export interface ApiGateway {
   subscribeAs(caller: CallerIdentity, listener: (event: string, payload: unknown) => void): Disposable;
 }
 
+/**
+ * What one turn needs: calls and events for one caller. `channelFor` makes one from the gateway and
+ * an HTTP caller; the MCP server makes one from its gateway connection.
+ */
+export interface TurnChannel {
+  call(method: string, params: unknown, signal: AbortSignal): Promise<DispatchOutcome>;
+  subscribe(listener: (event: string, payload: unknown) => void): Disposable;
+}
+
+export function channelFor(gateway: ApiGateway, caller: CallerIdentity): TurnChannel {
+  return {
+    call: (method, params, signal) => gateway.callAs(caller, method, params, signal),
+    subscribe: (listener) => gateway.subscribeAs(caller, listener),
+  };
+}
+
 export type TurnOutcome =
   | { ok: true; text: string; usage?: TokenUsage; stopReason?: string; model?: string }
   | { ok: false; error: WireError };
@@ -37,13 +53,13 @@ function textOfMessage(message: { content: { text: string }[] } | undefined): st
  * `/approve` and `/new` commands), for a caller without a socket: events are watched before the
  * send, so none is missed, and the run's own `chat` events are its answer.
  */
-export async function runChatTurn(gateway: ApiGateway, caller: CallerIdentity, input: TurnInput): Promise<TurnOutcome> {
+export async function runChatTurn(channel: TurnChannel, input: TurnInput): Promise<TurnOutcome> {
   let settle!: (outcome: TurnOutcome) => void;
   const ended = new Promise<TurnOutcome>((resolve) => {
     settle = resolve;
   });
   let streamed = '';
-  const watch = gateway.subscribeAs(caller, (event, payload) => {
+  const watch = channel.subscribe((event, payload) => {
     if (event !== 'chat') return;
     const chat = payload as ChatEvent;
     if (chat.runId !== input.runId) return;
@@ -73,16 +89,10 @@ export async function runChatTurn(gateway: ApiGateway, caller: CallerIdentity, i
     }
   });
   const abortRun = () => {
-    void gateway.callAs(
-      caller,
-      'chat.abort',
-      { sessionKey: input.sessionKey, runId: input.runId },
-      new AbortController().signal,
-    );
+    void channel.call('chat.abort', { sessionKey: input.sessionKey, runId: input.runId }, new AbortController().signal);
   };
   try {
-    const sent = await gateway.callAs(
-      caller,
+    const sent = await channel.call(
       'chat.send',
       { sessionKey: input.sessionKey, message: input.message, idempotencyKey: input.runId },
       input.signal,
