@@ -11,6 +11,7 @@ export const navEntries: NavEntry[] = [
   { id: 'approvals', label: 'nav.approvals' },
   { id: 'memory', label: 'nav.memory' },
   { id: 'dreams', label: 'nav.dreams' },
+  { id: 'schedule', label: 'nav.schedule' },
   { id: 'canvas', label: 'nav.canvas' },
   { id: 'terminal', label: 'nav.terminal' },
   { id: 'auth', label: 'nav.auth' },

@@ -10,6 +10,7 @@ import { createDevicesStore, type DevicesState } from './devices-store.js';
 import { createDreamsStore, type DreamsState } from './dreams-store.js';
 import { disposeAll, type GatewayPort } from './gateway-port.js';
 import { createMemoryStore, type MemoryState } from './memory-store.js';
+import { createScheduleStore, type ScheduleState } from './schedule-store.js';
 import { createSessionsStore, type SessionsState } from './sessions-store.js';
 import { createTerminalStore, type TerminalState } from './terminal-store.js';
 import { createUiStore, type UiState, type ViewId } from './ui-store.js';
@@ -23,6 +24,7 @@ export interface Stores {
   auth: StoreApi<AuthState>;
   memory: StoreApi<MemoryState>;
   dreams: StoreApi<DreamsState>;
+  schedule: StoreApi<ScheduleState>;
   canvas: StoreApi<CanvasState>;
   terminal: StoreApi<TerminalState>;
   devices: StoreApi<DevicesState>;
@@ -52,6 +54,7 @@ export function createStores(client: GatewayPort, options: CreateStoresOptions):
     auth: createAuthStore(client, now),
     memory: createMemoryStore(client, now),
     dreams: createDreamsStore(client),
+    schedule: createScheduleStore(client),
     canvas: createCanvasStore(client),
     terminal: createTerminalStore(client),
     devices: createDevicesStore(client),

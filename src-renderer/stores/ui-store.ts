@@ -7,6 +7,7 @@ export const views = [
   'auth',
   'memory',
   'dreams',
+  'schedule',
   'canvas',
   'terminal',
   'devices',

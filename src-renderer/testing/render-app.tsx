@@ -19,6 +19,16 @@ export const quietHandlers: Record<string, Handler> = {
   'dreams.candidates': () => ({ candidates: [] }),
   'device.pair.list': () => ({ pending: [], paired: [] }),
   'config.get': () => ({ path: '/h/hearth.json', exists: true, raw: '{}', parsed: {}, hash: 'h0', valid: true }),
+  'cron.list': () => ({
+    jobs: [],
+    total: 0,
+    offset: 0,
+    limit: 500,
+    hasMore: false,
+    nextOffset: null,
+    snapshotRevision: 'r0',
+  }),
+  'cron.runs': () => ({ runs: [], entries: [], total: 0, offset: 0, limit: 50, hasMore: false, nextOffset: null }),
 };
 
 export interface TestApp {
