@@ -1,5 +1,6 @@
 // Realistic gateway answers for the static preview: what a week-old Hearth might hold.
 
+import type { PairedDeviceView, PairingRequestView } from '../../src-main/protocol/methods/devices.js';
 import type { SessionRow, SessionsListResult } from '../../src-main/protocol/methods/sessions.js';
 
 export const previewNow = () => Date.now();
@@ -43,6 +44,8 @@ export function sessions(): SessionsListResult {
 }
 
 export function history(sessionKey: string) {
+  // A chat made in the preview (new chat or fork) starts empty.
+  if (/:chat-\d+$/.test(sessionKey)) return { messages: [], hasMore: false };
   if (sessionKey !== 'agent:main:main') {
     return {
       messages: [{ id: 'x1', kind: 'user', text: `Earlier conversation in ${sessionKey}`, ts: 1 }],
@@ -266,18 +269,42 @@ export const dreamsRun = (apply: boolean) => ({
   promoted: apply ? [dreamCandidates[0]!.text] : [],
 });
 
-export const devices = {
+export const devices: { pending: PairingRequestView[]; paired: PairedDeviceView[] } = {
   pending: [
-    { requestId: 'pr1', deviceId: 'f00dfeed', displayName: 'iPad (Sam)', scopes: ['operator.read'], ts: previewNow() },
+    {
+      requestId: 'pr1',
+      deviceId: 'f00dfeed',
+      publicKey: 'preview-public-key',
+      clientId: 'hearth-control-ui',
+      clientMode: 'webchat',
+      displayName: 'iPad (Sam)',
+      role: 'operator',
+      scopes: ['operator.read'],
+      isRepair: false,
+      reason: 'not-paired',
+      viaSetupCode: false,
+      ts: previewNow(),
+      expiresAtMs: previewNow() + 300_000,
+    },
   ],
   paired: [
     {
       deviceId: 'a1b2c3d4e5',
       displayName: 'Pixel 9',
       platform: 'android',
+      clientId: 'hearth-control-ui',
       role: 'operator',
       scopes: ['operator.read', 'operator.write', 'operator.approvals'],
-      approvedAtMs: previewNow() - 5 * 86_400_000,
+      pairedAtMs: previewNow() - 5 * 86_400_000,
+      approvedVia: 'desktop',
+      online: false,
+      roles: [
+        {
+          role: 'operator',
+          scopes: ['operator.read', 'operator.write', 'operator.approvals'],
+          issuedAtMs: previewNow() - 5 * 86_400_000,
+        },
+      ],
     },
   ],
 };

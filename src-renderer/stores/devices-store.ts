@@ -1,6 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { RequestParams } from '../../src-main/protocol/client/request-options.js';
-import { disposeAll, errorText, type GatewayPort, list, num, record, str } from './gateway-port.js';
+import { disposeAll, errorText, type GatewayPort } from './gateway-port.js';
 
 export interface PairedDevice {
   deviceId: string;
@@ -49,8 +49,6 @@ export interface DevicesState {
   reject(requestId: string): Promise<void>;
 }
 
-const strings = (value: unknown) => list(value).map((s) => String(s));
-
 export function createDevicesStore(client: GatewayPort): StoreApi<DevicesState> & { dispose(): void } {
   const act = async <M extends 'device.pair.remove' | 'device.pair.approve' | 'device.pair.reject'>(
     method: M,
@@ -68,34 +66,28 @@ export function createDevicesStore(client: GatewayPort): StoreApi<DevicesState> 
     pending: [],
     async refresh() {
       try {
-        const result = record(await client.request('device.pair.list', {}));
+        const result = await client.request('device.pair.list', {});
         set({
-          paired: list(result.paired).map((d) => {
-            const r = record(d);
-            return {
-              deviceId: str(r.deviceId),
-              name: str(r.displayName) || str(r.clientId) || str(r.deviceId).slice(0, 12),
-              platform: str(r.platform) || undefined,
-              role: str(r.role, 'operator'),
-              scopes: strings(r.scopes),
-              pairedAt: num(r.pairedAtMs) ?? num(r.approvedAtMs),
-              online: r.online === true,
-            };
-          }),
-          pending: list(result.pending).map((d) => {
-            const r = record(d);
-            return {
-              requestId: str(r.requestId),
-              deviceId: str(r.deviceId),
-              name: str(r.displayName) || str(r.clientId) || str(r.deviceId).slice(0, 12),
-              scopes: strings(r.scopes),
-              ts: num(r.ts),
-              platform: str(r.platform) || undefined,
-              remoteAddress: str(r.remoteAddress) || undefined,
-              role: str(r.role) || undefined,
-              isRepair: r.isRepair === true,
-            };
-          }),
+          paired: result.paired.map((device) => ({
+            deviceId: device.deviceId,
+            name: device.displayName || device.clientId || device.deviceId.slice(0, 12),
+            ...(device.platform ? { platform: device.platform } : {}),
+            role: device.role,
+            scopes: device.scopes,
+            pairedAt: device.pairedAtMs,
+            online: device.online,
+          })),
+          pending: result.pending.map((request) => ({
+            requestId: request.requestId,
+            deviceId: request.deviceId,
+            name: request.displayName || request.clientId || request.deviceId.slice(0, 12),
+            scopes: request.scopes,
+            ts: request.ts,
+            ...(request.platform ? { platform: request.platform } : {}),
+            ...(request.remoteAddress ? { remoteAddress: request.remoteAddress } : {}),
+            role: request.role,
+            isRepair: request.isRepair,
+          })),
           error: undefined,
         });
       } catch (error) {
@@ -104,15 +96,15 @@ export function createDevicesStore(client: GatewayPort): StoreApi<DevicesState> 
     },
     async createSetupCode() {
       try {
-        const r = record(await client.request('device.pair.setup', {}));
+        const code = await client.request('device.pair.setup', {});
         set({
           setup: {
-            code: str(r.code),
-            link: str(r.link),
-            qrSvg: str(r.qrSvg),
-            expiresAt: num(r.expiresAt) ?? 0,
-            webUrl: str(r.webUrl) || undefined,
-            tlsFingerprint: str(r.tlsFingerprint) || undefined,
+            code: code.code,
+            link: code.link,
+            qrSvg: code.qrSvg,
+            expiresAt: code.expiresAt,
+            ...(code.webUrl ? { webUrl: code.webUrl } : {}),
+            ...(code.tlsFingerprint ? { tlsFingerprint: code.tlsFingerprint } : {}),
           },
           error: undefined,
         });
