@@ -13,7 +13,6 @@ import { loadInstalledPlugins } from '../plugins/index.js';
 import { resolveModelSelection } from '../providers/index.js';
 import type { SecretStore } from '../secrets/index.js';
 import { openSecretStore } from '../secrets/index.js';
-import { createCanvasTools } from '../tools/canvas/index.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { modelTextOf } from './model-text-of.js';
 import { personalFolders } from './session-person.js';
@@ -93,9 +92,8 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       }),
     );
     const mcp = root.add(wireMcp({ core, config, secrets, approvals: exec.approvals, clock, log, env }));
-    // The model's tools: exec's, the canvas's, the plugins', and memory's while memory runs; the
-    // agent's tool profile decides which are core (tools/catalogue).
-    const tools: ToolDefinition[] = [exec.tool as ToolDefinition, ...createCanvasTools()];
+    // The model's tools: exec's, the plugins', and memory's while memory runs.
+    const tools: ToolDefinition[] = [exec.tool as ToolDefinition];
 
     // Workspace files: each agent's own, seeded at start (before memory watches them); USER.md /
     // MEMORY.md follow the session's person. Plugins may change a run's file list (hooks filled in below).
@@ -124,7 +122,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       log: log.child({ part: 'plugins' }),
       uid: process.getuid?.(),
     });
-    tools.push(...plugins.registry.listTools().map((tool) => ({ source: 'plugin' as const, ...tool })));
+    tools.push(...plugins.registry.listTools());
     plugins.registry.onHookError = (pluginId, error) =>
       log.warn('a plugin bootstrap hook failed; ignored', { plugin: pluginId, error: String(error) });
     bootstrapHooks.push(...plugins.registry.bootstrapFilesHooks());
@@ -143,6 +141,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
         tools,
         whenFirstClient: firstClient,
         completeText: modelText,
+        meterEmbedding: usage.recordEmbedding,
         primaryModel,
       }),
     );

@@ -11,6 +11,7 @@ import {
   createEmbedder,
   createMemoryTools,
   type Embedder,
+  type EmbedderDeps,
   embedderMergePatch,
   LocalModels,
   type MemoryBackend,
@@ -62,6 +63,8 @@ export interface ComposeMemoryDeps {
   primaryModel(agentId: string): string | undefined;
   /** For downloading local embedding models (default: the global fetch). */
   fetch?: typeof globalThis.fetch;
+  /** Counts provider embeddings requests (the usage meter). */
+  meterEmbedding?: EmbedderDeps['onUsage'];
 }
 
 export interface HostMemory {
@@ -103,6 +106,7 @@ export function composeMemory(deps: ComposeMemoryDeps): HostMemory {
     embedder: () => {
       sharedEmbedder ??= createEmbedder(memoryConfig.embedder, {
         resolveSecret: requireEmbedderSecret(deps.secrets),
+        onUsage: deps.meterEmbedding,
       }).catch((error) => {
         sharedEmbedder = undefined;
         throw error;

@@ -39,6 +39,7 @@ export async function wireMemory(deps: {
   whenFirstClient(run: () => void): Disposable;
   completeText: ComposeMemoryDeps['completeText'];
   primaryModel(agentId: string): string | undefined;
+  meterEmbedding?: ComposeMemoryDeps['meterEmbedding'];
 }): Promise<WiredMemory> {
   const { core, config, log, tools } = deps;
   let settings = parseMemoryConfig(config.current.memory);

@@ -3,15 +3,18 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../base/logger.js';
 import { ConfigService } from '../config/index.js';
+import { createEmbedder } from '../memory/index.js';
 import type { UsageLimitEvent } from '../protocol/methods/usage.js';
 import { FailoverError } from '../providers/index.js';
 import { createFakeClock } from '../testing/fake-clock.js';
+import { startFakeEmbeddingsServer } from '../testing/fake-embeddings.js';
 import { createTempHome } from '../testing/temp-home.js';
 import { parseUsageConfig, type UsageConfig } from './usage-config.js';
 import { UsageLedger } from './usage-ledger.js';
 import { UsageMeter } from './usage-meter.js';
 import { createUsageService, limitPatch } from './usage-service.js';
 import { summarizeUsage } from './usage-summary.js';
+import { withUsageTag } from './usage-tag.js';
 
 // 2026-12-10 09:00 UTC, a Thursday in the middle of a month.
 const midMonth = Date.UTC(2026, 11, 10, 9, 0, 0);
@@ -132,6 +135,32 @@ describe('usage meter', () => {
     meter.record({ ...gpt4o, inputTokens: 1000, outputTokens: 1000, cachedInputTokens: 0 }, helper);
     expect(() => meter.check(helper, gpt4o)).toThrow(/monthly agent "helper" limit \(\$0\.0100\) is used up/);
     expect(() => meter.check({ ...helper, agentId: 'main' }, gpt4o)).not.toThrow();
+  });
+  it('counts provider embeddings as the provider reported them, under the session that asked', async () => {
+    const server = await startFakeEmbeddingsServer();
+    cleanups.push(() => server.close());
+    const usage = await createUsageService({
+      dir: await tempDir(),
+      clock: createFakeClock(midMonth),
+      log: silentLogger,
+      config: () => ({ timeZone: 'UTC' }),
+      patchConfig: async () => {},
+      onLimit: () => {},
+    });
+    cleanups.push(async () => usage.dispose());
+    const embedder = await createEmbedder(
+      { kind: 'provider', provider: 'openai', model: 'text-embedding-3-small', baseUrl: server.baseUrl, dimension: 16 },
+      { onUsage: usage.recordEmbedding },
+    );
+    await withUsageTag({ purpose: 'chat', agentId: 'main', sessionKey: 'agent:main:main' }, () =>
+      embedder.embed(['one', 'two', 'three']),
+    );
+    await embedder.embed(['four']);
+    const summary = await usage.summary();
+    // The fake reports one token per input, as prompt_tokens.
+    expect(summary.byPurpose).toEqual([expect.objectContaining({ purpose: 'embedding', calls: 2, inputTokens: 4 })]);
+    expect(summary.topSessions).toEqual([expect.objectContaining({ sessionKey: 'agent:main:main', inputTokens: 3 })]);
+    expect(summary.byModel[0]).toMatchObject({ model: 'openai/text-embedding-3-small', unpricedCalls: 0 });
   });
 });
 

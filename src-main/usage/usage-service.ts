@@ -16,7 +16,7 @@ import { defaultBackgroundLimits, type PeriodLimits, parseUsageConfig, type Usag
 import { UsageLedger } from './usage-ledger.js';
 import { UsageMeter } from './usage-meter.js';
 import { summarizeUsage, type UsageSummaryOptions } from './usage-summary.js';
-import { withUsageTag } from './usage-tag.js';
+import { currentUsageTag, withUsageTag } from './usage-tag.js';
 
 export interface UsageServiceDeps {
   /** Where the monthly ledgers live (`state/usage`). */
@@ -56,6 +56,8 @@ export interface UsageService extends Disposable {
   summary(options?: UsageSummaryOptions): Promise<UsageSummaryResult>;
   limits(): UsageLimitsResult;
   setLimit(input: SetLimitInput): Promise<UsageLimitsResult>;
+  /** One provider embeddings request (memory's provider embedder), tagged `embedding`. */
+  recordEmbedding(call: { provider: string; model: string; tokens: number }): void;
 }
 
 export async function createUsageService(deps: UsageServiceDeps): Promise<UsageService> {
@@ -88,6 +90,12 @@ export async function createUsageService(deps: UsageServiceDeps): Promise<UsageS
       await deps.patchConfig({ usage: { limits: limitPatch(config(), input) } });
       meter.reevaluate();
       return limits();
+    },
+    recordEmbedding(call) {
+      meter.record(
+        { provider: call.provider, model: call.model, inputTokens: call.tokens, outputTokens: 0, cachedInputTokens: 0 },
+        { ...currentUsageTag(), purpose: 'embedding' },
+      );
     },
     dispose() {
       store.dispose();

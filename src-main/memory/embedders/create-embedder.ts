@@ -8,6 +8,8 @@ export interface EmbedderDeps {
   fetch?: typeof globalThis.fetch;
   /** Reads the API key from the secret store; never from plain config. */
   resolveSecret?(name: string): Promise<string | undefined>;
+  /** Told the tokens of each provider embeddings request (the usage meter). */
+  onUsage?(usage: { provider: string; model: string; tokens: number }): void;
 }
 
 /** Builds the configured embedder. Throws an EmbedderError that names what is wrong. */
@@ -24,6 +26,9 @@ export async function createEmbedder(config: MemoryEmbedderConfig, deps: Embedde
         apiKey,
         dimension: config.dimension,
         fetch: deps.fetch,
+        onUsage: deps.onUsage
+          ? (tokens) => deps.onUsage?.({ provider: config.provider, model: config.model, tokens })
+          : undefined,
       });
     }
     case 'onnx':

@@ -15,6 +15,8 @@ export interface ProviderEmbedderOptions {
   fetch?: typeof globalThis.fetch;
   /** Values per request (OpenAI accepts up to 2048). */
   batchSize?: number;
+  /** The tokens each request used, as the provider reported them (the usage meter counts them). */
+  onUsage?(tokens: number): void;
 }
 
 /** Provider embeddings through the AI SDK: one request per batch, no silent retries. */
@@ -32,13 +34,14 @@ export function createProviderEmbedder(options: ProviderEmbedderOptions): Embedd
       const out: Float32Array[] = [];
       for (let i = 0; i < texts.length; i += batchSize) {
         const values = texts.slice(i, i + batchSize);
-        let result: { embeddings: number[][] };
+        let result: { embeddings: number[][]; usage?: { tokens?: number } };
         try {
           result = await embedMany({ model, values, maxRetries: 0, abortSignal: signal });
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
           throw new EmbedderError(`${options.provider} embeddings (${options.model}) failed: ${message}`);
         }
+        options.onUsage?.(result.usage?.tokens ?? 0);
         for (const embedding of result.embeddings) {
           if (dimension === 0) dimension = embedding.length;
           if (embedding.length !== dimension)
