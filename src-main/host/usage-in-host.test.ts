@@ -9,7 +9,7 @@ import { createTempHome } from '../testing/temp-home.js';
 import { startTestHost, type TestHost } from '../testing/test-host.js';
 
 // The usage meter in the composed product: a scripted session (a chat turn, its tool loop with
-// the smart-approval judge, long turns that compact) is metered to the token; a used-up cap
+// the smart-approval judge, long turns that compact, a cron run) is metered to the token; a used-up cap
 // stops the next turn before anything is sent; a restart keeps the month.
 
 let llm: FakeLlmServer;
@@ -87,6 +87,24 @@ describe('usage meter in the host', () => {
         state: 'final',
       });
 
+    // A cron run (background work): its own purpose and session.
+    const added = await socket.request('cron.add', {
+      name: 'digest',
+      schedule: 'every 1d',
+      message: 'summarise the day',
+      delivery: 'none',
+    });
+    expect(added.ok).toBe(true);
+    const jobId = (added.payload as { job: { id: string } }).job.id;
+    llm.script([{ type: 'text', text: 'A quiet day.' }], { model: 'gpt-4o' });
+    const cronRun = await socket.request('cron.run', { id: jobId });
+    expect(cronRun.ok).toBe(true);
+    const cronSession = (cronRun.payload as { sessionKey: string }).sessionKey;
+    await socket.next(
+      (frame) => frame.event === 'cron.changed' && (frame.payload as { reason: string }).reason === 'run',
+      30_000,
+    );
+
     const metered = await summary(socket);
     const sent = reported();
     expect(sent.calls).toBeGreaterThan(9);
@@ -94,10 +112,11 @@ describe('usage meter in the host', () => {
     expect(metered.today.cachedInputTokens).toBe(100);
     expect(metered.today.costUsd).toBeGreaterThan(0);
     const purposes = Object.fromEntries(metered.byPurpose.map((row) => [row.purpose, row.calls]));
-    expect(purposes).toMatchObject({ approval: 1, tool_loop: 1 });
+    expect(purposes).toMatchObject({ approval: 1, tool_loop: 1, cron: 1 });
     expect(purposes.chat).toBeGreaterThanOrEqual(9);
     expect(purposes.compaction).toBeGreaterThanOrEqual(1);
     expect(metered.topSessions[0]?.sessionKey).toBe('agent:main:main');
+    expect(metered.topSessions.map((row) => row.sessionKey)).toContain(cronSession);
 
     // Bad input is refused, naming what is wrong.
     const noAgent = await socket.request('usage.limits.set', { scope: 'agent', period: 'day', tokens: 5 });
