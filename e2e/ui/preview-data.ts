@@ -1,6 +1,7 @@
 // Realistic gateway answers for the static preview: what a week-old Hearth might hold.
 
 import type { PairedDeviceView, PairingRequestView } from '../../src-main/protocol/methods/devices.js';
+import type { MemorySearchHit } from '../../src-main/protocol/methods/memory.js';
 import type { SessionRow, SessionsListResult } from '../../src-main/protocol/methods/sessions.js';
 
 export const previewNow = () => Date.now();
@@ -193,9 +194,15 @@ export function memoryFiles() {
   };
 }
 
-export function memorySearch(query: string) {
+export function memorySearch(query: string): { results: MemorySearchHit[] } {
+  const hit = (row: Omit<MemorySearchHit, 'endLine' | 'heading' | 'category'>): MemorySearchHit => ({
+    ...row,
+    endLine: row.startLine,
+    heading: '',
+    category: 'other',
+  });
   const all = [
-    {
+    hit({
       path: 'USER.md',
       startLine: 5,
       snippet: 'Drinks green tea in the afternoon',
@@ -203,8 +210,8 @@ export function memorySearch(query: string) {
       vectorScore: 0.81,
       textScore: 0.92,
       decay: 0.99,
-    },
-    {
+    }),
+    hit({
       path: 'memory/2026-11-29.md',
       startLine: 4,
       snippet: 'Asked about Ollama models for offline use.',
@@ -212,8 +219,8 @@ export function memorySearch(query: string) {
       vectorScore: 0.7,
       textScore: 0.4,
       decay: 0.97,
-    },
-    {
+    }),
+    hit({
       path: 'MEMORY.md',
       startLine: 3,
       snippet: 'The user works on Hearth, a local-first agent, in TypeScript.',
@@ -221,7 +228,7 @@ export function memorySearch(query: string) {
       vectorScore: 0.6,
       textScore: 0.3,
       decay: 0.9,
-    },
+    }),
   ];
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   return { results: all.filter((hit) => words.some((w) => hit.snippet.toLowerCase().includes(w))) };

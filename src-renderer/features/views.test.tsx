@@ -244,10 +244,15 @@ describe('MemoryView', () => {
         results: [
           {
             path: 'memory/2026-11-29.md',
-            line: 4,
+            startLine: 4,
+            endLine: 4,
             snippet: 'Alice prefers green tea',
             score: 0.82,
-            scores: { vector: 0.7, text: 0.9, decay: 0.95 },
+            vectorScore: 0.7,
+            textScore: 0.9,
+            decay: 0.95,
+            heading: '',
+            category: 'preference',
           },
         ],
       }),

@@ -1,6 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { MemoryModelInfo, MemoryModelStatus } from '../../src-main/protocol/methods/memory.js';
-import { disposeAll, errorText, type GatewayPort, list, num, record, str } from './gateway-port.js';
+import type { MemoryModelInfo, MemoryModelStatus, MemorySearchHit } from '../../src-main/protocol/methods/memory.js';
+import { disposeAll, errorText, type GatewayPort } from './gateway-port.js';
 import { agentsMemory, type WhoseMemory, whoseMemory } from './whose-memory.js';
 
 export interface MemoryHit {
@@ -65,19 +65,15 @@ export function localDay(ms: number): string {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }
 
-export function toMemoryHit(value: unknown): MemoryHit | undefined {
-  const row = record(value);
-  const text = str(row.snippet) || str(row.text);
-  if (!text) return undefined;
-  const scores = record(row.scores);
+export function toMemoryHit(hit: MemorySearchHit): MemoryHit {
   return {
-    path: str(row.path) || str(row.source),
-    line: num(row.startLine) ?? num(row.line),
-    text,
-    score: num(row.score) ?? 0,
-    vector: num(scores.vector) ?? num(row.vectorScore),
-    textScore: num(scores.text) ?? num(row.textScore),
-    decay: num(scores.decay) ?? num(row.decay),
+    path: hit.path,
+    line: hit.startLine,
+    text: hit.snippet,
+    score: hit.score,
+    vector: hit.vectorScore,
+    textScore: hit.textScore,
+    decay: hit.decay,
   };
 }
 
@@ -134,9 +130,8 @@ export function createMemoryStore(client: GatewayPort, now: () => number): Store
       }
       set({ searching: true });
       try {
-        const result = record(await client.request(methods.search, { ...get().whose.params, query, k: 20 }));
-        const rows = list(result.results ?? result.hits);
-        set({ hits: rows.flatMap((r) => toMemoryHit(r) ?? []), searching: false, searched: true, error: undefined });
+        const { results } = await client.request(methods.search, { ...get().whose.params, query, k: 20 });
+        set({ hits: results.map(toMemoryHit), searching: false, searched: true, error: undefined });
       } catch (error) {
         set({ searching: false, error: errorText(error) });
       }
@@ -152,14 +147,13 @@ export function createMemoryStore(client: GatewayPort, now: () => number): Store
         client.request(methods.read, { path: 'USER.md' }),
       ]);
       const docs: MemoryState['docs'] = {};
-      if (memoryDoc.status === 'fulfilled') docs['MEMORY.md'] = str(record(memoryDoc.value).content);
-      if (userDoc.status === 'fulfilled') docs['USER.md'] = str(record(userDoc.value).content);
+      if (memoryDoc.status === 'fulfilled') docs['MEMORY.md'] = memoryDoc.value.content;
+      if (userDoc.status === 'fulfilled') docs['USER.md'] = userDoc.value.content;
       const daily: DailyFile[] =
         files.status === 'fulfilled'
-          ? list(record(files.value).files)
-              .map(record)
-              .filter((f) => ownDaily.test(str(f.path)))
-              .map((f) => ({ date: str(f.date) || str(f.path).replace(/^.*\/|\.md$/g, ''), path: str(f.path) }))
+          ? files.value.files
+              .filter((file) => ownDaily.test(file.path))
+              .map((file) => ({ date: file.date || file.path.replace(/^.*\/|\.md$/g, ''), path: file.path }))
               .sort((a, b) => b.date.localeCompare(a.date))
           : [];
       // A day may have several notes (memory/<date>.md, memory/<date>-<slug>.md): show them together.
@@ -169,7 +163,7 @@ export function createMemoryStore(client: GatewayPort, now: () => number): Store
         const contents = await Promise.all(
           todays.map((d) =>
             client.request(methods.read, { path: d.path }).then(
-              (r) => str(record(r).content),
+              (file) => file.content,
               () => '',
             ),
           ),
@@ -180,8 +174,8 @@ export function createMemoryStore(client: GatewayPort, now: () => number): Store
     },
     async openDaily(path) {
       try {
-        const result = record(await client.request(methods.read, { path }));
-        set({ openFile: { path, content: str(result.content) } });
+        const file = await client.request(methods.read, { path });
+        set({ openFile: { path, content: file.content } });
       } catch (error) {
         set({ error: errorText(error) });
       }
@@ -202,21 +196,16 @@ export function createMemoryStore(client: GatewayPort, now: () => number): Store
       void store.getState().refresh();
       void store.getState().refreshModels();
     }),
-    client.on('memory.changed', (payload) => {
-      const event = record(payload);
+    client.on('memory.changed', (event) => {
       // A model install reports its progress; the list changes only when it ends.
-      if (event.reason === 'model') {
-        const status = record(event.model) as unknown as MemoryModelStatus;
-        store.setState({ modelStatus: status });
-        if (status.state === 'installed' || status.state === 'failed') void store.getState().refreshModels();
+      if ('model' in event) {
+        store.setState({ modelStatus: event.model });
+        if (event.model.state === 'installed' || event.model.state === 'failed') void store.getState().refreshModels();
         return;
       }
       // Indexing progress: a bar while it runs, then the files and the embedder as they now are.
-      const progress = record(event.progress);
-      if (event.progress !== undefined) {
-        const done = num(progress.done) ?? 0;
-        const total = num(progress.total) ?? 0;
-        const phase = progress.phase === 'reembed' ? 'reembed' : 'index';
+      if ('progress' in event) {
+        const { phase, done, total } = event.progress;
         if (done < total) {
           store.setState({ reindex: { phase, done, total } });
           return;
