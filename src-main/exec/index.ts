@@ -85,6 +85,7 @@ export {
   type SandboxLaunch,
 } from './sandbox.js';
 export { type PreflightDeps, type PreflightIssue, preflightScripts } from './script-preflight.js';
+export { sensitiveHomePaths } from './sensitive-reads.js';
 export {
   buildJudgePrompt,
   createSmartTriage,

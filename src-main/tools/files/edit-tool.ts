@@ -5,15 +5,14 @@ import type { ToolDefinition } from '../tool.js';
 import { type FileAccess, FileToolError } from './file-access.js';
 import { fileToolResult } from './file-tool-result.js';
 import { assertTextFile } from './text-file.js';
+import { nonEmpty } from './tool-input.js';
 
-export const editToolInputSchema = z
-  .object({
-    path: z.string().min(1, 'path must not be empty').describe('file, relative to the workspace'),
-    old: z.string().min(1, 'old must not be empty (use write to create a file)').describe('exact text to replace'),
-    new: z.string().describe('replacement text'),
-    all: z.boolean().optional().describe('replace every occurrence'),
-  })
-  .strict();
+export const editToolInputSchema = z.object({
+  path: nonEmpty('path'),
+  old: nonEmpty('old', ' (use write to create a file)'),
+  new: z.string(),
+  all: z.boolean().optional(),
+});
 export type EditToolInput = z.infer<typeof editToolInputSchema>;
 
 /** How many match lines an ambiguity error lists. */
@@ -26,7 +25,7 @@ const SHOWN_MATCHES = 10;
 export function createEditTool(access: FileAccess): ToolDefinition<EditToolInput> {
   return {
     name: 'edit',
-    description: 'Replace exact text in a file (must match once, or set all).',
+    description: 'Replace exact text old with new in a file; old must match once unless all.',
     inputSchema: editToolInputSchema,
     execute: (input, context) =>
       fileToolResult(input.path, async () => {

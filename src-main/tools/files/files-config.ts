@@ -3,8 +3,6 @@ import { z } from 'zod';
 /** `tools.files` in hearth.json. */
 export const filesToolsConfigSchema = z
   .object({
-    /** Give the model read/write/edit/list/find/grep. Off by default: their schemas cost prompt tokens every turn. */
-    enabled: z.boolean().default(false),
     /** Folders beyond the workspace the tools use without asking (absolute or `~/…`). */
     roots: z.array(z.string().min(1)).default([]),
   })

@@ -4,15 +4,14 @@ import type { ToolDefinition } from '../tool.js';
 import { type FileAccess, FileToolError } from './file-access.js';
 import { fileToolResult } from './file-tool-result.js';
 import { globMatcher } from './glob.js';
+import { nonEmpty } from './tool-input.js';
 import { walk } from './walk.js';
 
-export const findToolInputSchema = z
-  .object({
-    pattern: z.string().min(1, 'pattern must not be empty').describe('glob, e.g. *.ts or src/**/test_*.py'),
-    path: z.string().optional().describe('folder to search (default: the workspace)'),
-    type: z.enum(['file', 'folder']).optional(),
-  })
-  .strict();
+export const findToolInputSchema = z.object({
+  pattern: nonEmpty('pattern'),
+  path: z.string().optional(),
+  type: z.enum(['file', 'folder']).optional(),
+});
 export type FindToolInput = z.infer<typeof findToolInputSchema>;
 
 export const FIND_MAX_RESULTS = 1_000;
@@ -21,7 +20,7 @@ export const FIND_MAX_RESULTS = 1_000;
 export function createFindTool(access: FileAccess): ToolDefinition<FindToolInput> {
   return {
     name: 'find',
-    description: 'Find files by glob under a folder (respects .gitignore).',
+    description: 'Find paths by glob (*.ts, src/**/x_*.py) under path; respects .gitignore.',
     inputSchema: findToolInputSchema,
     execute: (input, context) =>
       fileToolResult(input.path ?? '.', async () => {

@@ -6,17 +6,16 @@ import { type FileAccess, FileToolError } from './file-access.js';
 import { fileToolResult } from './file-tool-result.js';
 import { globMatcher } from './glob.js';
 import { binaryKind } from './text-file.js';
+import { nonEmpty } from './tool-input.js';
 import { type WalkEntry, walk } from './walk.js';
 
-export const grepToolInputSchema = z
-  .object({
-    pattern: z.string().min(1, 'pattern must not be empty').describe('JavaScript regular expression'),
-    path: z.string().optional().describe('file or folder (default: the workspace)'),
-    glob: z.string().optional().describe('only files matching, e.g. *.ts'),
-    ignoreCase: z.boolean().optional(),
-    literal: z.boolean().optional().describe('pattern is plain text'),
-  })
-  .strict();
+export const grepToolInputSchema = z.object({
+  pattern: nonEmpty('pattern'),
+  path: z.string().optional(),
+  glob: z.string().optional(),
+  ignoreCase: z.boolean().optional(),
+  literal: z.boolean().optional(),
+});
 export type GrepToolInput = z.infer<typeof grepToolInputSchema>;
 
 export const GREP_MAX_MATCHES = 200;
@@ -28,7 +27,7 @@ const MAX_LINE_CHARS = 300;
 export function createGrepTool(access: FileAccess): ToolDefinition<GrepToolInput> {
   return {
     name: 'grep',
-    description: 'Search file contents by regex (respects .gitignore); file:line: text.',
+    description: 'Search files under path for a regex (literal: plain text; glob filters files); respects .gitignore.',
     inputSchema: grepToolInputSchema,
     execute: (input, context) =>
       fileToolResult(input.path ?? '.', async () => {

@@ -7,12 +7,7 @@ import { type FileAccess, FileToolError, within } from './file-access.js';
 import { fileToolResult } from './file-tool-result.js';
 import { ignoresFor, isIgnored } from './walk.js';
 
-export const listToolInputSchema = z
-  .object({
-    path: z.string().optional().describe('folder, relative to the workspace (default: the workspace)'),
-    all: z.boolean().optional().describe('include .gitignored entries'),
-  })
-  .strict();
+export const listToolInputSchema = z.object({ path: z.string().optional(), all: z.boolean().optional() });
 export type ListToolInput = z.infer<typeof listToolInputSchema>;
 
 export const LIST_MAX_ENTRIES = 500;
@@ -21,7 +16,7 @@ export const LIST_MAX_ENTRIES = 500;
 export function createListTool(access: FileAccess): ToolDefinition<ListToolInput> {
   return {
     name: 'list',
-    description: 'List a folder (folders end in /; .gitignored hidden unless all).',
+    description: 'List a folder (default the workspace); .gitignored hidden unless all.',
     inputSchema: listToolInputSchema,
     execute: (input, context) =>
       fileToolResult(input.path ?? '.', async () => {

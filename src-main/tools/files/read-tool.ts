@@ -6,14 +6,13 @@ import type { ToolDefinition } from '../tool.js';
 import { type FileAccess, FileToolError } from './file-access.js';
 import { fileToolResult } from './file-tool-result.js';
 import { assertTextFile } from './text-file.js';
+import { nonEmpty, positiveWhole } from './tool-input.js';
 
-export const readToolInputSchema = z
-  .object({
-    path: z.string().min(1, 'path must not be empty').describe('file, relative to the workspace'),
-    offset: z.number().int().min(1).optional().describe('first line, from 1'),
-    limit: z.number().int().min(1).max(10_000).optional().describe('lines (default 2000)'),
-  })
-  .strict();
+export const readToolInputSchema = z.object({
+  path: nonEmpty('path'),
+  offset: positiveWhole('offset').optional(),
+  limit: positiveWhole('limit').optional(),
+});
 export type ReadToolInput = z.infer<typeof readToolInputSchema>;
 
 export const READ_DEFAULT_LINES = 2_000;
@@ -26,7 +25,7 @@ const COUNT_LINES_UP_TO_BYTES = 32 * 1024 * 1024;
 export function createReadTool(access: FileAccess): ToolDefinition<ReadToolInput> {
   return {
     name: 'read',
-    description: 'Read a text file (optionally a line range).',
+    description: 'Read a text file; offset (first line, from 1) and limit pick lines.',
     inputSchema: readToolInputSchema,
     execute: (input, context) =>
       fileToolResult(input.path, async () => {

@@ -4,20 +4,16 @@ import { writeFileAtomic } from '../../fs/atomic-write.js';
 import type { ToolDefinition } from '../tool.js';
 import { type FileAccess, FileToolError } from './file-access.js';
 import { fileToolResult } from './file-tool-result.js';
+import { nonEmpty } from './tool-input.js';
 
-export const writeToolInputSchema = z
-  .object({
-    path: z.string().min(1, 'path must not be empty').describe('file, relative to the workspace'),
-    content: z.string().describe('the whole new content'),
-  })
-  .strict();
+export const writeToolInputSchema = z.object({ path: nonEmpty('path'), content: z.string() });
 export type WriteToolInput = z.infer<typeof writeToolInputSchema>;
 
 /** `write`: creates or replaces a whole file (folders made as needed), atomically. */
 export function createWriteTool(access: FileAccess): ToolDefinition<WriteToolInput> {
   return {
     name: 'write',
-    description: 'Create or overwrite a file with the given content.',
+    description: 'Create or overwrite a file with content.',
     inputSchema: writeToolInputSchema,
     execute: (input, context) =>
       fileToolResult(input.path, async () => {

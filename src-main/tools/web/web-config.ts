@@ -3,8 +3,6 @@ import { z } from 'zod';
 /** `tools.web` in hearth.json. */
 export const webToolsConfigSchema = z
   .object({
-    /** Give the model web_fetch. Off by default: its schema costs prompt tokens every turn. */
-    enabled: z.boolean().default(false),
     /** Reach private, loopback and link-local addresses too (a home lab). Off: SSRF protection. */
     allowPrivateNetwork: z.boolean().default(false),
     /** Private hosts allowed anyway: names (`nas.local`), IPs, or IPv4 CIDRs (`192.168.1.0/24`). */
