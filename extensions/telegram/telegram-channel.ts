@@ -1,3 +1,4 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import {
   type ChannelInboundMessage,
   type ChannelStartContext,
@@ -155,12 +156,56 @@ async function runPolling(
   }
 }
 
+/**
+ * Webhook mode: Telegram POSTs each update to `webhookUrl` with the secret token we gave it in
+ * setWebhook (a fresh one per start). A request without it is refused (401) and never reaches the
+ * host. The update is answered 200 once the host took it, 500 if it could not (Telegram delivers
+ * it again; the host drops a message id it already took).
+ */
+async function runWebhook(
+  context: ChannelStartContext<TelegramConfig>,
+  api: TelegramApi,
+  bot: BotUser,
+  signal: AbortSignal,
+): Promise<void> {
+  const { webhook, log, config } = context;
+  if (!webhook) throw new Error('webhook mode needs the gateway to serve HTTP, and this host has none');
+  const secret = randomBytes(24).toString('base64url');
+  const expected = Buffer.from(secret);
+  const listening = webhook.listen(async (request) => {
+    const given = Buffer.from(request.headers['x-telegram-bot-api-secret-token'] ?? '');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected))
+      return { status: 401, body: 'unauthorized' };
+    let update: Update;
+    try {
+      update = JSON.parse(request.body) as Update;
+    } catch {
+      return { status: 400, body: 'not JSON' };
+    }
+    const normalised = typeof update?.update_id === 'number' ? normaliseUpdate(update, bot) : { skip: 'no update_id' };
+    if ('skip' in normalised) {
+      log.debug('telegram update skipped', { reason: normalised.skip });
+      return { status: 200 };
+    }
+    await context.receive(normalised.message);
+    return { status: 200 };
+  });
+  signal.addEventListener('abort', () => listening.dispose(), { once: true });
+  await api.call('setWebhook', {
+    url: config.webhookUrl,
+    secret_token: secret,
+    allowed_updates: ['message'],
+    drop_pending_updates: false,
+  });
+  context.reportHealth({ state: 'connected', account: `@${bot.username}` });
+}
+
 export const telegramChannel = defineChannel<TelegramConfig>({
   id: 'telegram',
   meta: {
     name: 'Telegram',
     icon: '✈️',
-    description: 'A Telegram bot: DMs and groups, replies edited in place while streaming.',
+    description: 'A Telegram bot (long polling or webhook): DMs and groups, replies edited in place while streaming.',
   },
   capabilities: {
     editMessages: true,
@@ -181,6 +226,7 @@ export const telegramChannel = defineChannel<TelegramConfig>({
   reload: { configPrefixes: ['channels.telegram'] },
   async start(context): Promise<RunningChannel> {
     const { config, log } = context;
+    // Receiving stops with the context's signal; sending (replies still streaming) only at dispose.
     const controller = new AbortController();
     const signal = AbortSignal.any([controller.signal, context.signal]);
     const token = await context.secret(config.tokenSecret);
@@ -190,6 +236,12 @@ export const telegramChannel = defineChannel<TelegramConfig>({
       );
     }
     const api = new TelegramApi({ baseUrl: config.apiBaseUrl, token, fetch: context.fetch, signal });
+    const sender = new TelegramApi({
+      baseUrl: config.apiBaseUrl,
+      token,
+      fetch: context.fetch,
+      signal: controller.signal,
+    });
     const running = (async () => {
       let bot: BotUser | undefined;
       let backoffMs = 500;
@@ -205,6 +257,10 @@ export const telegramChannel = defineChannel<TelegramConfig>({
         }
       }
       if (!bot) return;
+      if (config.mode === 'webhook') {
+        await runWebhook(context, api, bot, signal);
+        return;
+      }
       // Long polling and a webhook exclude each other; polling wins in this mode.
       await api.call('deleteWebhook', { drop_pending_updates: false }).catch(() => {});
       context.reportHealth({ state: 'connected', account: `@${bot.username}` });
@@ -217,14 +273,14 @@ export const telegramChannel = defineChannel<TelegramConfig>({
     });
     return {
       outbound: {
-        sendText: async (target, text) => ({ messageId: String(await sendTelegramText(api, target, text)) }),
+        sendText: async (target, text) => ({ messageId: String(await sendTelegramText(sender, target, text)) }),
         sendTyping: async (target) => {
-          await api.call('sendChatAction', { chat_id: Number(target.peerId), action: 'typing' });
+          await sender.call('sendChatAction', { chat_id: Number(target.peerId), action: 'typing' });
         },
       },
       streaming: {
         begin: (target) =>
-          startTelegramStream(api, target, {
+          startTelegramStream(sender, target, {
             editIntervalMs: config.editIntervalMs,
             onError: (error) => log.warn('telegram streaming edit failed', { error: describeFailure(error) }),
           }),

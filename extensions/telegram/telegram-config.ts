@@ -1,5 +1,9 @@
 /** `channels.telegram` in hearth.json, the plugin's part (the host owns enabled / dmPolicy / allowFrom / groups). */
 export interface TelegramConfig {
+  /** `polling` (getUpdates; works behind NAT) or `webhook` (Telegram POSTs to `webhookUrl`). */
+  mode: 'polling' | 'webhook';
+  /** The public HTTPS URL that reaches the gateway's `/channels/telegram/webhook` (webhook mode). */
+  webhookUrl?: string;
   /** The Bot API server: Telegram's, or a local telegram-bot-api server. */
   apiBaseUrl: string;
   /** Secret store account holding the bot token (never the token itself). */
@@ -16,6 +20,12 @@ export const telegramConfigSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
+    mode: { type: 'string', enum: ['polling', 'webhook'], default: 'polling', title: 'How updates arrive' },
+    webhookUrl: {
+      type: 'string',
+      format: 'uri',
+      title: 'Public URL of the gateway path /channels/telegram/webhook (webhook mode)',
+    },
     apiBaseUrl: { type: 'string', format: 'uri', default: 'https://api.telegram.org', title: 'Bot API server' },
     tokenSecret: {
       type: 'string',
@@ -55,7 +65,19 @@ export function validateTelegramConfig(raw: Record<string, unknown>): TelegramCo
   const tokenSecret = raw.tokenSecret ?? TELEGRAM_TOKEN_SECRET;
   if (typeof tokenSecret !== 'string' || tokenSecret.length === 0)
     throw new Error('channels.telegram.tokenSecret must name a secret store entry');
+  const mode = raw.mode ?? 'polling';
+  if (mode !== 'polling' && mode !== 'webhook')
+    throw new Error(`channels.telegram.mode must be "polling" or "webhook", got ${JSON.stringify(mode)}`);
+  const webhookUrl = raw.webhookUrl;
+  if (webhookUrl !== undefined && (typeof webhookUrl !== 'string' || !/^https?:\/\/\S+$/.test(webhookUrl)))
+    throw new Error(`channels.telegram.webhookUrl must be an http(s) URL, got ${JSON.stringify(webhookUrl)}`);
+  if (mode === 'webhook' && webhookUrl === undefined)
+    throw new Error(
+      'channels.telegram.webhookUrl is required in webhook mode: the public URL that reaches the gateway path /channels/telegram/webhook',
+    );
   return {
+    mode,
+    ...(webhookUrl !== undefined ? { webhookUrl } : {}),
     apiBaseUrl,
     tokenSecret,
     pollTimeoutSeconds: integer(raw, 'pollTimeoutSeconds', 30),

@@ -10,6 +10,7 @@ import type {
   ChannelInboundMessage,
   ChannelPlugin,
   ChannelStorage,
+  ChannelWebhook,
   RunningChannel,
 } from '../plugins/sdk/channels.js';
 import type { ChatEvent } from '../protocol/index.js';
@@ -48,6 +49,8 @@ export interface ChannelHostDeps {
   clock: Clock;
   log: Logger;
   chat: ChannelChat;
+  /** The gateway's HTTP route for a channel's webhook (absent without an HTTP server). */
+  webhookFor?(channelId: string): ChannelWebhook;
 }
 
 export interface ChannelStatusView {
@@ -67,6 +70,9 @@ export interface ChannelStatusView {
 
 const ACCOUNT = 'default';
 const SEEN_LIMIT = 2_000;
+/** How long a restart lets replies in flight finish; at shutdown the runtime aborts them soon after. */
+const RESTART_GRACE_MS = 10_000;
+const SHUTDOWN_GRACE_MS = 1_000;
 
 /** The words an unknown sender gets, once per code. Nothing in it comes from their message. */
 export function pairingInstruction(request: PairingRequest): string {
@@ -107,7 +113,7 @@ interface Entry {
 export class ChannelHost implements AsyncDisposable {
   private readonly entries = new Map<string, Entry>();
   private readonly store = new DisposableStore();
-  private readonly didChange = new Emitter<{ channel: string }>();
+  private readonly didChange = new Emitter<{ channel: string; reason: 'status' | 'pairing' }>();
   readonly onDidChange = this.didChange.event;
   private disposed = false;
 
@@ -188,7 +194,7 @@ export class ChannelHost implements AsyncDisposable {
   /** A person approved a pairing code: the sender is told, in the chat the request came from. */
   async approvePairing(code: string) {
     const approved = await this.pairing.approve(code);
-    this.didChange.fire({ channel: approved.request.channel });
+    this.didChange.fire({ channel: approved.request.channel, reason: 'pairing' });
     const entry = this.entries.get(approved.request.channel);
     await entry?.running?.outbound
       ?.sendText(
@@ -203,7 +209,7 @@ export class ChannelHost implements AsyncDisposable {
 
   async rejectPairing(code: string): Promise<PairingRequest> {
     const request = await this.pairing.reject(code);
-    this.didChange.fire({ channel: request.channel });
+    this.didChange.fire({ channel: request.channel, reason: 'pairing' });
     return request;
   }
 
@@ -214,21 +220,33 @@ export class ChannelHost implements AsyncDisposable {
       if (this.disposed) return;
       if (reason !== 'start') entry.restarts++;
       await this.begin(entry);
-      this.didChange.fire({ channel: id });
+      this.didChange.fire({ channel: id, reason: 'status' });
     });
     return entry.lifecycle;
   }
 
-  private async stop(entry: Entry): Promise<void> {
+  /**
+   * Stops receiving at once (the context's signal), lets replies in flight finish for up to
+   * `graceMs`, then disposes the running channel (its connection).
+   */
+  private async stop(entry: Entry, graceMs = RESTART_GRACE_MS): Promise<void> {
     entry.controller?.abort(new Error('channel stopping'));
     const running = entry.running;
     entry.running = undefined;
     entry.controller = undefined;
+    if (entry.turns.size > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = this.deps.clock.setTimeout(resolve, graceMs);
+        void Promise.allSettled([...entry.turns]).then(() => {
+          timer.dispose();
+          resolve();
+        });
+      });
+    }
     if (running)
       await running
         .dispose()
         .catch((error: unknown) => this.deps.log.warn('channel stop failed', { error: String(error) }));
-    await Promise.allSettled([...entry.turns]);
     entry.health = { ...entry.health, state: 'stopped' };
   }
 
@@ -271,12 +289,15 @@ export class ChannelHost implements AsyncDisposable {
         log,
         fetch: this.deps.fetch,
         signal: controller.signal,
-        receive: (message) => (controller.signal.aborted ? Promise.resolve() : this.receive(entry, message)),
+        // Refused once stopping, so the plugin does not acknowledge a message nobody took.
+        receive: (message) =>
+          controller.signal.aborted ? Promise.reject(new Error('channel stopping')) : this.receive(entry, message),
+        ...(this.deps.webhookFor ? { webhook: this.deps.webhookFor(id) } : {}),
         reportHealth: (health) => {
           if (controller.signal.aborted) return;
           entry.health = health;
           if (health.error) entry.lastError = health.error;
-          this.didChange.fire({ channel: id });
+          this.didChange.fire({ channel: id, reason: 'status' });
         },
       });
     } catch (error) {
@@ -360,7 +381,7 @@ export class ChannelHost implements AsyncDisposable {
       log,
       onError: (error) => {
         entry.lastError = error;
-        this.didChange.fire({ channel: id });
+        this.didChange.fire({ channel: id, reason: 'status' });
       },
     });
     const finished = turn.done.finally(() => entry.turns.delete(finished));
@@ -377,7 +398,7 @@ export class ChannelHost implements AsyncDisposable {
       return;
     }
     if (asked.kind === 'pending') return;
-    this.didChange.fire({ channel: id });
+    this.didChange.fire({ channel: id, reason: 'pairing' });
     log.info('channel pairing requested', { sender: message.sender.id, code: asked.request.code });
     await entry.running?.outbound
       ?.sendText(message.target, pairingInstruction(asked.request))
@@ -390,7 +411,7 @@ export class ChannelHost implements AsyncDisposable {
     this.store.dispose();
     await Promise.all(
       [...this.entries.values()].map((entry) => {
-        entry.lifecycle = entry.lifecycle.then(() => this.stop(entry));
+        entry.lifecycle = entry.lifecycle.then(() => this.stop(entry, SHUTDOWN_GRACE_MS));
         return entry.lifecycle;
       }),
     );

@@ -34,14 +34,16 @@ async function channelStatus(): Promise<Record<string, unknown>> {
   return list.find((c) => c.id === 'telegram')!;
 }
 
-/** Polls channels.list (the channel host publishes no event yet) until `test` holds. */
-async function waitForStatus(test: (status: Record<string, unknown>) => boolean, timeoutMs = 20_000) {
-  const until = Date.now() + timeoutMs;
+/** Reads channels.list until `test` holds, waiting for a `channels.changed` event between reads. */
+async function waitForStatus(test: (status: Record<string, unknown>) => boolean) {
   for (;;) {
+    const seen = product.socket.frames.length;
     const status = await channelStatus();
     if (test(status)) return status;
-    if (Date.now() > until) throw new Error(`telegram status never matched: ${JSON.stringify(status)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await product.socket.next(
+      (frame) => frame.event === 'channels.changed' && product.socket.frames.indexOf(frame) >= seen,
+      20_000,
+    );
   }
 }
 const waitForState = (state: string) => waitForStatus((status) => status.state === state);
@@ -128,6 +130,9 @@ describe('Telegram, end to end through the channel host', () => {
     expect(telegram.botMessages(STRANGER.id)).toHaveLength(1);
     expect(product.llm.requests.length).toBe(before);
 
+    await product.socket.next(
+      (f) => f.event === 'channels.changed' && (f.payload as { reason?: string }).reason === 'pairing',
+    );
     const listed = await product.socket.request('channels.pairing.list', {});
     expect(listed.payload).toMatchObject({
       requests: [{ code, channel: 'telegram', senderId: String(STRANGER.id) }],

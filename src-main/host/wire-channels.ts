@@ -1,15 +1,16 @@
+import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import type { Clock } from '../base/clock.js';
 import { type AsyncDisposable, AsyncDisposableStore, toDisposable } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
 import { type ChannelChat, ChannelHost } from '../channels/index.js';
 import type { ConfigService } from '../config/index.js';
+import type { CallerIdentity } from '../gateway/caller.js';
 import type { GatewayCore } from '../gateway/gateway-core.js';
-import type { CallContext } from '../gateway/method-router.js';
 import { registerChannelsMethods } from '../gateway/methods/channels.js';
 import type { HearthPaths } from '../paths/index.js';
 import type { InstalledPlugins } from '../plugins/index.js';
-import type { ChannelService } from '../plugins/sdk/index.js';
+import type { ChannelService, ChannelWebhook } from '../plugins/sdk/index.js';
 import type { ChatEvent } from '../protocol/index.js';
 import type { ChatSendResult } from '../protocol/methods/chat.js';
 import type { SecretStore } from '../secrets/index.js';
@@ -19,28 +20,73 @@ import type { SecretStore } from '../secrets/index.js';
  * No `operator.approvals` (a channel cannot `/approve`), no admin (no config, no scopes), not a
  * person. Its messages are untrusted input.
  */
-function channelCall(channel: string, signal: AbortSignal): CallContext {
+function channelCaller(channel: string): CallerIdentity {
   return {
-    caller: {
-      connId: `channel:${channel}`,
-      role: 'operator',
-      scopes: ['operator.write'],
-      clientId: `hearth-channel-${channel}`,
-      clientMode: 'backend',
-      authMethod: 'none',
-      isLocal: false,
-      person: false,
-      caps: [],
+    connId: `channel:${channel}`,
+    role: 'operator',
+    scopes: ['operator.write'],
+    clientId: `hearth-channel-${channel}`,
+    clientMode: 'backend',
+    authMethod: 'none',
+    isLocal: false,
+    person: false,
+    caps: [],
+  };
+}
+
+const MAX_WEBHOOK_BODY = 1024 * 1024;
+
+async function readBody(request: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_WEBHOOK_BODY) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A channel's webhook on the gateway's port: POST only, body capped, the plugin checks its secret. */
+function webhookOn(routes: GatewayCore['httpRoutes'], path: string): ChannelWebhook {
+  return {
+    path,
+    listen(handler) {
+      return routes.add({
+        paths: [path],
+        handle: async (request, response) => {
+          if (request.method !== 'POST') {
+            response.writeHead(405, { allow: 'POST', 'content-type': 'text/plain' });
+            response.end('POST only');
+            return;
+          }
+          const body = await readBody(request);
+          if (body === undefined) {
+            response.writeHead(413, { 'content-type': 'text/plain' });
+            response.end('body over 1 MiB');
+            return;
+          }
+          const headers = Object.fromEntries(
+            Object.entries(request.headers).map(([name, value]) => [
+              name,
+              Array.isArray(value) ? value.join(', ') : value,
+            ]),
+          );
+          const answer = await handler({ method: request.method, headers, body }).catch(() => ({
+            status: 500,
+            body: 'the channel could not take this update',
+          }));
+          response.writeHead(answer.status, { 'content-type': 'text/plain' });
+          response.end(answer.body ?? '');
+        },
+      });
     },
-    requestId: `channel:${channel}`,
-    signal,
-    acknowledge: () => {},
   };
 }
 
 /** The channel plugins, run by the channel host, on the gateway as channels.* (docs/CHANNELS.md). */
 export async function wireChannels(deps: {
-  core: Pick<GatewayCore, 'registry' | 'bus'>;
+  core: Pick<GatewayCore, 'registry' | 'bus' | 'callAs' | 'subscribeAs' | 'httpRoutes'>;
   config: Pick<ConfigService, 'current' | 'onDidChange'>;
   paths: HearthPaths;
   clock: Clock;
@@ -59,20 +105,18 @@ export async function wireChannels(deps: {
   let host: ChannelHost | undefined;
   root.add(registerChannelsMethods(core.registry, { host: () => host, now: () => clock.now() }));
 
+  // One caller for every channel's chat.send; its events are the ones that caller may see.
+  const caller = channelCaller('host');
   const chat: ChannelChat = {
     send: async (params) => {
-      const outcome = await core.registry.dispatch(
-        'chat.send',
-        params,
-        channelCall(params.route.channel, shutdown.signal),
-      );
+      const outcome = await core.callAs(channelCaller(params.route.channel), 'chat.send', params, shutdown.signal);
       return outcome.ok
         ? { ok: true, payload: outcome.payload as ChatSendResult }
         : { ok: false, error: { message: outcome.error.message } };
     },
     onEvent: (listener) =>
-      core.bus.onDidPublish((published) => {
-        if (published.event === 'chat') listener(published.payload as ChatEvent);
+      core.subscribeAs(caller, (event, payload) => {
+        if (event === 'chat') listener(payload as ChatEvent);
       }),
   };
 
@@ -94,8 +138,10 @@ export async function wireChannels(deps: {
     clock,
     log,
     chat,
+    webhookFor: (channel) => webhookOn(core.httpRoutes, `/channels/${channel}/webhook`),
   });
   const started = host;
   root.add({ dispose: () => started.dispose() });
+  root.add(started.onDidChange((change) => core.bus.publish('channels.changed', change)));
   return root;
 }

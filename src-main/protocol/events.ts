@@ -159,6 +159,12 @@ export interface SessionMessageEvent {
   messageSeq: number;
 }
 
+/** `channels.changed`: a channel's state or its pairing requests changed (docs/CHANNELS.md); read channels.list. */
+export interface ChannelsChangedEvent {
+  channel: string;
+  reason: 'status' | 'pairing';
+}
+
 /**
  * Server → client events and their payloads. Capabilities add theirs here; the
  * gateway advertises the keys in hello-ok.features.events.
@@ -183,6 +189,7 @@ export interface EventPayloads {
   'memory.changed': MemoryChangedEvent;
   'dreams.changed': DreamsChangedEvent;
   'cron.changed': CronChangedEvent;
+  'channels.changed': ChannelsChangedEvent;
   heartbeat: HeartbeatEvent;
   'usage.limit': UsageLimitEvent;
   'canvas.changed': CanvasChangedEvent;
@@ -217,6 +224,7 @@ export const eventNames = [
   'memory.changed',
   'dreams.changed',
   'cron.changed',
+  'channels.changed',
   'heartbeat',
   'usage.limit',
   'canvas.changed',

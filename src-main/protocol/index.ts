@@ -44,6 +44,7 @@ export {
   type ApprovalDecisionName,
   type AuthProfilesChangedEvent,
   type CanvasChangedEvent,
+  type ChannelsChangedEvent,
   type ChatEvent,
   type ChatEventMessage,
   type ChatEventState,

@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
  * (https://core.telegram.org/bots/api): `POST /bot<token>/<method>` with a JSON or form body (or
  * query parameters), answered `{ok:true,result}` or `{ok:false,error_code,description,parameters?}`
  * with the same HTTP status. It implements getMe, getUpdates (long poll; `offset` confirms every
- * update below it, as Telegram does), sendMessage, editMessageText, sendChatAction, deleteWebhook,
+ * update below it, as Telegram does), sendMessage, editMessageText, sendChatAction, setWebhook (then
+ * it POSTs each update to the webhook with its secret token, retrying a non-2xx) and deleteWebhook,
  * and checks MarkdownV2 the way Telegram does (reserved characters must be escaped), so a test
  * sees what a real bot would. Failures are injected per method: 429 with retry_after, any status,
  * a dropped long poll, a revoked token.
@@ -109,6 +110,12 @@ export interface FakeTelegramServer {
   failNext(method: string, status: number, description: string): void;
   /** The next getUpdates is taken, then its connection destroyed before any answer (updates it held stay unconfirmed). */
   dropNextGetUpdates(): void;
+  /** The webhook a setWebhook registered (url and secret_token), if any. */
+  readonly webhook: { url: string; secretToken?: string } | undefined;
+  /** Statuses the webhook answered, in order (each delivery attempt). */
+  webhookDeliveries: { updateId: number; status: number }[];
+  /** POSTs a raw body to the registered webhook with this secret header; resolves with the HTTP status. */
+  postToWebhook(body: string, secretToken: string | undefined): Promise<number>;
   /** From now on every call answers 401 Unauthorized (a revoked or wrong token). */
   revokeToken(): void;
   close(): Promise<void>;
@@ -228,6 +235,10 @@ export async function startFakeTelegramServer(options: FakeTelegramServerOptions
   let revoked = false;
   let closed = false;
   let heldPoll: { wake: (error?: ApiError) => void } | undefined;
+  let webhook: { url: string; secretToken?: string } | undefined;
+  const webhookDeliveries: { updateId: number; status: number }[] = [];
+  let delivering = false;
+  let redeliverTimer: ReturnType<typeof setTimeout> | undefined;
   const sockets = new Set<import('node:net').Socket>();
 
   const notify = () => {
@@ -237,7 +248,43 @@ export async function startFakeTelegramServer(options: FakeTelegramServerOptions
     calls.push({ method, params, status });
     notify();
   };
-  const wakePoll = () => heldPoll?.wake();
+  const postToWebhook = async (body: string, secretToken: string | undefined) => {
+    if (!webhook) throw new Error('fake Telegram: no webhook is set');
+    const response = await fetch(webhook.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(secretToken !== undefined ? { 'x-telegram-bot-api-secret-token': secretToken } : {}),
+      },
+      body,
+    });
+    await response.text();
+    return response.status;
+  };
+  /** Telegram's webhook delivery: one update at a time, in order; a non-2xx answer is retried. */
+  const deliverWebhooks = async () => {
+    if (delivering || !webhook || closed) return;
+    delivering = true;
+    try {
+      while (webhook && updates.length > 0 && !closed) {
+        const update = updates[0]!;
+        const status = await postToWebhook(JSON.stringify(update), webhook.secretToken).catch(() => 0);
+        webhookDeliveries.push({ updateId: update.update_id, status });
+        notify();
+        if (status < 200 || status >= 300) {
+          redeliverTimer = setTimeout(() => void deliverWebhooks(), 100);
+          return;
+        }
+        updates.shift();
+      }
+    } finally {
+      delivering = false;
+    }
+  };
+  const wakePoll = () => {
+    heldPoll?.wake();
+    if (webhook) void deliverWebhooks();
+  };
 
   const messageOf = (chatId: number, messageId: number) =>
     botMessages.find((m) => m.chatId === chatId && m.messageId === messageId);
@@ -313,8 +360,24 @@ export async function startFakeTelegramServer(options: FakeTelegramServerOptions
       case 'getMe':
         return bot;
       case 'deleteWebhook':
+        webhook = undefined;
         return true;
+      case 'setWebhook': {
+        if (typeof params.url !== 'string' || !/^https?:\/\//.test(params.url))
+          throw new ApiError(400, 'Bad Request: bad webhook: An HTTPS URL must be provided for webhook');
+        webhook = {
+          url: params.url,
+          ...(typeof params.secret_token === 'string' ? { secretToken: params.secret_token } : {}),
+        };
+        setImmediate(() => void deliverWebhooks());
+        return true;
+      }
       case 'getUpdates':
+        if (webhook)
+          throw new ApiError(
+            409,
+            "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+          );
         return getUpdates(params, response);
       case 'sendChatAction':
         chatIdOf(params);
@@ -451,6 +514,11 @@ export async function startFakeTelegramServer(options: FakeTelegramServerOptions
     get confirmedOffset() {
       return confirmedOffset;
     },
+    get webhook() {
+      return webhook;
+    },
+    webhookDeliveries,
+    postToWebhook,
     sendUserMessage(input) {
       const chat: TelegramChat =
         (input.chatType ?? 'private') === 'private'
@@ -516,7 +584,8 @@ export async function startFakeTelegramServer(options: FakeTelegramServerOptions
     close: () =>
       new Promise<void>((resolve) => {
         closed = true;
-        wakePoll();
+        if (redeliverTimer) clearTimeout(redeliverTimer);
+        heldPoll?.wake();
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),

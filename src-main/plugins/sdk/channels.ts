@@ -97,6 +97,27 @@ export interface ChannelStorage {
   write(value: Record<string, unknown>): Promise<void>;
 }
 
+/** One HTTP request to a channel's webhook (body read in full, at most 1 MiB). */
+export interface ChannelWebhookRequest {
+  method: string;
+  /** Lower-case header names. */
+  headers: Record<string, string | undefined>;
+  body: string;
+}
+export interface ChannelWebhookResponse {
+  /** 2xx tells the platform the update was taken; anything else makes it deliver again. */
+  status: number;
+  body?: string;
+}
+
+/** Inbound HTTP for a webhook mode: the gateway serves `path` on its own port. */
+export interface ChannelWebhook {
+  /** e.g. `/channels/telegram/webhook`; the public URL the platform calls must reach it. */
+  path: string;
+  /** Only one handler at a time; disposing it answers 404 again. */
+  listen(handler: (request: ChannelWebhookRequest) => Promise<ChannelWebhookResponse>): { dispose(): void };
+}
+
 /** What a running account receives from the host. */
 export interface ChannelStartContext<Config> {
   channelId: string;
@@ -117,6 +138,8 @@ export interface ChannelStartContext<Config> {
    */
   receive(message: ChannelInboundMessage): Promise<void>;
   reportHealth(health: ChannelHealth): void;
+  /** Set when the gateway serves HTTP (webhook modes need it). */
+  webhook?: ChannelWebhook;
 }
 
 /** Sends whole messages. Text arrives as model markdown; the plugin renders its dialect. */
