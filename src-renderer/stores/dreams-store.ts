@@ -1,6 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { DreamPendingInfo, DreamsRunResult } from '../../src-main/protocol/methods/dreams.js';
-import { disposeAll, errorText, type GatewayPort, list, num, record, str } from './gateway-port.js';
+import type { DreamCandidateInfo, DreamPendingInfo, DreamsRunResult } from '../../src-main/protocol/methods/dreams.js';
+import { disposeAll, errorText, type GatewayPort } from './gateway-port.js';
 import { agentsMemory, type WhoseMemory, whoseMemory } from './whose-memory.js';
 
 export interface DreamPhase {
@@ -56,21 +56,15 @@ export interface DreamsState {
   decide(id: string, decision: 'approve' | 'reject'): Promise<void>;
 }
 
-function toCandidate(value: unknown, index: number): PromotionCandidate {
-  const row = record(value);
-  const signals: Record<string, number> = {};
-  for (const [key, v] of Object.entries(record(row.signals))) if (typeof v === 'number') signals[key] = v;
-  if (num(row.recalls) !== undefined && signals.recalls === undefined) signals.recalls = num(row.recalls)!;
-  if (num(row.uniqueQueries) !== undefined && signals.uniqueQueries === undefined)
-    signals.uniqueQueries = num(row.uniqueQueries)!;
+function toCandidate(candidate: DreamCandidateInfo, index: number): PromotionCandidate {
   return {
-    id: `${str(row.path)}:${num(row.line) ?? index}:${index}`,
-    text: str(row.text),
-    path: str(row.path) || undefined,
-    line: num(row.line),
-    score: num(row.score) ?? 0,
-    signals,
-    failures: list(row.failures).map((f) => String(f)),
+    id: `${candidate.path}:${candidate.line}:${index}`,
+    text: candidate.text,
+    path: candidate.path,
+    line: candidate.line,
+    score: candidate.score,
+    signals: { recalls: candidate.recalls, uniqueQueries: candidate.uniqueQueries, ...candidate.signals },
+    failures: candidate.failures,
   };
 }
 
@@ -111,28 +105,24 @@ export function createDreamsStore(client: GatewayPort): StoreApi<DreamsState> & 
         client.request('dreams.candidates', whose.params),
         client.request('dreams.pending', whose.params),
       ]);
-      const s = status.status === 'fulfilled' ? record(status.value) : undefined;
-      const last = record(s?.last);
+      const s = status.status === 'fulfilled' ? status.value : undefined;
       set({
         whose,
-        diary: diary.status === 'fulfilled' ? str(record(diary.value).content) : '',
+        diary: diary.status === 'fulfilled' ? diary.value.content : '',
         status: s
           ? {
-              enabled: s.enabled === true,
-              cron: str(s.cron),
-              nextAt: num(s.next),
-              lastAt: num(last.at),
-              lastPromoted: num(last.promoted),
-              lastApplied: last.applied === undefined ? undefined : last.applied === true,
-              lastQueued: num(last.queued),
-              review: s.review === true,
+              enabled: s.enabled,
+              cron: s.cron,
+              nextAt: s.next,
+              lastAt: s.last?.at,
+              lastPromoted: s.last?.promoted,
+              lastApplied: s.last?.applied,
+              lastQueued: s.last?.queued,
+              review: s.review,
             }
           : undefined,
         pending: pending.status === 'fulfilled' ? pending.value.candidates : get().pending,
-        candidates:
-          candidates.status === 'fulfilled'
-            ? list(record(candidates.value).candidates).map(toCandidate)
-            : get().candidates,
+        candidates: candidates.status === 'fulfilled' ? candidates.value.candidates.map(toCandidate) : get().candidates,
         error: candidates.status === 'rejected' ? errorText(candidates.reason) : undefined,
       });
     },
@@ -140,12 +130,12 @@ export function createDreamsStore(client: GatewayPort): StoreApi<DreamsState> & 
       set({ running: true });
       try {
         const params = { ...get().whose.params, ...(mode === 'run' ? {} : { apply: mode === 'apply' }) };
-        const result = (await client.request('dreams.run', params, { timeoutMs: 300_000 })) as DreamsRunResult;
+        const result = await client.request('dreams.run', params, { timeoutMs: 300_000 });
         set({
           running: false,
           phases: phasesOf(result),
-          candidates: list(result.candidates).map(toCandidate),
-          promoted: list(result.promoted).map(String),
+          candidates: result.candidates.map(toCandidate),
+          promoted: result.promoted,
           error: undefined,
         });
         if (result.applied || result.mode === 'review') await get().refresh();
@@ -171,8 +161,10 @@ export function createDreamsStore(client: GatewayPort): StoreApi<DreamsState> & 
       const candidate = get().candidates.find((c) => c.id === id);
       if (!candidate) return;
       try {
-        const result = record(await client.request('dreams.explain', { ...get().whose.params, text: candidate.text }));
-        const explanation = list(result.lines).map(String);
+        const { lines: explanation } = await client.request('dreams.explain', {
+          ...get().whose.params,
+          text: candidate.text,
+        });
         set((s) => ({ candidates: s.candidates.map((c) => (c.id === id ? { ...c, explanation } : c)) }));
       } catch (error) {
         set({ error: errorText(error) });
