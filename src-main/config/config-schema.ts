@@ -3,6 +3,7 @@ import { bootstrapSettingsSchema } from '../agent/bootstrap/bootstrap-settings.j
 import { cronConfigSchema } from '../cron/cron-config.js';
 import { execConfigSchema } from '../exec/exec-config.js';
 import { agentMcpConfigSchema, mcpConfigSchema } from '../mcp/mcp-config.js';
+import { mcpHttpConfigSchema } from '../mcp-server/mcp-http-config.js';
 import { heartbeatConfigSchema } from '../heartbeat/heartbeat-config.js';
 import { agentMemoryConfigSchema, memoryConfigSchema } from '../memory/memory-config.js';
 import { openAiApiConfigSchema } from '../openai-api/openai-api-config.js';
@@ -62,6 +63,8 @@ export const gatewayConfigSchema = z
       .default({ capacity: 20, refillPerMinute: 60 }),
     /** The OpenAI-compatible HTTP API (`/v1/chat/completions`, `/v1/models`); off by default (docs/API.md). */
     openaiApi: openAiApiConfigSchema,
+    /** Hearth's MCP server over Streamable HTTP at `/mcp`; off by default (docs/API.md). */
+    mcpHttp: mcpHttpConfigSchema,
   })
   .strict();
 
