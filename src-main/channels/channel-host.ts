@@ -154,21 +154,38 @@ export class ChannelHost implements AsyncDisposable {
     return host;
   }
 
+  /** Every channel plugin, plus any `channels.<id>` block no plugin provides (shown as an error). */
   list(): ChannelStatusView[] {
-    return [...this.entries.values()].map((entry) => ({
-      id: entry.registered.id,
-      pluginId: entry.registered.pluginId,
-      name: entry.plugin?.meta.name ?? entry.registered.id,
-      ...(entry.plugin?.meta.icon ? { icon: entry.plugin.meta.icon } : {}),
-      configured: entry.configured,
-      enabled: entry.settings?.enabled ?? false,
-      ...(entry.settings ? { dmPolicy: entry.settings.dmPolicy } : {}),
-      health: entry.health,
-      ...(entry.lastMessageAt ? { lastMessageAt: entry.lastMessageAt } : {}),
-      ...(entry.lastError ? { lastError: entry.lastError } : {}),
-      ...(entry.startedAt ? { startedAt: entry.startedAt } : {}),
-      restarts: entry.restarts,
-    }));
+    const orphans: ChannelStatusView[] = Object.keys(this.deps.config() ?? {})
+      .filter((id) => !this.entries.has(id))
+      .map((id) => ({
+        id,
+        pluginId: '',
+        name: id,
+        configured: true,
+        enabled: false,
+        health: {
+          state: 'error',
+          error: `channels.${id} is configured, but no installed plugin provides a "${id}" channel (installed: ${[...this.entries.keys()].join(', ') || 'none'})`,
+        },
+        restarts: 0,
+      }));
+    return [...this.entries.values()]
+      .map((entry) => ({
+        id: entry.registered.id,
+        pluginId: entry.registered.pluginId,
+        name: entry.plugin?.meta.name ?? entry.registered.id,
+        ...(entry.plugin?.meta.icon ? { icon: entry.plugin.meta.icon } : {}),
+        configured: entry.configured,
+        enabled: entry.settings?.enabled ?? false,
+        ...(entry.settings ? { dmPolicy: entry.settings.dmPolicy } : {}),
+        health: entry.health,
+        ...(entry.lastMessageAt ? { lastMessageAt: entry.lastMessageAt } : {}),
+        ...(entry.lastError ? { lastError: entry.lastError } : {}),
+        ...(entry.startedAt ? { startedAt: entry.startedAt } : {}),
+        restarts: entry.restarts,
+      }))
+      .concat(orphans);
   }
 
   plugin(id: string): ChannelPlugin | undefined {

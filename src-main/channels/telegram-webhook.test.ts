@@ -98,6 +98,20 @@ describe('Telegram in webhook mode', () => {
     expect(product.llm.requests.length).toBe(before);
   });
 
+  it('names a configured channel no plugin provides, without disturbing the others', async () => {
+    await product.socket.request('config.patch', { patch: { channels: { discord: {} } } });
+    const listed = await product.socket.request('channels.list', {});
+    const channels = (listed.payload as { channels: Record<string, unknown>[] }).channels;
+    expect(channels.find((c) => c.id === 'discord')).toMatchObject({
+      configured: true,
+      state: 'error',
+      error:
+        'channels.discord is configured, but no installed plugin provides a "discord" channel (installed: telegram)',
+    });
+    expect(channels.find((c) => c.id === 'telegram')).toMatchObject({ state: 'connected' });
+    await product.socket.request('config.patch', { patch: { channels: { discord: null } } });
+  });
+
   it('goes back to long polling when the mode changes, deleting the webhook', async () => {
     const before = (await telegramStatus()).restarts as number;
     await product.socket.request('config.patch', {
