@@ -1,7 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { RequestParams } from '../../src-main/protocol/client/request-options.js';
 import type { AuthProfileRow } from '../../src-main/protocol/methods/auth-profiles.js';
-import { disposeAll, errorText, type GatewayPort, list, num, record, str } from './gateway-port.js';
+import { disposeAll, errorText, type GatewayPort } from './gateway-port.js';
 
 export interface AuthProfile {
   id: string;
@@ -68,26 +68,21 @@ const defaultReasons: Record<string, string> = {
   missing_secret: 'The secret is not in the keychain.',
 };
 
-export function toAuthProfile(value: unknown, now: number): AuthProfile | undefined {
-  const row = record(value) as Partial<AuthProfileRow> & Record<string, unknown>;
-  const id = str(row.id);
-  if (!id) return undefined;
-  const wireStatus = str(row.status, 'ok');
-  const status = wireStatus === 'ok' ? 'ready' : wireStatus === 'cooldown' ? 'cooldown' : 'disabled';
-  const remaining = num(row.cooldownRemainingMs) ?? 0;
-  const rawReason = str(row.disabledReason) || str(row.lastErrorReason);
-  const failureCount = Object.values(record(row.failureCounts)).reduce<number>((sum, n) => sum + (num(n) ?? 0), 0);
+export function toAuthProfile(row: AuthProfileRow, now: number): AuthProfile {
+  const status = row.status === 'ok' ? 'ready' : row.status === 'cooldown' ? 'cooldown' : 'disabled';
+  const rawReason = row.disabledReason || row.lastErrorReason || '';
+  const failureCount = Object.values(row.failureCounts).reduce((sum, count) => sum + count, 0);
   return {
-    id,
-    provider: str(row.provider),
-    label: str(row.label) || id,
+    id: row.id,
+    provider: row.provider,
+    label: row.label || row.id,
     status,
-    cooldownUntil: status === 'cooldown' ? now + remaining : undefined,
-    reason: reasonWords[rawReason] ?? (rawReason || defaultReasons[wireStatus] || undefined),
-    fix: status === 'disabled' ? fixes[wireStatus] : undefined,
-    lastUsedAt: num(row.lastUsed),
+    cooldownUntil: status === 'cooldown' ? now + row.cooldownRemainingMs : undefined,
+    reason: reasonWords[rawReason] ?? (rawReason || defaultReasons[row.status] || undefined),
+    fix: status === 'disabled' ? fixes[row.status] : undefined,
+    lastUsedAt: row.lastUsed,
     failureCount,
-    fromConfig: row.fromConfig === true,
+    fromConfig: row.fromConfig,
   };
 }
 
@@ -108,13 +103,8 @@ export function createAuthStore(client: GatewayPort, now: () => number): StoreAp
     fallbacks: [],
     async loadModelChain() {
       try {
-        const result = record(await client.request('models.list', {}));
-        set({
-          primary: str(result.primary) || undefined,
-          fallbacks: list(result.fallbacks)
-            .map((f) => str(f))
-            .filter(Boolean),
-        });
+        const result = await client.request('models.list', {});
+        set({ primary: result.primary || undefined, fallbacks: result.fallbacks.filter(Boolean) });
       } catch (error) {
         set({ error: errorText(error) });
       }
@@ -148,11 +138,11 @@ export function createAuthStore(client: GatewayPort, now: () => number): StoreAp
     async refresh() {
       set({ loading: true });
       try {
-        const result = record(await client.request('auth.profiles.list', {}));
+        const result = await client.request('auth.profiles.list', {});
         const at = now();
         set({
-          profiles: list(result.profiles).flatMap((p) => toAuthProfile(p, at) ?? []),
-          secretWarning: str(result.secretWarning) || undefined,
+          profiles: result.profiles.map((profile) => toAuthProfile(profile, at)),
+          secretWarning: result.secretWarning || undefined,
           loading: false,
           error: undefined,
         });
@@ -196,17 +186,15 @@ export function createAuthStore(client: GatewayPort, now: () => number): StoreAp
     async detectOllama() {
       // Ollama needs no key: its models are listed as available when the local server answers.
       try {
-        const result = record(await client.request('models.list', { provider: 'ollama' }));
-        const local = record(record(result.local).ollama);
-        if (typeof local.available === 'boolean') {
+        const result = await client.request('models.list', { provider: 'ollama' });
+        const local = result.local?.ollama;
+        if (local) {
           // The gateway asked the local Ollama server itself.
-          set({ ollama: { running: local.available, models: list(local.models).map((m) => str(m)) } });
+          set({ ollama: { running: local.available, models: local.models } });
           return;
         }
-        const models = list(result.models).filter((m) => record(m).available !== false);
-        set({
-          ollama: { running: models.length > 0, models: models.map((m) => str(record(m).name) || str(record(m).id)) },
-        });
+        const models = result.models.filter((model) => model.available);
+        set({ ollama: { running: models.length > 0, models: models.map((model) => model.name || model.id) } });
       } catch (error) {
         set({ ollama: { running: false, models: [] }, error: errorText(error) });
       }
