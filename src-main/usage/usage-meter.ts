@@ -111,15 +111,24 @@ export class UsageMeter implements Disposable {
   /** Every cap with what its current period has used. */
   limits(): UsageLimitStatus[] {
     const config = this.deps.config();
-    const now = this.deps.clock.now();
-    const zone = this.timeZone();
-    const day = dayKeyOf(now, zone);
-    const resets = { day: nextDayStart(now, zone), month: nextMonthStart(now, zone) };
+    const { day, resets } = this.currentPeriods();
     return configuredLimits(config).map((limit) => {
       const period = limit.period === 'day' ? `d:${day}` : `m:${monthKeyOf(day)}`;
       const used = this.counters.get(`${period}|${scopeKeyOf(limit)}`) ?? { tokens: 0, costUsd: 0 };
       return statusOf(limit, used, config.warnAt, resets[limit.period]);
     });
+  }
+
+  // Where today and this month end, worked out once a day: limits() runs before every call.
+  private periods?: { zone: string; day: string; resets: { day: number; month: number } };
+
+  private currentPeriods(): { day: string; resets: { day: number; month: number } } {
+    const now = this.deps.clock.now();
+    const zone = this.timeZone();
+    const day = dayKeyOf(now, zone);
+    if (this.periods?.zone !== zone || this.periods.day !== day)
+      this.periods = { zone, day, resets: { day: nextDayStart(now, zone), month: nextMonthStart(now, zone) } };
+    return this.periods;
   }
 
   /** Re-reads the caps (after a config change): newly crossed lines are announced. */

@@ -63,10 +63,15 @@ export interface UsageService extends Disposable {
 export async function createUsageService(deps: UsageServiceDeps): Promise<UsageService> {
   const store = new DisposableStore();
   // A bad section is reported once by the config layer; the meter keeps the last good one.
+  // Parsed once per config object (a reload makes a new one): the meter reads it on every call.
   let lastGood: UsageConfig = parseUsageConfig(undefined);
+  let lastRaw: unknown = Symbol('unread');
   const config = (): UsageConfig => {
+    const raw = deps.config();
+    if (raw === lastRaw) return lastGood;
+    lastRaw = raw;
     try {
-      lastGood = parseUsageConfig(deps.config());
+      lastGood = parseUsageConfig(raw);
     } catch (error) {
       deps.log.warn('usage config invalid; using the last good one', { error: String(error) });
     }
