@@ -91,7 +91,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
         primaryModel,
       }),
     );
-    const mcp = root.add(wireMcp({ core, config, secrets, approvals: exec.approvals, clock, log, env }));
+    const mcp = root.add(await wireMcp({ core, config, paths, secrets, approvals: exec.approvals, clock, log, env }));
     // The model's tools: exec's, the plugins', and memory's while memory runs.
     const tools: ToolDefinition[] = [exec.tool as ToolDefinition];
 

@@ -1,4 +1,5 @@
 export { importMcpServers, type McpImport } from './import-mcp-servers.js';
+export { McpAlwaysAllowed, type McpAlwaysAllowedEntry } from './mcp-always-allowed.js';
 export {
   type AgentMcpConfig,
   agentMcpConfigSchema,

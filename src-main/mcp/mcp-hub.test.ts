@@ -13,6 +13,7 @@ import {
   startFixtureMcpHttpServer,
 } from '../testing/mcp-fixture-server.js';
 import type { ToolContext, ToolDefinition } from '../tools/tool.js';
+import { McpAlwaysAllowed } from './mcp-always-allowed.js';
 import { type McpConfig, mcpConfigSchema } from './mcp-config.js';
 import { McpHub } from './mcp-hub.js';
 
@@ -53,6 +54,7 @@ function hubWith(
   servers: Record<string, unknown>,
   agents: Record<string, { servers: string[]; tools?: Record<string, string[]> }>,
   secrets: Record<string, string> = {},
+  alwaysAllowed?: McpAlwaysAllowed,
 ): McpHub {
   const config: McpConfig = mcpConfigSchema.parse({ servers });
   const hub = new McpHub({
@@ -60,6 +62,7 @@ function hubWith(
     agentConfig: (agentId) => (agents[agentId] ? { tools: {}, ...agents[agentId] } : undefined),
     secrets: { backend: 'test', get: async (name) => secrets[name] },
     approvals,
+    ...(alwaysAllowed ? { alwaysAllowed } : {}),
     clock: systemClock,
     log: silentLogger,
     baseEnv: { PATH: process.env.PATH },
@@ -132,6 +135,39 @@ describe('MCP client over stdio', () => {
     expect(asked).toHaveLength(3);
     await find(tools, 'fixture__echo').execute({ text: 'x' }, context());
     expect(asked).toHaveLength(3);
+  });
+
+  it('remembers "allow always" for a tool across a restart', async () => {
+    const file = join(dir, 'always', 'mcp-approvals.json');
+    const first = hubWith(
+      { fixture: fixture() },
+      { main: { servers: ['fixture'] } },
+      {},
+      await McpAlwaysAllowed.open(file),
+    );
+    answer = 'allow-always';
+    await find(await first.toolsFor('main'), 'fixture__add_note').execute({ note: 'a' }, context());
+    expect(asked).toHaveLength(1);
+    await first.close();
+
+    // A new host: the list is read back from the file.
+    const second = hubWith(
+      { fixture: fixture() },
+      { main: { servers: ['fixture'] } },
+      {},
+      await McpAlwaysAllowed.open(file),
+    );
+    answer = 'deny';
+    const tools = await second.toolsFor('main');
+    expect(await find(tools, 'fixture__add_note').execute({ note: 'b' }, context())).toEqual({
+      output: 'saved note 1: b',
+    });
+    expect(asked).toHaveLength(1);
+    // Only that tool: another write tool of the same server still asks.
+    expect((await find(tools, 'fixture__delete_notes').execute({}, context())).isError).toBe(true);
+    expect(second.alwaysAllowed().map((entry) => entry.tool)).toEqual(['fixture__add_note']);
+    expect(await second.revoke('fixture__add_note')).toBe(true);
+    expect((await McpAlwaysAllowed.open(file)).list()).toEqual([]);
   });
 
   it('treats a tool as read-only when hearth.json says so', async () => {

@@ -6,6 +6,7 @@ import type { Logger } from '../base/logger.js';
 import type { ApprovalGate } from '../exec/index.js';
 import type { McpServerStatus, McpServersTestResult } from '../protocol/methods/mcp.js';
 import type { ToolDefinition } from '../tools/tool.js';
+import type { McpAlwaysAllowed, McpAlwaysAllowedEntry } from './mcp-always-allowed.js';
 import {
   type AgentMcpConfig,
   type McpConfig,
@@ -29,6 +30,8 @@ export interface McpHubDeps {
   agentConfig(agentId: string): AgentMcpConfig | undefined;
   secrets: McpSecretSource;
   approvals: ApprovalGate;
+  /** Tools answered "allow always" (state/mcp-approvals.json); without it every write asks. */
+  alwaysAllowed?: McpAlwaysAllowed;
   clock: Clock;
   log: Logger;
   baseEnv: Record<string, string | undefined>;
@@ -117,6 +120,16 @@ export class McpHub implements Disposable {
     return this.testConnection(this.entryFor(name, config).connection, config);
   }
 
+  /** Tools that run without asking because the person answered "allow always". */
+  alwaysAllowed(): McpAlwaysAllowedEntry[] {
+    return this.deps.alwaysAllowed?.list() ?? [];
+  }
+
+  /** Asks again for `tool` (`<server>__<tool>`) from its next call on; false when it was not allowed always. */
+  revoke(tool: string): Promise<boolean> {
+    return this.deps.alwaysAllowed?.remove(tool) ?? Promise.resolve(false);
+  }
+
   /** Stops servers whose entry was removed or changed (a changed one starts again on next use). */
   reconcile(): void {
     const servers = this.deps.config().servers;
@@ -201,7 +214,12 @@ export class McpHub implements Disposable {
     const taken = new Set<string>();
     for (const tool of tools) {
       const definition = createMcpToolDefinition(
-        { connection: entry.connection, approvals: this.deps.approvals },
+        {
+          connection: entry.connection,
+          approvals: this.deps.approvals,
+          ...(this.deps.alwaysAllowed ? { alwaysAllowed: this.deps.alwaysAllowed } : {}),
+          now: () => this.deps.clock.now(),
+        },
         tool,
         config.tools[tool.name]?.access,
       ) as ToolDefinition;

@@ -80,7 +80,7 @@ describe('MCP tools in a turn', () => {
     expect(asked.payload).toMatchObject({
       command: `mcp fixture__add_note '{"note":"buy milk"}'`,
       host: 'mcp:fixture',
-      allowedDecisions: ['allow-once', 'deny'],
+      allowedDecisions: ['allow-once', 'allow-always', 'deny'],
       reasons: [expect.objectContaining({ code: 'mcp-write' })],
     });
     const { id } = asked.payload as { id: string };
@@ -90,6 +90,49 @@ describe('MCP tools in a turn', () => {
       30_000,
     );
     expect(toolResults(product.llm.requests.at(-1)).at(-1)).toBe('saved note 1: buy milk');
+  });
+
+  it('"allow always" lets the tool run without asking until revoked', async () => {
+    const { socket } = product;
+    const approvalsSeen = () => socket.frames.filter((frame) => frame.event === 'exec.approval.requested').length;
+    product.llm.script([
+      { type: 'tool_calls', calls: [{ name: 'fixture__add_note', input: { note: 'one' } }] },
+      { type: 'text', text: 'saved' },
+    ]);
+    const mark = socket.frames.length;
+    await socket.request('chat.send', { sessionKey: 'main', message: 'note one', idempotencyKey: 'mcp-always-1' });
+    const asked = await socket.next(
+      (frame) => socket.frames.indexOf(frame) >= mark && frame.event === 'exec.approval.requested',
+      30_000,
+    );
+    const { id } = asked.payload as { id: string };
+    expect((await socket.request('exec.approval.resolve', { id, decision: 'allow-always' })).ok).toBe(true);
+    await socket.next((frame) => socket.frames.indexOf(frame) >= mark && isChatEnd(frame, 'mcp-always-1'), 30_000);
+    expect(toolResults(product.llm.requests.at(-1)).at(-1)).toMatch(/^saved note \d+: one$/);
+
+    const before = approvalsSeen();
+    const second = await turnCalling('mcp-always-2', 'fixture__add_note', { note: 'two' });
+    expect(toolResults(second).at(-1)).toMatch(/^saved note \d+: two$/);
+    expect(approvalsSeen()).toBe(before);
+    const listed = await socket.request('mcp.approvals.list', {});
+    expect(listed.payload).toMatchObject({ always: [{ tool: 'fixture__add_note' }] });
+
+    expect((await socket.request('mcp.approvals.revoke', { tool: 'fixture__add_note' })).payload).toEqual({
+      removed: true,
+    });
+    product.llm.script([
+      { type: 'tool_calls', calls: [{ name: 'fixture__add_note', input: { note: 'three' } }] },
+      { type: 'text', text: 'saved' },
+    ]);
+    const again = socket.frames.length;
+    await socket.request('chat.send', { sessionKey: 'main', message: 'note three', idempotencyKey: 'mcp-always-3' });
+    const askedAgain = await socket.next(
+      (frame) => socket.frames.indexOf(frame) >= again && frame.event === 'exec.approval.requested',
+      30_000,
+    );
+    await socket.request('exec.approval.resolve', { id: (askedAgain.payload as { id: string }).id, decision: 'deny' });
+    await socket.next((frame) => socket.frames.indexOf(frame) >= again && isChatEnd(frame, 'mcp-always-3'), 30_000);
+    expect(toolResults(product.llm.requests.at(-1)).at(-1)).toMatch(/^Not run: denied/);
   });
 
   it('a hanging tool times out with a tool error and the turn ends', async () => {

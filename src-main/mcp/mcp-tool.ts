@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ApprovalGate } from '../exec/index.js';
 import type { McpToolInfo } from '../protocol/methods/mcp.js';
 import type { ToolDefinition, ToolOutput } from '../tools/tool.js';
+import type { McpAlwaysAllowed } from './mcp-always-allowed.js';
 import type { McpAccess } from './mcp-config.js';
 import type { McpConnection, McpTool } from './mcp-connection.js';
 import { formatMcpResult } from './mcp-result.js';
@@ -40,6 +41,9 @@ export function inputSchemaOf(tool: Pick<McpTool, 'inputSchema'>): z.ZodType<Rec
 export interface McpToolDeps {
   connection: McpConnection;
   approvals: ApprovalGate;
+  /** Tools answered "allow always"; without it, only allow once and deny are offered. */
+  alwaysAllowed?: McpAlwaysAllowed;
+  now(): number;
 }
 
 export function describeMcpTool(server: string, tool: McpTool, configured?: McpAccess): McpToolInfo {
@@ -64,7 +68,7 @@ export function createMcpToolDefinition(
     description: info.description || `${tool.name} (MCP server ${server})`,
     inputSchema: inputSchemaOf(tool),
     async execute(input, context): Promise<ToolOutput> {
-      if (info.access !== 'read') {
+      if (info.access !== 'read' && !deps.alwaysAllowed?.has(info.name)) {
         const json = JSON.stringify(input ?? {});
         const command = `mcp ${info.name} ${shellQuote(json)}`;
         const resolution = await deps.approvals.request(
@@ -90,7 +94,7 @@ export function createMcpToolDefinition(
             host: `mcp:${server}`,
             askFallback: 'deny',
             allowlistSatisfied: false,
-            allowedDecisions: ['allow-once', 'deny'],
+            allowedDecisions: deps.alwaysAllowed ? ['allow-once', 'allow-always', 'deny'] : ['allow-once', 'deny'],
           },
           context.signal,
         );
@@ -99,6 +103,7 @@ export function createMcpToolDefinition(
             isError: true,
             output: `Not run: denied (${resolution.resolvedBy})${resolution.reason ? `: ${resolution.reason}` : ''}.`,
           };
+        if (resolution.decision === 'allow-always') await deps.alwaysAllowed?.add(info.name, deps.now());
       }
       try {
         const progress = context.onProgress?.bind(context);

@@ -39,6 +39,13 @@ export interface McpServersTestResult {
   error?: string;
 }
 
+/** An MCP tool the person answered "allow always" for. */
+export interface McpAlwaysAllowedInfo {
+  /** `<server>__<tool>`. */
+  tool: string;
+  addedAtMs: number;
+}
+
 export const mcpMethods = {
   'mcp.servers.list': method<{ servers: McpServerStatus[] }>()({
     scope: 'operator.read',
@@ -56,5 +63,15 @@ export const mcpMethods = {
         server: z.record(z.string(), z.unknown()).optional(),
       })
       .strict(),
+  }),
+  'mcp.approvals.list': method<{ always: McpAlwaysAllowedInfo[] }>()({
+    scope: 'operator.read',
+    params: z.object({}).strict(),
+  }),
+  /** The tool asks again from its next call on; `removed: false` when it was not allowed always. */
+  'mcp.approvals.revoke': method<{ removed: boolean }>()({
+    scope: 'operator.approvals',
+    controlPlaneWrite: true,
+    params: z.object({ tool: z.string().min(1).max(128) }).strict(),
   }),
 };
