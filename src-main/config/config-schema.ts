@@ -10,6 +10,8 @@ import { openAiApiConfigSchema } from '../openai-api/openai-api-config.js';
 import { authConfigSchema, providersConfigSchema } from '../providers/provider-config.js';
 import { checkAgents, createAgentsConfigSchema, sessionConfigSchema } from '../sessions/routing-config.js';
 import { toolCatalogueConfigShape } from '../tools/catalogue/catalogue-config.js';
+import { filesToolsConfigSchema } from '../tools/files/files-config.js';
+import { webToolsConfigSchema } from '../tools/web/web-config.js';
 import { usageConfigSchema } from '../usage/usage-config.js';
 
 // hearth.json. Sections owned by a capability are validated by that capability's
@@ -119,7 +121,14 @@ export const hearthConfigSchema = z
     auth: authConfigSchema.default(authConfigSchema.parse({})),
     /** Defaults for every agent's tools; `agents.list[].tools` overrides per agent. */
     tools: z
-      .object({ exec: execConfigSchema.optional(), ...toolCatalogueConfigShape })
+      .object({
+        exec: execConfigSchema.optional(),
+        ...toolCatalogueConfigShape,
+        /** the file tools' (tools/files): folders granted beyond the workspace. */
+        files: filesToolsConfigSchema.optional(),
+        /** web_fetch's (tools/web): private-network access, size caps, timeouts. */
+        web: webToolsConfigSchema.optional(),
+      })
       .loose()
       .default({}),
     memory: memoryConfigSchema.default(memoryConfigSchema.parse({})),

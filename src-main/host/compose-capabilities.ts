@@ -21,6 +21,7 @@ import { wireAgent } from './wire-agent.js';
 import { wireChat } from './wire-chat.js';
 import { wireCron } from './wire-cron.js';
 import { execConfigFor, wireExec } from './wire-exec.js';
+import { wireFileAndWebTools } from './wire-file-web-tools.js';
 import { wireHeartbeat } from './wire-heartbeat.js';
 import { wireMcp } from './wire-mcp.js';
 import { type WiredMemory, wireMemory } from './wire-memory.js';
@@ -94,6 +95,8 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
     const mcp = root.add(await wireMcp({ core, config, paths, secrets, approvals: exec.approvals, clock, log, env }));
     // The model's tools: exec's, the plugins', and memory's while memory runs.
     const tools: ToolDefinition[] = [exec.tool as ToolDefinition];
+    // The built-in file tools and web_fetch (tools/files, tools/web); the catalogue decides what is core.
+    tools.push(...wireFileAndWebTools({ config, paths, env, approvals: exec.approvals }));
 
     // Workspace files: each agent's own, seeded at start (before memory watches them); USER.md /
     // MEMORY.md follow the session's person. Plugins may change a run's file list (hooks filled in below).
