@@ -87,6 +87,10 @@ describe("OpenClaw's agent RPC on a named session", () => {
     expect(JSON.stringify(forked.payload)).toContain('what do we need?');
     expect(JSON.stringify(forked.payload)).not.toContain('Milk and eggs.');
 
+    // Forking after the reply by its run id (what the UI does for an answer it saw stream).
+    const afterReply = await product.socket.request('sessions.fork', { key, runId: 'named-1' });
+    expect(afterReply.payload).toMatchObject({ session: { messageCount: 2 } });
+
     expect(await product.socket.request('sessions.delete', { key, deleteTranscript: true })).toMatchObject({
       payload: { deleted: true, transcriptDeleted: true },
     });

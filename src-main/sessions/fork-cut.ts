@@ -20,3 +20,16 @@ export function forkCut(messages: readonly AgentMessage[], messageId: string): A
   }
   return messages.slice(0, end + 1);
 }
+
+/**
+ * The last message of a run: the run's user message (it carries the run id) and everything after it
+ * up to the next user message. A client that has only seen a reply stream (no stored ids yet) forks
+ * "after this answer" by run id.
+ */
+export function lastMessageOfRun(messages: readonly AgentMessage[], runId: string): string {
+  const start = messages.findIndex((message) => message.kind === 'user' && message.runId === runId);
+  if (start < 0) throw new SessionStoreError('not_found', `no run ${JSON.stringify(runId)} in this session`);
+  let end = start;
+  while (end + 1 < messages.length && messages[end + 1]!.kind !== 'user') end++;
+  return messages[end]!.id;
+}

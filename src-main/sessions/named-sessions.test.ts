@@ -137,6 +137,19 @@ describe('named chats in the session store', () => {
     expect((await store.read('main', fork.sessionId)).messages.map((m) => m.id)).toEqual(['u1', 't1', 't2']);
   });
 
+  it('forks through the end of a run, for a reply the client saw stream without its stored id', async () => {
+    const source = await store.resolve('main', 'main');
+    const asked: AgentMessage = { kind: 'user', id: 'u1', ts: 1, text: 'first', runId: 'run-1' };
+    const again: AgentMessage = { kind: 'user', id: 'u3', ts: 3, text: 'second', runId: 'run-2' };
+    await store.append('main', source.sessionId, [asked, assistant(2), again, assistant(4)]);
+    const fork = await store.fork('main', 'main', { runId: 'run-1', newKey: 'agent:main:after-first' });
+    expect((await store.read('main', fork.sessionId)).messages.map((m) => m.id)).toEqual(['u1', 'a2']);
+    expect(fork.forkedFrom?.messageId).toBe('a2');
+    await expect(store.fork('main', 'main', { runId: 'run-9', newKey: 'agent:main:z' })).rejects.toThrow(
+      /no run "run-9"/,
+    );
+  });
+
   it('refuses a fork from an unknown message or onto an existing key', async () => {
     const source = await store.resolve('main', 'main');
     await store.append('main', source.sessionId, [user(1)]);

@@ -66,7 +66,9 @@ export interface SessionPatch {
 
 export interface ForkOptions {
   /** The last message the fork keeps (a tool call's result comes along). */
-  messageId: string;
+  messageId?: string;
+  /** Instead of `messageId`: keep everything through the end of this run (its last reply). */
+  runId?: string;
   /** The new session's key; it must not exist yet. */
   newKey: string;
   title?: string;

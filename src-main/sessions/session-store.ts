@@ -6,7 +6,7 @@ import { Emitter } from '../base/emitter.js';
 import type { Logger } from '../base/logger.js';
 import type { HearthPaths } from '../paths/index.js';
 import type { AgentMessage } from '../transcript/index.js';
-import { forkCut } from './fork-cut.js';
+import { forkCut, lastMessageOfRun } from './fork-cut.js';
 import { createKeyedSerializer } from './keyed-serializer.js';
 import { type IndexEntry, loadIndex, writeIndex } from './session-index.js';
 import { formatSessionKey, isValidAgentId, parseSessionKey } from './session-key.js';
@@ -279,7 +279,11 @@ export function createSessionStore(deps: SessionStoreDeps): SessionStore {
       const all = await queue.run(`file:${sourcePath}`, () =>
         notFoundAs(agentId, source.sessionId, () => transcripts.messages(sourcePath)),
       );
-      const kept = forkCut(all, options.messageId);
+      if ((options.messageId === undefined) === (options.runId === undefined)) {
+        throw new SessionStoreError('invalid', 'fork from either a messageId or a runId (exactly one)');
+      }
+      const messageId = options.messageId ?? lastMessageOfRun(all, options.runId!);
+      const kept = forkCut(all, messageId);
       const record = await withAgent(agentId, async (state) => {
         if (state.entries.has(newKey)) throw new SessionStoreError('invalid', `session ${newKey} already exists`);
         const started = await startSession(agentId, newKey, state);
@@ -287,7 +291,7 @@ export function createSessionStore(deps: SessionStoreDeps): SessionStore {
         const title = options.title ?? source.title;
         if (title !== undefined) entry.title = title;
         if (source.model !== undefined) entry.model = source.model;
-        entry.forkedFrom = { key: sourceKey, sessionId: source.sessionId, messageId: options.messageId };
+        entry.forkedFrom = { key: sourceKey, sessionId: source.sessionId, messageId };
         return { ...started, ...entry };
       });
       await api.append(agentId, record.sessionId, kept);

@@ -35,8 +35,8 @@ export interface SessionsState {
   setArchived(key: string, archived: boolean): Promise<void>;
   /** Deletes the chat and its transcript for good (the view asks first). */
   remove(key: string): Promise<void>;
-  /** A new chat with the transcript up to `messageId`, selected at once. */
-  fork(key: string, messageId: string): Promise<void>;
+  /** A new chat with the transcript up to a stored message, or through a run's reply; selected at once. */
+  fork(key: string, from: { messageId: string } | { runId: string }): Promise<void>;
 }
 
 export const MAIN_SESSION = 'agent:main:main';
@@ -169,9 +169,9 @@ export function createSessionsStore(client: GatewayPort): StoreApi<SessionsState
         await client.request('sessions.delete', { key, deleteTranscript: true });
         if (get().activeKey === key) set({ activeKey: MAIN_SESSION });
       }),
-    fork: (key, messageId) =>
+    fork: (key, from) =>
       change(async () => {
-        const forked = await client.request('sessions.fork', { key, messageId });
+        const forked = await client.request('sessions.fork', { key, ...from });
         set({ activeKey: forked.key });
       }),
   }));

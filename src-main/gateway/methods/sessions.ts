@@ -229,7 +229,8 @@ export function registerSessionsMethods(router: MethodRouter, deps: SessionsMeth
         const { agentId, key } = addressOf(params);
         const newKey = namedKey(agentId, params.label ?? newLabel());
         const record = await store.fork(agentId, key, {
-          messageId: params.messageId,
+          ...(params.messageId !== undefined ? { messageId: params.messageId } : {}),
+          ...(params.runId !== undefined ? { runId: params.runId } : {}),
           newKey,
           ...(params.title !== undefined ? { title: params.title } : {}),
         });

@@ -83,7 +83,43 @@ const oneKey = (params: { key?: string; sessionKey?: string }) =>
   (params.key === undefined) !== (params.sessionKey === undefined);
 const oneKeyMessage = { message: 'give the session as either key or sessionKey (exactly one)' };
 
+/** One hit of `sessions.search`: a session and its best-matching message (open it at `messageId`). */
+export interface SessionSearchRow {
+  key: string;
+  agentId: string;
+  sessionId: string;
+  displayName: string;
+  title?: string;
+  archived?: boolean;
+  updatedAt: number;
+  messageId: string;
+  role: 'user' | 'assistant';
+  /** When the message was said. */
+  ts: number;
+  /** ~160 characters around the first match, `…` where cut. */
+  snippet: string;
+  /** Messages of the session that matched. */
+  matches: number;
+}
+
+export interface SessionsSearchResult {
+  results: SessionSearchRow[];
+}
+
 export const sessionsMethods = {
+  /** Full-text search over what was said in the transcripts (Chinese included), best session first. */
+  'sessions.search': method<SessionsSearchResult>()({
+    scope: 'operator.sessions.read',
+    params: z
+      .object({
+        query: z.string().trim().min(1, 'query is empty: type a word said in the chat').max(500),
+        agentId: z.string().min(1).optional(),
+        limit: z.number().int().min(1).max(50).optional(),
+        /** Archived sessions too (default true). */
+        includeArchived: z.boolean().optional(),
+      })
+      .strict(),
+  }),
   'sessions.list': method<SessionsListResult>()({
     scope: 'operator.sessions.read',
     params: z
@@ -137,7 +173,10 @@ export const sessionsMethods = {
       .strict()
       .refine(oneKey, oneKeyMessage),
   }),
-  /** A new named chat holding the transcript up to `messageId` (and that message's tool results). */
+  /**
+   * A new named chat holding the transcript up to `messageId` (and that message's tool results),
+   * or through the end of run `runId` (a reply the client saw stream but has no stored id for).
+   */
   'sessions.fork': method<SessionsChangeResult>()({
     scope: 'operator.sessions.write',
     controlPlaneWrite: true,
@@ -145,13 +184,17 @@ export const sessionsMethods = {
     params: z
       .object({
         ...keyParams,
-        messageId: z.string().min(1),
+        messageId: z.string().min(1).optional(),
+        runId: z.string().min(1).optional(),
         label: z.string().min(1).max(128).optional(),
         title: title.optional(),
         idempotencyKey: z.string().min(1).optional(),
       })
       .strict()
-      .refine(oneKey, oneKeyMessage),
+      .refine(oneKey, oneKeyMessage)
+      .refine((params) => (params.messageId === undefined) !== (params.runId === undefined), {
+        message: 'fork from either messageId or runId (exactly one)',
+      }),
   }),
   'sessions.get': method<SessionsGetResult>()({
     scope: 'operator.sessions.read',

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useDomain, useStores, useT } from '../../app/stores-context.js';
+import type { ChatMessage } from '../../stores/chat-message.js';
 import type { Transcript as TranscriptData } from '../../stores/chat-store.js';
 import { MAIN_SESSION, readableKey } from '../../stores/sessions-store.js';
 import { Icon } from '../../ui/icons.js';
@@ -20,8 +21,12 @@ export function ChatView({ viewport }: { viewport?: { width: number; height: num
   // Readable even before the list has the chat (never the raw agent:main:main).
   const title =
     sessionKey === MAIN_SESSION && !row?.customTitle ? t('chat.mainSession') : (row?.title ?? readableKey(sessionKey));
+  // A reply seen streaming has no stored id yet: it forks by its run (through the end of that reply).
   const onFork = useCallback(
-    (messageId: string) => void sessions.getState().fork(sessionKey, messageId),
+    (message: ChatMessage) =>
+      void sessions
+        .getState()
+        .fork(sessionKey, message.stored || !message.runId ? { messageId: message.id } : { runId: message.runId }),
     [sessions, sessionKey],
   );
   const transcript = useDomain('chat', (s) => s.transcripts[sessionKey] ?? noTranscript);

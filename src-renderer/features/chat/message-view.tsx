@@ -9,19 +9,16 @@ export const MessageView = memo(function MessageView({
   onFork,
 }: {
   message: ChatMessage;
-  /** Offered on stored messages: a new chat with the transcript up to this message. */
-  onFork?: (messageId: string) => void;
+  /** Offered on stored messages and finished replies: a new chat with the transcript up to this message. */
+  onFork?: (message: ChatMessage) => void;
 }) {
   const t = useT();
+  const forkable =
+    message.stored || (message.role === 'assistant' && message.runId !== undefined && message.status === 'done');
   const actions =
-    onFork && message.stored && message.status !== 'streaming' ? (
+    onFork && forkable && message.status !== 'streaming' ? (
       <div className="msg-actions">
-        <button
-          type="button"
-          className="button small ghost"
-          title={t('chat.forkHint')}
-          onClick={() => onFork(message.id)}
-        >
+        <button type="button" className="button small ghost" title={t('chat.forkHint')} onClick={() => onFork(message)}>
           {t('chat.fork')}
         </button>
       </div>

@@ -158,4 +158,27 @@ describe('the chat list', () => {
     expect(app.gateway.calls('sessions.fork')).toMatchObject([{ key: 'agent:main:main', messageId: 'm2' }]);
     expect(await screen.findByRole('heading', { name: 'chat-2' })).toBeTruthy();
   });
+
+  it('forks after a reply it saw stream, by the run, before the transcript is re-read', async () => {
+    app = startTestApp({
+      ...chatGateway([row('agent:main:main')]),
+      'chat.send': (p) => ({ runId: p.idempotencyKey, status: 'started' }),
+    });
+    renderWithStores(app, <ChatView viewport={viewport} />);
+    await act(() => app.client.waitForConnected());
+    await act(() => app.stores.chat.getState().send('agent:main:main', 'hello'));
+    const runId = app.gateway.calls('chat.send')[0]!.idempotencyKey as string;
+    expect(screen.queryByRole('button', { name: 'Fork from here' })).toBeNull();
+    act(() =>
+      app.gateway.emit('chat', {
+        runId,
+        sessionKey: 'agent:main:main',
+        state: 'final',
+        message: { role: 'assistant', content: [{ type: 'text', text: 'Hi there.' }] },
+      }),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Fork from here' }));
+    await waitFor(() => expect(app.stores.sessions.getState().activeKey).toBe('agent:main:chat-2'));
+    expect(app.gateway.calls('sessions.fork')).toMatchObject([{ key: 'agent:main:main', runId }]);
+  });
 });

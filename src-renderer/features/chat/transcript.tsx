@@ -13,7 +13,7 @@ export interface TranscriptProps {
    */
   viewport?: { width: number; height: number };
   /** Forks the chat from a message (the message menu's "Fork from here"). */
-  onFork?: (messageId: string) => void;
+  onFork?: (message: ChatMessage) => void;
 }
 
 /** Only the rows on screen are in the DOM, so 10 000 messages scroll like 10. */
