@@ -12,6 +12,7 @@ export const navEntries: NavEntry[] = [
   { id: 'memory', label: 'nav.memory' },
   { id: 'dreams', label: 'nav.dreams' },
   { id: 'schedule', label: 'nav.schedule' },
+  { id: 'usage', label: 'nav.usage' },
   { id: 'canvas', label: 'nav.canvas' },
   { id: 'terminal', label: 'nav.terminal' },
   { id: 'auth', label: 'nav.auth' },

@@ -14,6 +14,7 @@ import { createScheduleStore, type ScheduleState } from './schedule-store.js';
 import { createSessionsStore, type SessionsState } from './sessions-store.js';
 import { createTerminalStore, type TerminalState } from './terminal-store.js';
 import { createUiStore, type UiState, type ViewId } from './ui-store.js';
+import { createUsageStore, type UsageState } from './usage-store.js';
 
 /** Every domain store, bound to one client. Built once at start (or per test), handed down by context. */
 export interface Stores {
@@ -25,6 +26,7 @@ export interface Stores {
   memory: StoreApi<MemoryState>;
   dreams: StoreApi<DreamsState>;
   schedule: StoreApi<ScheduleState>;
+  usage: StoreApi<UsageState>;
   canvas: StoreApi<CanvasState>;
   terminal: StoreApi<TerminalState>;
   devices: StoreApi<DevicesState>;
@@ -55,6 +57,7 @@ export function createStores(client: GatewayPort, options: CreateStoresOptions):
     memory: createMemoryStore(client, now),
     dreams: createDreamsStore(client),
     schedule: createScheduleStore(client),
+    usage: createUsageStore(client),
     canvas: createCanvasStore(client),
     terminal: createTerminalStore(client),
     devices: createDevicesStore(client),

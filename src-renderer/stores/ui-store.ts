@@ -8,6 +8,7 @@ export const views = [
   'memory',
   'dreams',
   'schedule',
+  'usage',
   'canvas',
   'terminal',
   'devices',

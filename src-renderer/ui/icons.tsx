@@ -8,6 +8,7 @@ const paths: Record<ViewId | 'menu' | 'send' | 'stop' | 'paperclip' | 'search' |
   memory: 'M4 19.5A2.5 2.5 0 0 1 6.5 17H20V2H6.5A2.5 2.5 0 0 0 4 4.5v15zM20 17v5H6.5a2.5 2.5 0 0 1 0-5',
   dreams: 'M21 12.8A9 9 0 1 1 11.2 3a7 7 0 0 0 9.8 9.8z',
   schedule: 'M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20zM12 6v6l4 2',
+  usage: 'M3 3v18h18M7 16v-4M12 16V8M17 16v-7',
   canvas: 'M3 3h18v18H3zM3 9h18M9 21V9',
   terminal: 'M4 17l6-6-6-6M12 19h8',
   devices: 'M7 2h10a2 2 0 0 1 2 2v16a2 2 0 0 1-2 2H7a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2zM12 18h.01',
