@@ -153,4 +153,25 @@ describe('usage meter in the host', () => {
     expect((await summary(socket)).month.calls).toBe(metered.month.calls + 1);
     socket.close();
   }, 120_000);
+  it('lets the call that crosses a cap finish, then stops the turn before its next call', async () => {
+    const socket = (await connectRaw(host!.wsUrl, { token: host!.token, scopes: ['operator.admin'] })).socket;
+    const used = (await summary(socket)).month.totalTokens;
+    expect((await socket.request('usage.limits.set', { scope: 'global', period: 'month', tokens: used + 1 })).ok).toBe(
+      true,
+    );
+    llm.script([{ type: 'tool_calls', calls: [{ name: 'not_a_tool', input: {} }] }], { model: 'gpt-4o' });
+    const before = llm.requests.length;
+    const ended = await chatTurn(socket, { key: 'u-mid-turn', message: 'use a tool' });
+    expect(ended).toMatchObject({ state: 'error', reason: 'budget_exhausted' });
+    // The first call ran to its end and was counted; the tool loop's call was never sent.
+    expect(llm.requests.length).toBe(before + 1);
+    const after = await summary(socket);
+    expect(after.month.totalTokens).toBe(
+      used + llm.requests.at(-1)!.reportedUsage!.input + llm.requests.at(-1)!.reportedUsage!.output,
+    );
+    expect((await socket.request('usage.limits.set', { scope: 'global', period: 'month', tokens: null })).ok).toBe(
+      true,
+    );
+    socket.close();
+  }, 60_000);
 });
