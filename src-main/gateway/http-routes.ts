@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { buildControlUiPolicy, CANVAS_PATH, controlUiHeaders } from '../protocol/control-ui-policy.js';
+import { CompressedBodyCache } from './compressed-assets.js';
 import { CONTROL_UI_CONFIG_PATHS, controlUiConfig } from './control-ui-config.js';
 import { createInlineScriptHashes } from './inline-script-hashes.js';
 import { contentTypeFor, resolveInside, sendFile } from './static-files.js';
@@ -34,6 +35,7 @@ const PLACEHOLDER = `<!doctype html><meta charset="utf-8"><title>Hearth</title>
 /** HTTP side of the one port: health probes, the Control UI, and the agent's canvas. */
 export function createHttpHandler(options: HttpRoutesOptions) {
   const scriptHashesOf = createInlineScriptHashes();
+  const compressed = new CompressedBodyCache();
   return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = new URL(request.url ?? '/', 'http://gateway.invalid');
     const path = url.pathname;
@@ -81,6 +83,7 @@ export function createHttpHandler(options: HttpRoutesOptions) {
           file,
           { ...headers, 'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache' },
           { within: options.controlUiDir },
+          { headers: request.headers, cache: compressed },
         );
       }
       if (path.includes('.')) return json(response, 404, { ok: false, error: 'not found' });

@@ -1,7 +1,14 @@
 import { constants, createReadStream } from 'node:fs';
 import { type FileHandle, open, readlink, realpath, stat } from 'node:fs/promises';
-import type { ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
+import {
+  type CompressedBodyCache,
+  type ContentEncoding,
+  isCompressible,
+  preferredEncoding,
+  siblingSuffix,
+} from './compressed-assets.js';
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -119,12 +126,24 @@ async function openedInside(
   return now !== undefined && now.dev === info.dev && now.ino === info.ino;
 }
 
-/** Streams a resolved file; answers 404 when it changed into something refused since it was resolved. */
+/** What `sendFile` needs to answer compressed: the request's headers and the cache for files without siblings. */
+export interface Negotiation {
+  headers: IncomingHttpHeaders;
+  cache: CompressedBodyCache;
+}
+
+/**
+ * Streams a resolved file; answers 404 when it changed into something refused since it was resolved.
+ * With `negotiation`, a compressible file goes out brotli- or gzip-encoded when the client takes
+ * it: from the build's `.br` / `.gz` sibling when one is there and not older than the file,
+ * else compressed here once and cached.
+ */
 export async function sendFile(
   response: ServerResponse,
   path: string,
   headers: Record<string, string> = {},
   options: ResolveOptions = {},
+  negotiation?: Negotiation,
 ): Promise<void> {
   const handle = await openChecked(path, options);
   if (!handle) {
@@ -132,7 +151,41 @@ export async function sendFile(
     response.end(JSON.stringify({ ok: false, error: 'not found' }));
     return;
   }
-  response.writeHead(200, { 'content-type': contentTypeFor(path), 'x-content-type-options': 'nosniff', ...headers });
+  const type = contentTypeFor(path);
+  const base = { 'content-type': type, 'x-content-type-options': 'nosniff', ...headers };
+  const info = await handle.stat();
+  if (negotiation && isCompressible(type, info.size)) {
+    const encoding = preferredEncoding(negotiation.headers);
+    const varying = { ...base, vary: 'accept-encoding' };
+    if (!encoding) return stream(response, handle, { ...varying, 'content-length': String(info.size) });
+    const sibling = await openChecked(path + siblingSuffix(encoding), options);
+    const siblingInfo = await sibling?.stat();
+    if (sibling && siblingInfo && siblingInfo.mtimeMs >= info.mtimeMs) {
+      await handle.close();
+      return stream(response, sibling, encoded(varying, encoding, siblingInfo.size));
+    }
+    await sibling?.close();
+    let body: Buffer;
+    try {
+      body = await negotiation.cache.get(`${path}\0${info.size}\0${info.mtimeMs}\0${info.ino}`, encoding, () =>
+        handle.readFile(),
+      );
+    } finally {
+      await handle.close();
+    }
+    response.writeHead(200, encoded(varying, encoding, body.length));
+    response.end(body);
+    return;
+  }
+  stream(response, handle, { ...base, 'content-length': String(info.size) });
+}
+
+function encoded(headers: Record<string, string>, encoding: ContentEncoding, size: number): Record<string, string> {
+  return { ...headers, 'content-encoding': encoding, 'content-length': String(size) };
+}
+
+function stream(response: ServerResponse, handle: FileHandle, headers: Record<string, string>): void {
+  response.writeHead(200, headers);
   createReadStream('', { fd: handle, autoClose: true })
     .on('error', () => response.destroy())
     .pipe(response);
