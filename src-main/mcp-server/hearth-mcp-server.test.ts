@@ -67,6 +67,8 @@ describe('hearth MCP server', () => {
     expect(names).toEqual([
       'conversation_get',
       'conversations_list',
+      'events_poll',
+      'events_wait',
       'memory_search',
       'messages_read',
       'messages_send',
@@ -152,10 +154,42 @@ describe('hearth MCP server', () => {
     expect(textOf(await turn)).toBe('High tide is at 14:10.');
   });
 
+  it('tells what happens elsewhere: events_wait wakes on a message another client sent, events_poll reads on', async () => {
+    const { client } = await mcpClient(defaultMcpScopes);
+    const start = JSON.parse(textOf(await client.callTool({ name: 'events_poll', arguments: {} }))) as {
+      cursor: number;
+    };
+    // Waiting from a cursor: what lands before the wait starts is still returned, so there is no race.
+    const waiting = client.callTool({ name: 'events_wait', arguments: { after: start.cursor, timeoutMs: 60_000 } });
+    await product.turn('elsewhere-1', 'ping from elsewhere', 'agent:main:elsewhere');
+    const first = JSON.parse(textOf(await waiting)) as { events: { event: Record<string, string> }[]; cursor: number };
+    expect(first.events.length).toBeGreaterThan(0);
+    const rest = JSON.parse(textOf(await client.callTool({ name: 'events_poll', arguments: { after: 0 } }))) as {
+      events: { seq: number; event: Record<string, string> }[];
+      cursor: number;
+    };
+    const messages = rest.events.filter(
+      (e) => e.event.type === 'message' && e.event.sessionKey === 'agent:main:elsewhere',
+    );
+    expect(messages.map((e) => `${e.event.role}: ${e.event.text}`)).toContain('user: ping from elsewhere');
+    // Read by cursor: nothing twice.
+    const after = JSON.parse(
+      textOf(await client.callTool({ name: 'events_poll', arguments: { after: rest.cursor } })),
+    ) as { events: unknown[] };
+    expect(after.events).toEqual([]);
+  });
+
   it('offers only the tools the scopes cover', async () => {
     const { client } = await mcpClient(['operator.read']);
     const names = (await client.listTools()).tools.map((t) => t.name).sort();
-    expect(names).toEqual(['conversation_get', 'conversations_list', 'memory_search', 'messages_read']);
+    expect(names).toEqual([
+      'conversation_get',
+      'conversations_list',
+      'events_poll',
+      'events_wait',
+      'memory_search',
+      'messages_read',
+    ]);
     const refused = await client.callTool({ name: 'messages_send', arguments: { message: 'hi' } });
     expect(refused.isError).toBe(true);
   });

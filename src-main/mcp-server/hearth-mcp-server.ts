@@ -2,13 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { type Clock, systemClock } from '../base/clock.js';
 import { runChatTurn } from '../openai-api/index.js';
 import { hasScope, type MethodName, methodTable, type Scope } from '../protocol/index.js';
+import { EventLog } from './event-log.js';
 import type { HearthConnection } from './hearth-connection.js';
 
 export interface HearthMcpServerOptions {
   version: string;
   newId?: () => string;
+  clock?: Clock;
 }
 
 function text(value: string): CallToolResult {
@@ -263,6 +266,41 @@ export function createHearthMcpServer(connection: HearthConnection, options: Hea
         await call('exec.approval.resolve', args, signal);
         return text(`${args.decision}: ${args.id}`);
       }),
+    );
+  }
+
+  // Events reach a caller that may read (the gateway filters them further by scope).
+  if (hasScope(connection.scopes, 'operator.read')) {
+    const log = new EventLog((listener) => connection.subscribe(listener), options.clock ?? systemClock);
+    const closed = server.server.onclose;
+    server.server.onclose = () => {
+      log.dispose();
+      closed?.();
+    };
+    const page = z.object({
+      after: z.number().int().min(0).optional().describe('the cursor of the previous call; omit for what is kept'),
+      limit: z.number().int().min(1).max(200).optional(),
+    }).shape;
+    server.registerTool(
+      'events_poll',
+      {
+        description:
+          'What happened since the cursor: new messages in any conversation, permission requests and answers, failed turns. Returns events and the next cursor.',
+        inputSchema: page,
+        annotations: { readOnlyHint: true },
+      },
+      async (args: { after?: number; limit?: number }) => json(log.poll(args.after ?? 0, args.limit ?? 50)),
+    );
+    server.registerTool(
+      'events_wait',
+      {
+        description:
+          'Like events_poll, but waits (up to timeoutMs, default 30 s) until something happens after the cursor; omit `after` to wait for what comes next.',
+        inputSchema: { ...page, timeoutMs: z.number().int().min(0).max(300_000).optional() },
+        annotations: { readOnlyHint: true },
+      },
+      async (args: { after?: number; limit?: number; timeoutMs?: number }, extra) =>
+        json(await log.wait(args.after ?? log.cursor, args.limit ?? 50, args.timeoutMs ?? 30_000, extra.signal)),
     );
   }
 

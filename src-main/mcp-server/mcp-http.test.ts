@@ -81,7 +81,14 @@ describe('MCP over HTTP at /mcp', () => {
     const deviceToken = (hello.payload as { auth: { deviceToken: string } }).auth.deviceToken;
     const reader = await connect(deviceToken);
     const names = (await reader.listTools()).tools.map((t) => t.name).sort();
-    expect(names).toEqual(['conversation_get', 'conversations_list', 'memory_search', 'messages_read']);
+    expect(names).toEqual([
+      'conversation_get',
+      'conversations_list',
+      'events_poll',
+      'events_wait',
+      'memory_search',
+      'messages_read',
+    ]);
     const read = JSON.parse(
       textOf(await reader.callTool({ name: 'messages_read', arguments: { sessionKey: 'agent:main:dinner' } })),
     );
