@@ -87,7 +87,9 @@ export function describeLimit(status: Pick<UsageLimitStatus, 'scope' | 'agentId'
         ? 'background-work (heartbeat, cron, Dreaming)'
         : `agent "${status.agentId}"`;
   const amounts = [
-    status.limit.tokens !== undefined ? `${formatTokens(status.limit.tokens)} tokens` : undefined,
+    status.limit.tokens !== undefined
+      ? `${formatTokens(status.limit.tokens)} token${status.limit.tokens === 1 ? '' : 's'}`
+      : undefined,
     status.limit.costUsd !== undefined ? formatUsd(status.limit.costUsd) : undefined,
   ].filter(Boolean);
   return `the ${period} ${whose} limit (${amounts.join(' or ')})`;
