@@ -8,7 +8,7 @@ import type { MethodRouter } from '../method-router.js';
 
 export interface OpenClawSystemDeps {
   runtime: AgentRuntime;
-  /** The gateway's log file (what `hearth logs` reads). */
+  /** The gateway's log file, which `logs.tail` pages through for OpenClaw's Logs view. */
   logFile: string;
   callers(): readonly CallerIdentity[];
   uptimeMs(): number;
