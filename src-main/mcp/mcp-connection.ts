@@ -34,6 +34,8 @@ const restartDelaysMs = [1000, 2000, 4000, 8000, 16_000, 30_000];
 /** A server that stayed up this long earns a fresh series of restarts. */
 const stableAfterMs = 60_000;
 const stderrKeep = 2000;
+/** After a failed start, turns go on without waiting for the server for this long. */
+const retryAfterFailureMs = 30_000;
 
 /**
  * One MCP server: started on first use, its tool list kept (and refreshed on
@@ -54,6 +56,7 @@ export class McpConnection implements Disposable {
   private restartTimer: Disposable | undefined;
   private stderrTail = '';
   private disposed = false;
+  private failedAt: number | undefined;
 
   constructor(private readonly deps: McpConnectionDeps) {}
 
@@ -85,6 +88,14 @@ export class McpConnection implements Disposable {
    */
   async tools(): Promise<McpTool[] | undefined> {
     if (this.state === 'ready' || this.state === 'restarting') return this.toolList;
+    // A server that just failed to start is not waited for again on every turn (one that hangs
+    // would cost each turn its connect timeout); `test()` and calls still try at once.
+    if (
+      this.state === 'failed' &&
+      this.failedAt !== undefined &&
+      this.deps.clock.now() - this.failedAt < retryAfterFailureMs
+    )
+      return this.toolList;
     try {
       await this.ensureConnected();
     } catch {
@@ -198,8 +209,9 @@ export class McpConnection implements Disposable {
       client.onclose = () => this.onClosed(client);
       client.onerror = (error) => this.deps.log.debug('mcp transport error', { error: error.message });
       const connected = (async () => {
-        await client.connect(transport, { timeout: config.connectTimeoutMs });
-        return listAllTools(client, config.connectTimeoutMs);
+        // The SDK's own timeouts are a backstop: the race below is the one that reports.
+        await client.connect(transport, { timeout: config.connectTimeoutMs * 2 });
+        return listAllTools(client, config.connectTimeoutMs * 2);
       })();
       const timedOut = new Promise<never>((_, reject) => {
         timer = this.deps.clock.setTimeout(
@@ -223,6 +235,7 @@ export class McpConnection implements Disposable {
       client.onclose = undefined;
       await client.close().catch(() => {});
       if (!this.disposed) {
+        this.failedAt = this.deps.clock.now();
         this.setState('failed');
         this.recordError(`${messageOf(error)}${this.tail()}`);
       }

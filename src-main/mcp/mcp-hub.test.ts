@@ -263,6 +263,21 @@ describe('MCP client over stdio', () => {
     );
   });
 
+  it('gives up on a server that does not start in time, and later turns do not wait for it again', async () => {
+    const silent = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], connectTimeoutMs: 300 };
+    const hub = hubWith({ silent }, { main: { servers: ['silent'] } });
+    expect(await hub.toolsFor('main')).toEqual([]);
+    expect(hub.list()[0]).toMatchObject({
+      state: 'failed',
+      lastError: 'did not start and list its tools within 300 ms',
+    });
+    const states: string[] = [];
+    const listener = hub.onDidChange((status) => states.push(status.state));
+    expect(await hub.toolsFor('main')).toEqual([]);
+    listener.dispose();
+    expect(states).toEqual([]);
+  });
+
   it("reports a command that does not exist as the server's last error", async () => {
     const hub = hubWith({ broken: { command: join(dir, 'no-such-server') } }, { main: { servers: ['broken'] } });
     expect(await hub.toolsFor('main')).toEqual([]);
