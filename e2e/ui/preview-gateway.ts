@@ -5,6 +5,7 @@ import { extname, join, normalize } from 'node:path';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { createPreviewChats } from './preview-chats.js';
 import * as data from './preview-data.js';
+import { createPreviewSchedule } from './preview-schedule.js';
 
 /**
  * A loopback stand-in for the gateway, for screenshots and UI flows whose capabilities
@@ -49,6 +50,7 @@ export async function startPreviewGateway(options: PreviewGatewayOptions): Promi
 
   const send = (socket: WebSocket, frame: unknown) => socket.send(JSON.stringify(frame));
   const chats = createPreviewChats();
+  const schedule = createPreviewSchedule(data.previewNow);
   const broadcast = (event: string, payload: unknown) => {
     for (const socket of sockets) send(socket, { type: 'event', event, payload, seq: ++seq });
   };
@@ -218,8 +220,11 @@ export async function startPreviewGateway(options: PreviewGatewayOptions): Promi
       case 'terminal.resize':
       case 'terminal.close':
         return { ok: true };
-      default:
+      default: {
+        const scheduled = schedule(method, params);
+        if (scheduled !== undefined) return scheduled;
         throw Object.assign(new Error(`unknown method: ${method}`), { code: 'INVALID_REQUEST' });
+      }
     }
   };
 

@@ -9,6 +9,8 @@ export type ViewName =
   | 'auth'
   | 'memory'
   | 'dreams'
+  | 'schedule'
+  | 'usage'
   | 'canvas'
   | 'terminal'
   | 'devices'
