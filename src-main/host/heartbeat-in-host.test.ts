@@ -139,6 +139,29 @@ describe('heartbeat in the product', () => {
     await product.socket.request('cron.remove', { id });
   });
 
+  it('a config change applies at once: off means no beats at all, on again restarts the timer', async () => {
+    const off = await product.socket.request('config.patch', { patch: { heartbeat: { enabled: false } } });
+    expect(off.error).toBeUndefined();
+    // config.patch answers once the change is applied (ConfigService fires its listeners first).
+    const status = await heartbeatStatus();
+    expect(status).toMatchObject({ enabled: false });
+    expect(status.nextAt).toBeUndefined();
+    const before = product.llm.requests.length;
+    await checklist('- Stretch @ every 1h\n');
+    clock.advance(4 * interval);
+    beats += 4;
+    expect(product.llm.requests.length).toBe(before);
+    const on = await product.socket.request('config.patch', {
+      patch: { heartbeat: { intervalMinutes: 60, enabled: true } },
+    });
+    expect(on.error).toBeUndefined();
+    expect(await heartbeatStatus()).toMatchObject({
+      enabled: true,
+      intervalMs: 60 * minute,
+      nextAt: clock.now() + 60 * minute,
+    });
+  });
+
   it("a person's turn still gets the whole workspace (what the heartbeat turn leaves out)", async () => {
     product.llm.reset();
     product.llm.script([{ type: 'text', text: 'Hello.' }]);
