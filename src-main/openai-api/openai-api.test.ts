@@ -1,4 +1,5 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +14,11 @@ let client: OpenAI;
 
 beforeAll(async () => {
   product = await startProductFixture({
-    config: { agents: { defaults: { model: 'openai/gpt-4o' }, list: [{ id: 'work' }] } },
+    config: {
+      agents: { defaults: { model: 'openai/gpt-4o' }, list: [{ id: 'work' }] },
+      // The remote-facing listener on loopback, so a test can be "elsewhere" without leaving the machine.
+      gateway: { lan: { bind: '127.0.0.1' } },
+    },
   });
   client = new OpenAI({ baseURL: `${product.host.url}/v1`, apiKey: product.host.token, maxRetries: 0 });
 }, 60_000);
@@ -25,6 +30,24 @@ async function history(sessionKey: string): Promise<string[]> {
   const response = await product.socket.request('chat.history', { sessionKey });
   const messages = (response.payload as { messages: { role: string; content: { text: string }[] }[] }).messages;
   return messages.map((m) => `${m.role}: ${m.content.map((c) => c.text).join('')}`);
+}
+
+/** GET over the TLS LAN listener (every peer counts as remote there), pinned to the gateway's certificate. */
+async function lanGet(path: string, token: string): Promise<{ status: number; body: string }> {
+  const { urls } = await product.host.ensureLan();
+  const ca = await readFile(join(product.host.paths.identityDir, 'tls-cert.pem'), 'utf8');
+  const url = new URL(path, urls[0]!.replace(/^wss:/, 'https:').replace('0.0.0.0', '127.0.0.1'));
+  return new Promise((resolve, reject) => {
+    const request = httpsRequest(url, { ca, headers: { authorization: `Bearer ${token}` } }, (response) => {
+      let body = '';
+      response.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    request.on('error', reject);
+    request.end();
+  });
 }
 
 /** A device paired on loopback with the gateway token, holding only `scopes`: its own token. */
@@ -194,5 +217,53 @@ describe('OpenAI-compatible API', () => {
       messages: [{ role: 'user', content: 'from my phone' }],
     });
     expect(completion.choices[0]?.message.content).toBe('echo: from my phone');
+  });
+
+  it('accepts the gateway token on loopback only; from elsewhere a device token is needed', async () => {
+    const withSecret = await lanGet('/v1/models', product.host.token);
+    expect(withSecret.status).toBe(403);
+    expect(withSecret.body).toContain('loopback only');
+    const withDevice = await lanGet('/v1/models', await deviceToken(['operator.read']));
+    expect(withDevice.status).toBe(200);
+    expect(withDevice.body).toContain('hearth/main');
+  });
+
+  it('stops the turn when the client hangs up before the answer is complete', async () => {
+    product.llm.script({ type: 'text', text: 'a very slow answer', firstTokenDelayMs: 20_000 });
+    const mark = product.socket.frames.length;
+    const asked = product.llm.requests.length;
+    const hangUp = new AbortController();
+    const request = client.chat.completions
+      .create(
+        { model: 'hearth/main', messages: [{ role: 'user', content: 'take your time' }], stream: true },
+        { signal: hangUp.signal },
+      )
+      .then(async (stream) => {
+        for await (const _ of stream) {
+          // drained until the hang-up
+        }
+      })
+      .catch((e: unknown) => e);
+    const started = await product.socket.next(
+      (f) =>
+        product.socket.frames.indexOf(f) >= mark &&
+        f.event === 'agent' &&
+        (f.payload as { runId: string; stream: string }).runId.startsWith('openai-') &&
+        (f.payload as { stream: string }).stream === 'lifecycle',
+      20_000,
+    );
+    const { runId } = started.payload as { runId: string };
+    // Hang up once the model is being asked (the slow first token is on its way).
+    for (let i = 0; i < 400 && product.llm.requests.length === asked; i++) await new Promise((r) => setTimeout(r, 25));
+    hangUp.abort();
+    await request;
+    const end = await product.socket.next(
+      (f) =>
+        f.event === 'chat' &&
+        (f.payload as { runId: string }).runId === runId &&
+        ['aborted', 'final', 'error'].includes((f.payload as { state: string }).state),
+      20_000,
+    );
+    expect((end.payload as { state: string }).state).toBe('aborted');
   });
 });
