@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import type { Clock } from '../base/clock.js';
 import { type AsyncDisposable, DisposableStore } from '../base/disposable.js';
+import { HearthError } from '../base/errors.js';
 import type { Logger } from '../base/logger.js';
 import type { ConfigService } from '../config/index.js';
 import type { ApprovalGate } from '../exec/index.js';
 import type { GatewayCore } from '../gateway/gateway-core.js';
 import { registerMcpMethods } from '../gateway/methods/mcp.js';
-import { type AgentMcpConfig, McpAlwaysAllowed, McpHub, type McpSecretSource } from '../mcp/index.js';
+import { type AgentMcpConfig, McpAlwaysAllowed, McpHub, type McpSecretSource, planMcpImport } from '../mcp/index.js';
 import type { HearthPaths } from '../paths/index.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { HEARTH_VERSION } from './version.js';
@@ -26,7 +27,7 @@ export interface WiredMcp extends AsyncDisposable {
 export async function wireMcp(deps: {
   core: Pick<GatewayCore, 'registry'>;
   paths: Pick<HearthPaths, 'stateDir'>;
-  config: Pick<ConfigService, 'current' | 'onDidChange'>;
+  config: Pick<ConfigService, 'current' | 'onDidChange' | 'patch'>;
   secrets: McpSecretSource;
   approvals: ApprovalGate;
   clock: Clock;
@@ -65,6 +66,15 @@ export async function wireMcp(deps: {
       test: (name, raw) => hub.test(name, raw),
       alwaysAllowed: () => hub.alwaysAllowed(),
       revoke: (tool) => hub.revoke(tool),
+      importServers: async (json, apply) => {
+        const plan = planMcpImport(json, config.current.mcp.servers);
+        const adding = Object.keys(plan.servers).length > 0;
+        if (apply && adding)
+          await config.patch({ mcp: { servers: plan.servers } }).catch((error: unknown) => {
+            throw new HearthError('bad_request', `hearth.json refused the import: ${errorText(error)}`);
+          });
+        return { ...plan, applied: apply && adding };
+      },
     }),
   );
   return {
@@ -74,4 +84,11 @@ export async function wireMcp(deps: {
       store.dispose();
     },
   };
+}
+
+function errorText(error: unknown): string {
+  const problems = (error as { errors?: { path?: string; message?: string }[] }).errors;
+  if (Array.isArray(problems) && problems.length > 0)
+    return problems.map((problem) => `${problem.path ?? ''}: ${problem.message ?? ''}`).join('; ');
+  return error instanceof Error ? error.message : String(error);
 }

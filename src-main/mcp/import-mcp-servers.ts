@@ -83,3 +83,17 @@ function safeServerName(name: string, taken: Record<string, unknown>): string {
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/**
+ * What importing `input` into a config that already has `existing` servers would add: a name already
+ * in hearth.json is left as it is there (and said so), never overwritten by an import.
+ */
+export function planMcpImport(input: unknown, existing: Readonly<Record<string, unknown>>): McpImport {
+  const imported = importMcpServers(input);
+  const servers: Record<string, McpServerConfigInput> = {};
+  for (const [name, entry] of Object.entries(imported.servers)) {
+    if (Object.hasOwn(existing, name)) imported.notes.push(`server "${name}" is already in mcp.servers; left as it is`);
+    else servers[name] = entry;
+  }
+  return { ...imported, servers };
+}

@@ -1,4 +1,4 @@
-export { importMcpServers, type McpImport } from './import-mcp-servers.js';
+export { importMcpServers, type McpImport, planMcpImport } from './import-mcp-servers.js';
 export { McpAlwaysAllowed, type McpAlwaysAllowedEntry } from './mcp-always-allowed.js';
 export {
   type AgentMcpConfig,

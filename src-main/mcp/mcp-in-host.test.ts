@@ -187,6 +187,40 @@ describe('MCP tools in a turn', () => {
   });
 });
 
+describe('mcp.servers.import', () => {
+  it('adds pasted Claude Desktop JSON to hearth.json, after showing what it would add', async () => {
+    const json = JSON.stringify({
+      mcpServers: {
+        fixture: { command: 'other' },
+        'notes.app': { ...fixtureMcpServerCommand(), env: { DEBUG: '1' } },
+        broken: { args: ['x'] },
+      },
+    });
+    const preview = await product.socket.request('mcp.servers.import', { json });
+    expect(preview.payload).toEqual({
+      servers: { 'notes-app': { ...fixtureMcpServerCommand(), env: { DEBUG: '1' } } },
+      notes: [
+        'server "notes.app" is imported as "notes-app"',
+        'server "fixture" is already in mcp.servers; left as it is',
+      ],
+      errors: ['server "broken": needs command (a stdio server) or url (a Streamable HTTP server)'],
+      applied: false,
+    });
+    expect((await listServers()).length).toBe(1);
+
+    const applied = await product.socket.request('mcp.servers.import', { json, apply: true });
+    expect(applied.payload).toMatchObject({ applied: true });
+    const tested = await product.socket.request('mcp.servers.test', { name: 'notes-app' });
+    expect(tested.payload).toMatchObject({
+      ok: true,
+      tools: expect.arrayContaining([expect.objectContaining({ name: 'notes-app__echo' })]),
+    });
+    expect(
+      (await product.socket.request('config.patch', { patch: { mcp: { servers: { 'notes-app': null } } } })).ok,
+    ).toBe(true);
+  });
+});
+
 describe('prompt cost', () => {
   async function plainTurnTokens(key: string): Promise<{ tokens: number; tools: string[] }> {
     const before = product.llm.requests.length;

@@ -1,5 +1,10 @@
 import { type Disposable, DisposableStore } from '../../base/disposable.js';
-import type { McpAlwaysAllowedInfo, McpServerStatus, McpServersTestResult } from '../../protocol/methods/mcp.js';
+import type {
+  McpAlwaysAllowedInfo,
+  McpServerStatus,
+  McpServersImportResult,
+  McpServersTestResult,
+} from '../../protocol/methods/mcp.js';
 import type { MethodRouter } from '../method-router.js';
 
 /** What the MCP methods need of the MCP client (src-main/mcp McpHub). */
@@ -9,6 +14,8 @@ export interface McpMethodsDeps {
   test(name: string, raw?: unknown): Promise<McpServersTestResult>;
   alwaysAllowed(): McpAlwaysAllowedInfo[];
   revoke(tool: string): Promise<boolean>;
+  /** Throws HearthError `bad_request` when hearth.json refuses the result. */
+  importServers(json: string, apply: boolean): Promise<McpServersImportResult>;
 }
 
 /**
@@ -19,6 +26,7 @@ export function registerMcpMethods(router: MethodRouter, deps: McpMethodsDeps): 
   const store = new DisposableStore();
   store.add(router.handle('mcp.servers.list', async () => ({ servers: deps.list() })));
   store.add(router.handle('mcp.servers.test', (params) => deps.test(params.name, params.server)));
+  store.add(router.handle('mcp.servers.import', (params) => deps.importServers(params.json, params.apply ?? false)));
   store.add(router.handle('mcp.approvals.list', async () => ({ always: deps.alwaysAllowed() })));
   store.add(router.handle('mcp.approvals.revoke', async (params) => ({ removed: await deps.revoke(params.tool) })));
   return store;

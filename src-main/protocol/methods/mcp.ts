@@ -39,6 +39,16 @@ export interface McpServersTestResult {
   error?: string;
 }
 
+export interface McpServersImportResult {
+  /** The entries added to (or, without `apply`, that would be added to) `mcp.servers`, as written. */
+  servers: Record<string, Record<string, unknown>>;
+  /** What changed on the way in: renamed servers, fields Hearth does not use, names already taken. */
+  notes: string[];
+  /** Entries left out, each naming the server and what is wrong. */
+  errors: string[];
+  applied: boolean;
+}
+
 /** An MCP tool the person answered "allow always" for. */
 export interface McpAlwaysAllowedInfo {
   /** `<server>__<tool>`. */
@@ -73,5 +83,15 @@ export const mcpMethods = {
     scope: 'operator.approvals',
     controlPlaneWrite: true,
     params: z.object({ tool: z.string().min(1).max(128) }).strict(),
+  }),
+  /**
+   * Pasted JSON in the `mcpServers` shape Claude Desktop and Cursor use (or VS Code's `servers`):
+   * what it adds to `mcp.servers`; with `apply`, written to hearth.json. No agent gets the tools until
+   * its `mcp.servers` names the server.
+   */
+  'mcp.servers.import': method<McpServersImportResult>()({
+    scope: 'operator.admin',
+    controlPlaneWrite: true,
+    params: z.object({ json: z.string().min(1).max(200_000), apply: z.boolean().optional() }).strict(),
   }),
 };
