@@ -67,6 +67,8 @@ export function wireHeartbeat(deps: {
       const change = payload as { reason: string; status?: string; name?: string };
       if (change.reason === 'run' && change.status === 'error' && change.name) {
         failures.push({ name: change.name, atMs: clock.now() });
+        // With the heartbeat off nothing reads them: keep the newest few, never an unbounded list.
+        if (failures.length > 100) failures.splice(0, failures.length - 100);
       }
     }),
   );
