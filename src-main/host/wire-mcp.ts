@@ -25,7 +25,7 @@ export interface WiredMcp extends AsyncDisposable {
  * `mcp.servers.*` methods. Servers start when a turn of an agent that enables them begins.
  */
 export async function wireMcp(deps: {
-  core: Pick<GatewayCore, 'registry'>;
+  core: Pick<GatewayCore, 'registry' | 'bus'>;
   paths: Pick<HearthPaths, 'stateDir'>;
   config: Pick<ConfigService, 'current' | 'onDidChange' | 'patch'>;
   secrets: McpSecretSource;
@@ -58,6 +58,7 @@ export async function wireMcp(deps: {
     clientVersion: HEARTH_VERSION,
   });
   store.add(hub);
+  store.add(hub.onDidChange((server) => deps.core.bus.publish('mcp.servers.changed', { server })));
   // A removed or edited server stops now (an edited one starts again when next used).
   store.add(config.onDidChange(['mcp'], () => hub.reconcile()));
   store.add(

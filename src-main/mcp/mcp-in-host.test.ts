@@ -143,14 +143,16 @@ describe('MCP tools in a turn', () => {
   });
 
   it('a server that crashes gives the turn a clear tool error and is restarted', async () => {
+    const { socket } = product;
+    const mark = socket.frames.length;
     const last = await turnCalling('mcp-crash', 'fixture__crash', {});
     expect(toolResults(last).at(-1)).toMatch(/^MCP server "fixture" stopped during the call to crash/);
-    // The restart is on a backoff timer; wait for it to report.
-    for (let tries = 0; tries < 400; tries++) {
-      const [server] = await listServers();
-      if (server?.state === 'ready' && server.restarts === 1) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    // The restart is on a backoff timer; its `mcp.servers.changed` says when it is back.
+    await socket.next((frame) => {
+      if (socket.frames.indexOf(frame) < mark || frame.event !== 'mcp.servers.changed') return false;
+      const { server } = frame.payload as { server: { state: string; restarts: number } };
+      return server.state === 'ready' && server.restarts === 1;
+    }, 30_000);
     expect((await listServers())[0]).toMatchObject({
       state: 'ready',
       restarts: 1,

@@ -3,6 +3,7 @@ import type { ChatHistoryMessage } from './methods/chat.js';
 import type { PairingRequestView } from './methods/devices.js';
 import type { ExecApprovalView } from './methods/exec.js';
 import type { HealthResult, HeartbeatLastResult } from './methods/gateway.js';
+import type { McpServerStatus } from './methods/mcp.js';
 import type { MemoryModelStatus } from './methods/memory.js';
 import type { UsageLimitEvent } from './methods/usage.js';
 
@@ -165,6 +166,11 @@ export interface ChannelsChangedEvent {
   reason: 'status' | 'pairing';
 }
 
+/** `mcp.servers.changed`: an MCP server's state, tool list or last error changed (docs/MCP.md). */
+export interface McpServersChangedEvent {
+  server: McpServerStatus;
+}
+
 /**
  * Server → client events and their payloads. Capabilities add theirs here; the
  * gateway advertises the keys in hello-ok.features.events.
@@ -190,6 +196,7 @@ export interface EventPayloads {
   'dreams.changed': DreamsChangedEvent;
   'cron.changed': CronChangedEvent;
   'channels.changed': ChannelsChangedEvent;
+  'mcp.servers.changed': McpServersChangedEvent;
   heartbeat: HeartbeatEvent;
   'usage.limit': UsageLimitEvent;
   'canvas.changed': CanvasChangedEvent;
@@ -225,6 +232,7 @@ export const eventNames = [
   'dreams.changed',
   'cron.changed',
   'channels.changed',
+  'mcp.servers.changed',
   'heartbeat',
   'usage.limit',
   'canvas.changed',
