@@ -242,6 +242,7 @@ export const en = {
   'schedule.beat.delivered': 'Reported',
   'schedule.beat.error': 'Failed',
   'schedule.off': 'Off',
+  'schedule.heartbeatCost': 'Cost, last 31 days',
   'schedule.jobs': 'Jobs',
   'schedule.noJobs':
     'No scheduled jobs yet. Add one below, or ask the agent ("every weekday at 8, summarise my inbox").',

@@ -240,6 +240,7 @@ export const zh: Record<MessageKey, string> = {
   'schedule.beat.delivered': '已报告',
   'schedule.beat.error': '失败',
   'schedule.off': '已关闭',
+  'schedule.heartbeatCost': '近 31 天费用',
   'schedule.jobs': '任务',
   'schedule.noJobs': '还没有计划任务。可在下方添加，或告诉助手（“每个工作日 8 点总结我的收件箱”）。',
   'schedule.enabled': '启用',

@@ -71,7 +71,10 @@ function scheduleApp(options: { jobs?: CronJobView[]; heartbeat?: HeartbeatStatu
     'cron.status': () => ({ enabled: true, catchUp: 'once', jobs: jobs.length, nextWakeAtMs: null, running: [] }),
     status: () => ({ heartbeat: options.heartbeat ?? heartbeat }),
     'usage.summary': () => ({
-      topSessions: [{ sessionKey: 'agent:main:cron:j1.r1', agentId: 'main', costUsd: 0.0123, lastAtMs: NOW }],
+      topSessions: [
+        { sessionKey: 'agent:main:cron:j1.r1', agentId: 'main', costUsd: 0.0123, lastAtMs: NOW },
+        { sessionKey: 'agent:main:heartbeat', agentId: 'main', costUsd: 0.0042, lastAtMs: NOW },
+      ],
     }),
     'cron.update': (params) => {
       const patch = params.patch as { enabled: boolean };
@@ -163,6 +166,8 @@ describe('ScheduleView', () => {
     expect(card.getByTestId('heartbeat-last-result').textContent).toBe('Reported');
     expect(card.getByText('Two meetings tomorrow, the first at 9.')).toBeTruthy();
     expect(card.getByText('1 model turns, 47 quiet beats since start')).toBeTruthy();
+    // What the heartbeat's own session cost, from the usage meter.
+    await waitFor(() => expect(card.getByTestId('heartbeat-cost').textContent).toBe('$0.0042'));
     fireEvent.click(card.getByRole('button', { name: 'Transcript' }));
     expect(app.stores.sessions.getState().activeKey).toBe('agent:main:heartbeat');
     expect(app.stores.ui.getState().view).toBe('chat');

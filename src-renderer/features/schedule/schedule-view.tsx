@@ -27,6 +27,8 @@ function HeartbeatCard({ heartbeat }: { heartbeat: HeartbeatStatus }) {
   const t = useT();
   const open = useOpenTranscript();
   const last = heartbeat.lastResult;
+  const sessionKey = last?.sessionKey ?? `agent:${heartbeat.agentId ?? 'main'}:heartbeat`;
+  const cost = useDomain('schedule', (s) => s.costs[sessionKey]);
   return (
     <section className="card schedule-heartbeat" aria-labelledby="heartbeat-title" data-testid="heartbeat-card">
       <div className="spread">
@@ -55,6 +57,10 @@ function HeartbeatCard({ heartbeat }: { heartbeat: HeartbeatStatus }) {
         <div>
           <dt>{t('schedule.result')}</dt>
           <dd data-testid="heartbeat-last-result">{last ? t(`schedule.beat.${last.status}`) : '—'}</dd>
+        </div>
+        <div>
+          <dt>{t('schedule.heartbeatCost')}</dt>
+          <dd data-testid="heartbeat-cost">{formatCost(cost)}</dd>
         </div>
       </dl>
       {last && last.reasons.length > 0 && <p className="faint">{last.reasons.join(' · ')}</p>}
