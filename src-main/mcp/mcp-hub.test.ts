@@ -230,10 +230,20 @@ describe('MCP client over stdio', () => {
 
   it("shows the server's progress notifications as the tool's progress", async () => {
     const hub = hubWith({ fixture: fixture() }, { main: { servers: ['fixture'] } });
+    const tools = await hub.toolsFor('main');
     const progress: string[] = [];
-    const count = find(await hub.toolsFor('main'), 'fixture__count');
-    const result = await count.execute({ n: 3 }, { ...context(), onProgress: (text) => progress.push(text) });
-    expect(result).toEqual({ output: 'counted to 3' });
+    let sawLast: () => void = () => {};
+    const last = new Promise<void>((resolve) => {
+      sawLast = resolve;
+    });
+    const onProgress = (text: string) => {
+      progress.push(text);
+      if (text === 'step 3') sawLast();
+    };
+    const result = find(tools, 'fixture__count').execute({ n: 3, hold: true }, { ...context(), onProgress });
+    await last;
+    await find(tools, 'fixture__release').execute({}, context());
+    expect(await result).toEqual({ output: 'counted to 3' });
     expect(progress).toEqual(['step 1', 'step 2', 'step 3']);
   });
 

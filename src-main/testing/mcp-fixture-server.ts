@@ -12,12 +12,13 @@ import { z } from 'zod';
  * serves the same tools over Streamable HTTP on loopback.
  *
  * Tools: `echo` (read-only), `add_note` (writes, not destructive), `delete_notes` (destructive),
- * `crash` (the process exits mid-call), `hang` (never answers), `count` (reports progress), `big` (a long text), `picture`
+ * `crash` (the process exits mid-call), `hang` (never answers), `count` (reports progress; `hold` waits for `release`), `big` (a long text), `picture`
  * (an image), `env_value` (reads an environment variable), `grow` (adds a tool: list_changed).
  */
 export function createFixtureMcpServer(options: { exit?: (code: number) => void } = {}): McpServer {
   const server = new McpServer({ name: 'hearth-fixture', version: '1.0.0' });
   const notes: string[] = [];
+  const held: (() => void)[] = [];
   server.registerTool(
     'echo',
     {
@@ -48,6 +49,14 @@ export function createFixtureMcpServer(options: { exit?: (code: number) => void 
     },
   );
   server.registerTool(
+    'release',
+    { description: 'Let held calls answer', annotations: { readOnlyHint: true } },
+    async () => {
+      const count = held.splice(0).map((resolve) => resolve()).length;
+      return { content: [{ type: 'text', text: `released ${count}` }] };
+    },
+  );
+  server.registerTool(
     'crash',
     { description: 'Exit the server process', annotations: { readOnlyHint: true } },
     async () => {
@@ -74,10 +83,10 @@ export function createFixtureMcpServer(options: { exit?: (code: number) => void 
     'count',
     {
       description: 'Count to n, reporting progress',
-      inputSchema: { n: z.number().int().min(1).max(10) },
+      inputSchema: { n: z.number().int().min(1).max(10), hold: z.boolean().optional() },
       annotations: { readOnlyHint: true },
     },
-    async ({ n }, extra) => {
+    async ({ n, hold }, extra) => {
       const progressToken = extra._meta?.progressToken;
       for (let step = 1; step <= n; step++)
         if (progressToken !== undefined)
@@ -85,6 +94,8 @@ export function createFixtureMcpServer(options: { exit?: (code: number) => void 
             method: 'notifications/progress',
             params: { progressToken, progress: step, total: n, message: `step ${step}` },
           });
+      // With `hold`, the answer waits for `release`: a test sees every progress note arrive first.
+      if (hold) await new Promise<void>((resolve) => held.push(resolve));
       return { content: [{ type: 'text', text: `counted to ${n}` }] };
     },
   );
