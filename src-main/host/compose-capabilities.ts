@@ -25,7 +25,6 @@ import { wireFileAndWebTools } from './wire-file-web-tools.js';
 import { wireHeartbeat } from './wire-heartbeat.js';
 import { wireMcp } from './wire-mcp.js';
 import { type WiredMemory, wireMemory } from './wire-memory.js';
-import { wireOpenAiApi } from './wire-openai-api.js';
 import { createSessionDefaultsSlot, wireOpenClawUi } from './wire-openclaw-ui.js';
 import { wirePluginMethods } from './wire-plugin-methods.js';
 import { wireSessions } from './wire-sessions.js';
@@ -202,8 +201,6 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
         defaultsSlot: openClawDefaults,
       }),
     );
-    // Last in, first out: the HTTP API stops taking requests before chat goes.
-    root.add(wireOpenAiApi({ core, config, clock, log }));
     return { secrets, sessionCount: sessions.count, dispose: () => root.dispose() };
   } catch (error) {
     await root.dispose().catch(() => {});

@@ -30,6 +30,7 @@ import type { Capabilities } from './compose-capabilities.js';
 import type { HearthHost } from './hearth-host.js';
 import { lanUrls } from './lan-addresses.js';
 import { HEARTH_VERSION } from './version.js';
+import { wireOpenAiApi } from './wire-openai-api.js';
 
 export interface StartHearthOptions {
   home: string;
@@ -171,6 +172,9 @@ export async function startHearth(options: StartHearthOptions): Promise<HearthHo
       }),
     );
     root.add(registerConfigMethods(core.registry, config));
+    // The HTTP APIs (OpenAI-compatible, MCP at /mcp) answer from the first moment: while capabilities
+    // load, a turn is refused as "starting" (503), not served the Control UI's page.
+    root.add(wireOpenAiApi({ core, config, clock, log }));
 
     // Pairing a phone needs a remote-facing, TLS-only listener; it starts on demand.
     let lanServer: Promise<GatewayServer> | undefined;
