@@ -198,11 +198,11 @@ describe('MCP client over stdio', () => {
   });
 
   it('cancels a call that does not answer in time, and one whose turn is aborted', async () => {
-    const hub = hubWith({ fixture: { ...fixture(), timeoutMs: 300 } }, { main: { servers: ['fixture'] } });
+    const hub = hubWith({ fixture: { ...fixture(), timeoutMs: 1000 } }, { main: { servers: ['fixture'] } });
     const hang = find(await hub.toolsFor('main'), 'fixture__hang');
     expect(await hang.execute({}, context())).toEqual({
       isError: true,
-      output: 'MCP server "fixture": hang did not answer within 300 ms; the call was cancelled',
+      output: 'MCP server "fixture": hang did not answer within 1000 ms; the call was cancelled',
     });
     const abort = new AbortController();
     const pending = hang.execute({}, context(abort.signal));

@@ -9,11 +9,13 @@ import { type AnyFrame, connectRaw } from '../testing/raw-gateway-socket.js';
 // calling its tools in a turn through the fake LLM, approvals for write tools over the wire.
 
 let product: ProductFixture;
-const fixture = { ...fixtureMcpServerCommand(), timeoutMs: 1500, connectTimeoutMs: 30_000 };
+const fixture = { ...fixtureMcpServerCommand(), connectTimeoutMs: 30_000 };
+// The same server with a short call timeout, for the hanging tool (the others keep the default 60 s).
+const impatient = { ...fixture, timeoutMs: 1500 };
 const agents = (mcpForPlain?: { servers: string[] }) => ({
   defaults: { model: 'openai/gpt-4o' },
   list: [
-    { id: 'main', default: true, mcp: { servers: ['fixture'] } },
+    { id: 'main', default: true, mcp: { servers: ['fixture', 'impatient'], tools: { impatient: ['hang'] } } },
     { id: 'plain', ...(mcpForPlain ? { mcp: mcpForPlain } : {}) },
   ],
 });
@@ -21,7 +23,7 @@ const agents = (mcpForPlain?: { servers: string[] }) => ({
 beforeAll(async () => {
   // Profile `full`: every tool's schema is in the prompt (no tools_load step), so what MCP adds is measurable.
   product = await startProductFixture({
-    config: { mcp: { servers: { fixture } }, agents: agents(), tools: { profile: 'full' } },
+    config: { mcp: { servers: { fixture, impatient } }, agents: agents(), tools: { profile: 'full' } },
   });
 });
 afterAll(async () => {
@@ -136,9 +138,9 @@ describe('MCP tools in a turn', () => {
   });
 
   it('a hanging tool times out with a tool error and the turn ends', async () => {
-    const last = await turnCalling('mcp-hang', 'fixture__hang', {});
+    const last = await turnCalling('mcp-hang', 'impatient__hang', {});
     expect(toolResults(last).at(-1)).toBe(
-      'MCP server "fixture": hang did not answer within 1500 ms; the call was cancelled',
+      'MCP server "impatient": hang did not answer within 1500 ms; the call was cancelled',
     );
   });
 
@@ -208,7 +210,7 @@ describe('mcp.servers.import', () => {
       errors: ['server "broken": needs command (a stdio server) or url (a Streamable HTTP server)'],
       applied: false,
     });
-    expect((await listServers()).length).toBe(1);
+    expect((await listServers()).length).toBe(2);
 
     const applied = await product.socket.request('mcp.servers.import', { json, apply: true });
     expect(applied.payload).toMatchObject({ applied: true });
