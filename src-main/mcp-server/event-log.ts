@@ -21,7 +21,7 @@ export interface EventPage {
   cursor: number;
 }
 
-function describe(event: string, payload: unknown): HearthEvent | undefined {
+function hearthEventOf(event: string, payload: unknown): HearthEvent | undefined {
   switch (event) {
     case 'session.message': {
       const { sessionKey, message } = payload as EventPayloads['session.message'];
@@ -70,7 +70,7 @@ export class EventLog implements Disposable {
   ) {
     this.store.add(
       subscribe((event, payload) => {
-        const described = describe(event, payload);
+        const described = hearthEventOf(event, payload);
         if (!described) return;
         this.seq += 1;
         this.events.push({ seq: this.seq, at: new Date(this.clock.now()).toISOString(), event: described });
