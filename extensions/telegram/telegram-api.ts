@@ -110,6 +110,28 @@ export class TelegramApi {
     );
   }
 
+  /** Downloads a file getFile pointed at (`file_path`); refuses more than `maxBytes`. */
+  async download(filePath: string, maxBytes: number, timeoutMs = 60_000): Promise<Uint8Array> {
+    const { baseUrl, token } = this.options;
+    const signal = AbortSignal.any([this.options.signal, AbortSignal.timeout(timeoutMs)]);
+    let response: Response;
+    try {
+      response = await this.options.fetch(`${baseUrl.replace(/\/+$/, '')}/file/bot${token}/${filePath}`, { signal });
+    } catch (error) {
+      if (this.options.signal.aborted) throw this.options.signal.reason;
+      throw new TelegramApiError(
+        'file',
+        0,
+        this.redact((error as Error).name === 'TimeoutError' ? `no answer in ${timeoutMs} ms` : 'network error'),
+      );
+    }
+    if (!response.ok) throw new TelegramApiError('file', response.status, `download answered ${response.status}`);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (bytes.length > maxBytes)
+      throw new TelegramApiError('file', 413, `file is ${bytes.length} bytes, over ${maxBytes}`);
+    return bytes;
+  }
+
   private redact(text: string): string {
     return text.split(this.options.token).join('<token>');
   }

@@ -1,11 +1,23 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src-main/base/logger.js';
-import type { ChannelHealth, ChannelInboundMessage, RunningChannel } from '../../src-main/plugins/sdk/index.js';
+import type {
+  ChannelHealth,
+  ChannelInboundMessage,
+  ChannelStartContext,
+  RunningChannel,
+} from '../../src-main/plugins/sdk/index.js';
 import { type FakeTelegramServer, startFakeTelegramServer } from '../../src-main/testing/fake-telegram-server.js';
 import { normaliseUpdate, telegramChannel } from './telegram-channel.js';
 import { validateTelegramConfig } from './telegram-config.js';
 
 // The plugin alone, as the channel host drives it through the SDK contract, against the fake Bot API.
+
+const silentLogger: ChannelStartContext<unknown>['log'] = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  child: () => silentLogger,
+};
 
 let telegram: FakeTelegramServer | undefined;
 let running: RunningChannel | undefined;

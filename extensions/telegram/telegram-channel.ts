@@ -1,5 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import {
+  type ChannelAttachment,
   type ChannelInboundMessage,
   type ChannelStartContext,
   defineChannel,
@@ -14,7 +15,15 @@ interface BotUser {
   username?: string;
   first_name?: string;
 }
+interface FileRef {
+  file_id?: unknown;
+  file_size?: unknown;
+  file_name?: unknown;
+  mime_type?: unknown;
+}
 interface IncomingMessage {
+  photo?: FileRef[];
+  document?: FileRef;
   message_id?: unknown;
   from?: { id?: unknown; first_name?: unknown; username?: unknown; is_bot?: unknown };
   chat?: { id?: unknown; type?: unknown };
@@ -34,7 +43,10 @@ interface Update {
  * post, a malformed body). In groups, `addressedToBot` is an @mention of the bot or a reply to it;
  * the mention is taken out of the text the model sees.
  */
-export function normaliseUpdate(update: Update, bot: BotUser): { message: ChannelInboundMessage } | { skip: string } {
+export function normaliseUpdate(
+  update: Update,
+  bot: BotUser,
+): { message: ChannelInboundMessage; media: MediaRef[] } | { skip: string } {
   const m = update.message;
   if (!m || typeof m !== 'object') return { skip: 'not a message update' };
   const chatId = m.chat?.id;
@@ -42,19 +54,20 @@ export function normaliseUpdate(update: Update, bot: BotUser): { message: Channe
   const text = typeof m.text === 'string' ? m.text : typeof m.caption === 'string' ? m.caption : undefined;
   if (typeof chatId !== 'number' || typeof fromId !== 'number' || typeof m.message_id !== 'number')
     return { skip: 'malformed message (no chat, sender or id)' };
-  if (text === undefined || text.trim() === '') return { skip: 'message without text' };
+  const media = mediaOf(m);
+  if ((text === undefined || text.trim() === '') && media.length === 0) return { skip: 'message without text' };
   if (m.from?.is_bot === true) return { skip: 'message from a bot' };
   const chatType = m.chat?.type;
   const peerKind =
     chatType === 'private' ? 'direct' : chatType === 'group' || chatType === 'supergroup' ? 'group' : undefined;
   if (!peerKind) return { skip: `unsupported chat type ${String(chatType)}` };
   const mention = bot.username ? `@${bot.username}` : undefined;
-  let clean = text;
+  let clean = text ?? '';
   let mentioned = false;
   if (mention) {
     const pattern = new RegExp(`${mention.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'gi');
-    mentioned = pattern.test(text);
-    clean = text
+    mentioned = pattern.test(clean);
+    clean = clean
       .replace(pattern, '')
       .replace(/\s{2,}/g, ' ')
       .trim();
@@ -73,11 +86,99 @@ export function normaliseUpdate(update: Update, bot: BotUser): { message: Channe
         ...(typeof m.from?.first_name === 'string' ? { name: m.from.first_name } : {}),
         ...(typeof m.from?.username === 'string' ? { username: m.from.username } : {}),
       },
-      text: clean || text,
+      text: clean || (text ?? ''),
       addressedToBot: mentioned || repliedToBot,
       ts: typeof m.date === 'number' ? m.date * 1000 : Date.now(),
     },
+    media,
   };
+}
+
+/** A malformed update is skipped, never allowed to stop the channel. */
+function safelyNormalise(update: Update, bot: BotUser): ReturnType<typeof normaliseUpdate> {
+  try {
+    return normaliseUpdate(update, bot);
+  } catch (error) {
+    return { skip: `malformed update (${String(error)})` };
+  }
+}
+
+/** Largest file the channel downloads for the model; a bigger one is named in the text instead. */
+export const MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024;
+
+export interface MediaRef {
+  fileId: string;
+  kind: 'image' | 'file';
+  mediaType: string;
+  name?: string;
+  size?: number;
+}
+
+/** The photo (its largest size under the cap) or the document a message carries. */
+function mediaOf(m: IncomingMessage): MediaRef[] {
+  const refs: MediaRef[] = [];
+  if (Array.isArray(m.photo) && m.photo.length > 0) {
+    const sizes = m.photo.filter((p) => typeof p?.file_id === 'string');
+    const fitting = sizes.filter((p) => typeof p.file_size !== 'number' || p.file_size <= MAX_ATTACHMENT_BYTES);
+    const best = (fitting.length > 0 ? fitting : sizes).at(-1);
+    if (best)
+      refs.push({
+        fileId: best.file_id as string,
+        kind: 'image',
+        mediaType: 'image/jpeg',
+        ...(typeof best.file_size === 'number' ? { size: best.file_size } : {}),
+      });
+  }
+  const doc = m.document;
+  if (doc && typeof doc.file_id === 'string') {
+    const mediaType = typeof doc.mime_type === 'string' ? doc.mime_type : 'application/octet-stream';
+    refs.push({
+      fileId: doc.file_id,
+      kind: mediaType.startsWith('image/') ? 'image' : 'file',
+      mediaType,
+      ...(typeof doc.file_name === 'string' ? { name: doc.file_name } : {}),
+      ...(typeof doc.file_size === 'number' ? { size: doc.file_size } : {}),
+    });
+  }
+  return refs;
+}
+
+/**
+ * Downloads what a message carries (getFile, then the file URL) into attachments. A file over
+ * the cap, or one that cannot be fetched, is named in a note instead, so the model knows.
+ */
+export async function downloadMedia(
+  api: TelegramApi,
+  media: readonly MediaRef[],
+): Promise<{ attachments: ChannelAttachment[]; notes: string[] }> {
+  const attachments: ChannelAttachment[] = [];
+  const notes: string[] = [];
+  for (const ref of media) {
+    const label = ref.name ?? (ref.kind === 'image' ? 'a photo' : 'a file');
+    if (ref.size !== undefined && ref.size > MAX_ATTACHMENT_BYTES) {
+      notes.push(`[${label} was attached, but it is over ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MB and was not read]`);
+      continue;
+    }
+    try {
+      const file = await api.call<{ file_path?: string }>('getFile', { file_id: ref.fileId });
+      if (!file.file_path) throw new Error('getFile gave no file_path');
+      const bytes = await api.download(file.file_path, MAX_ATTACHMENT_BYTES);
+      attachments.push({
+        kind: ref.kind,
+        mediaType: ref.mediaType,
+        ...(ref.name ? { name: ref.name } : {}),
+        data: Buffer.from(bytes).toString('base64'),
+      });
+    } catch (error) {
+      notes.push(`[${label} was attached, but it could not be downloaded: ${describeFailure(error)}]`);
+    }
+  }
+  return { attachments, notes };
+}
+
+/** The message with a loader for its media, fetched only if the host lets the sender through. */
+function withMediaLoader(api: TelegramApi, message: ChannelInboundMessage, media: readonly MediaRef[]) {
+  return media.length === 0 ? message : { ...message, loadAttachments: () => downloadMedia(api, media) };
 }
 
 function describeFailure(error: unknown): string {
@@ -138,12 +239,12 @@ async function runPolling(
     for (const update of updates) {
       if (signal.aborted) return;
       if (typeof update?.update_id !== 'number') continue;
-      const normalised = normaliseUpdate(update, bot);
+      const normalised = safelyNormalise(update, bot);
       if ('skip' in normalised)
         log.debug('telegram update skipped', { updateId: update.update_id, reason: normalised.skip });
       else {
         try {
-          await context.receive(normalised.message);
+          await context.receive(withMediaLoader(api, normalised.message, normalised.media));
         } catch (error) {
           if (signal.aborted) return;
           log.error('the host could not take a telegram message', { updateId: update.update_id, error: String(error) });
@@ -182,12 +283,12 @@ async function runWebhook(
     } catch {
       return { status: 400, body: 'not JSON' };
     }
-    const normalised = typeof update?.update_id === 'number' ? normaliseUpdate(update, bot) : { skip: 'no update_id' };
+    const normalised = typeof update?.update_id === 'number' ? safelyNormalise(update, bot) : { skip: 'no update_id' };
     if ('skip' in normalised) {
       log.debug('telegram update skipped', { reason: normalised.skip });
       return { status: 200 };
     }
-    await context.receive(normalised.message);
+    await context.receive(withMediaLoader(api, normalised.message, normalised.media));
     return { status: 200 };
   });
   signal.addEventListener('abort', () => listening.dispose(), { once: true });
@@ -213,7 +314,7 @@ export const telegramChannel = defineChannel<TelegramConfig>({
     reactions: false,
     buttons: false,
     groups: true,
-    media: [],
+    media: ['image', 'document'],
     maxMessageLength: TELEGRAM_MAX_MESSAGE,
     markdown: 'telegram-markdown-v2',
   },

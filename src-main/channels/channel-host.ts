@@ -6,6 +6,7 @@ import { Emitter } from '../base/emitter.js';
 import { HearthError } from '../base/errors.js';
 import type { Logger } from '../base/logger.js';
 import type {
+  ChannelAttachment,
   ChannelHealth,
   ChannelInboundMessage,
   ChannelPlugin,
@@ -24,6 +25,7 @@ export interface ChannelChat {
     route: { channel: string; accountId?: string; peerKind: 'direct' | 'group' | 'channel'; peerId: string };
     message: string;
     idempotencyKey: string;
+    attachments?: ChannelAttachment[];
   }): Promise<
     | { ok: true; payload: { runId: string; status: string; command?: { reply: string } } }
     | { ok: false; error: { message: string } }
@@ -171,20 +173,22 @@ export class ChannelHost implements AsyncDisposable {
         restarts: 0,
       }));
     return [...this.entries.values()]
-      .map((entry) => ({
-        id: entry.registered.id,
-        pluginId: entry.registered.pluginId,
-        name: entry.plugin?.meta.name ?? entry.registered.id,
-        ...(entry.plugin?.meta.icon ? { icon: entry.plugin.meta.icon } : {}),
-        configured: entry.configured,
-        enabled: entry.settings?.enabled ?? false,
-        ...(entry.settings ? { dmPolicy: entry.settings.dmPolicy } : {}),
-        health: entry.health,
-        ...(entry.lastMessageAt ? { lastMessageAt: entry.lastMessageAt } : {}),
-        ...(entry.lastError ? { lastError: entry.lastError } : {}),
-        ...(entry.startedAt ? { startedAt: entry.startedAt } : {}),
-        restarts: entry.restarts,
-      }))
+      .map(
+        (entry): ChannelStatusView => ({
+          id: entry.registered.id,
+          pluginId: entry.registered.pluginId,
+          name: entry.plugin?.meta.name ?? entry.registered.id,
+          ...(entry.plugin?.meta.icon ? { icon: entry.plugin.meta.icon } : {}),
+          configured: entry.configured,
+          enabled: entry.settings?.enabled ?? false,
+          ...(entry.settings ? { dmPolicy: entry.settings.dmPolicy } : {}),
+          health: entry.health,
+          ...(entry.lastMessageAt ? { lastMessageAt: entry.lastMessageAt } : {}),
+          ...(entry.lastError ? { lastError: entry.lastError } : {}),
+          ...(entry.startedAt ? { startedAt: entry.startedAt } : {}),
+          restarts: entry.restarts,
+        }),
+      )
       .concat(orphans);
   }
 

@@ -89,17 +89,26 @@ export function runChannelTurn(input: {
     }
   });
 
-  const started = chat
-    .send({
-      route: {
-        channel: input.channelId,
-        accountId: input.accountId,
-        peerKind: message.target.peerKind,
-        peerId: message.target.peerId,
-      },
-      message: message.text,
-      idempotencyKey: runId,
-    })
+  const loaded = message.loadAttachments
+    ? message.loadAttachments().catch((error: unknown) => ({
+        attachments: [],
+        notes: [`[an attachment could not be read: ${String(error)}]`],
+      }))
+    : Promise.resolve({ attachments: message.attachments ?? [], notes: [] as string[] });
+  const started = loaded
+    .then(({ attachments, notes }) =>
+      chat.send({
+        route: {
+          channel: input.channelId,
+          accountId: input.accountId,
+          peerKind: message.target.peerKind,
+          peerId: message.target.peerId,
+        },
+        message: [message.text, ...notes].filter((part) => part.trim() !== '').join('\n'),
+        idempotencyKey: runId,
+        ...(attachments.length > 0 ? { attachments: attachments.slice(0, 16) } : {}),
+      }),
+    )
     .then((outcome) => {
       if (!outcome.ok) {
         log.warn('channel turn refused', { runId, error: outcome.error.message });

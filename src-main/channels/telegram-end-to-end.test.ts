@@ -237,6 +237,38 @@ describe('Telegram, end to end through the channel host', () => {
     ]);
   });
 
+  it("hands a photo to the model, names a file too big to read, and never fetches a stranger's file", async () => {
+    const bytes = new Uint8Array(Array.from({ length: 600 }, (_, i) => (i * 7) % 256));
+    product.llm.script([{ type: 'text', text: 'A nice picture.' }]);
+    const before = product.llm.requests.length;
+    telegram.sendUserFile({ chatId: OWNER.id, from: OWNER, bytes, as: 'photo', caption: 'what is in this picture?' });
+    await telegram.waitForBotMessage(OWNER.id, (m) => m.text === 'A nice picture\\.');
+    const request = product.llm.requests[before]!;
+    expect(request.lastUserText).toContain('what is in this picture?');
+    expect(JSON.stringify(request.body)).toContain(Buffer.from(bytes).toString('base64'));
+
+    product.llm.script([{ type: 'text', text: 'I could not open it.' }]);
+    telegram.sendUserFile({
+      chatId: OWNER.id,
+      from: OWNER,
+      bytes: new Uint8Array(10),
+      as: 'document',
+      fileName: 'report.pdf',
+      mimeType: 'application/pdf',
+      reportedSize: 6 * 1024 * 1024,
+    });
+    await telegram.waitForBotMessage(OWNER.id, (m) => m.text === 'I could not open it\\.');
+    expect(product.llm.requests.at(-1)?.lastUserText).toContain(
+      '[report.pdf was attached, but it is over 5 MB and was not read]',
+    );
+
+    const fetchesBefore = telegram.calls.filter((c) => c.method === 'getFile').length;
+    const visitor = { id: 31337, first_name: 'Eve' };
+    telegram.sendUserFile({ chatId: visitor.id, from: visitor, bytes, as: 'photo', caption: 'look' });
+    await telegram.waitForBotMessage(visitor.id, (m) => /pairing code/.test(m.text));
+    expect(telegram.calls.filter((c) => c.method === 'getFile')).toHaveLength(fetchesBefore);
+  });
+
   it('is run from the CLI: status, pairing list and approve by code', async () => {
     const visitor = { id: 999, first_name: 'Vera' };
     telegram.sendUserMessage({ chatId: visitor.id, from: visitor, text: 'hi there' });

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
  * (https://core.telegram.org/bots/api): `POST /bot<token>/<method>` with a JSON or form body (or
  * query parameters), answered `{ok:true,result}` or `{ok:false,error_code,description,parameters?}`
  * with the same HTTP status. It implements getMe, getUpdates (long poll; `offset` confirms every
- * update below it, as Telegram does), sendMessage, editMessageText, sendChatAction, setWebhook (then
+ * update below it, as Telegram does), getFile and the file URL, sendMessage, editMessageText, sendChatAction, setWebhook (then
  * it POSTs each update to the webhook with its secret token, retrying a non-2xx) and deleteWebhook,
  * and checks MarkdownV2 the way Telegram does (reserved characters must be escaped), so a test
  * sees what a real bot would. Failures are injected per method: 429 with retry_after, any status,
@@ -40,6 +40,9 @@ export interface TelegramMessage {
   entities?: TelegramEntity[];
   reply_to_message?: TelegramMessage;
   edit_date?: number;
+  caption?: string;
+  photo?: { file_id: string; file_unique_id: string; width: number; height: number; file_size?: number }[];
+  document?: { file_id: string; file_unique_id: string; file_name?: string; mime_type?: string; file_size?: number };
 }
 export interface TelegramUpdate {
   update_id: number;
@@ -89,6 +92,18 @@ export interface FakeTelegramServer {
   readonly confirmedOffset: number;
   /** Queues a user's message as an update, as Telegram would; returns its update_id. */
   sendUserMessage(input: UserMessageInput): number;
+  /** Queues a user's photo (`caption` optional) or document; the bytes are served by getFile + the file URL. */
+  sendUserFile(input: {
+    chatId: number;
+    from: { id: number; first_name: string };
+    bytes: Uint8Array;
+    as: 'photo' | 'document';
+    fileName?: string;
+    mimeType?: string;
+    caption?: string;
+    /** The size Telegram reports (default: the real one), to test a file over a cap. */
+    reportedSize?: number;
+  }): number;
   /** Queues a raw update (for malformed-update tests); the update_id is set by the server. */
   pushUpdate(update: Omit<TelegramUpdate, 'update_id'>): number;
   /** The first call (past or future) of `method` that satisfies `predicate`. */
@@ -230,6 +245,7 @@ export async function startFakeTelegramServer(options: FakeTelegramServerOptions
   let confirmedOffset = 0;
   let nextMessageId = 1;
   const botMessages: FakeBotMessage[] = [];
+  const files = new Map<string, { path: string; bytes: Uint8Array }>();
   const injected = new Map<string, { status: number; description: string; parameters?: Record<string, unknown> }[]>();
   let dropNextPoll = false;
   let revoked = false;
@@ -379,6 +395,16 @@ export async function startFakeTelegramServer(options: FakeTelegramServerOptions
             "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
           );
         return getUpdates(params, response);
+      case 'getFile': {
+        const file = typeof params.file_id === 'string' ? files.get(params.file_id) : undefined;
+        if (!file) throw new ApiError(400, 'Bad Request: invalid file_id');
+        return {
+          file_id: params.file_id,
+          file_unique_id: params.file_id,
+          file_size: file.bytes.length,
+          file_path: file.path,
+        };
+      }
       case 'sendChatAction':
         chatIdOf(params);
         if (typeof params.action !== 'string') throw new ApiError(400, 'Bad Request: action is empty');
@@ -433,6 +459,19 @@ export async function startFakeTelegramServer(options: FakeTelegramServerOptions
   const server: Server = createServer((request, response) => {
     void (async () => {
       const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+      const download = /^\/file\/bot([^/]+)\/(.+)$/.exec(url.pathname);
+      if (download) {
+        const file = [...files.values()].find((f) => f.path === download[2]);
+        record('file', { path: download[2] }, download[1] === token && file ? 200 : 404);
+        if (download[1] !== token || !file) {
+          response.writeHead(404, { 'content-type': 'application/json' });
+          response.end(JSON.stringify({ ok: false, error_code: 404, description: 'Not Found' }));
+          return;
+        }
+        response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': file.bytes.length });
+        response.end(file.bytes);
+        return;
+      }
       const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(url.pathname);
       let method = 'unknown';
       let params: Record<string, unknown> = {};
@@ -547,6 +586,38 @@ export async function startFakeTelegramServer(options: FakeTelegramServerOptions
                 },
               }
             : {}),
+        },
+      });
+    },
+    sendUserFile(input) {
+      const fileId = `file-${files.size + 1}`;
+      const path = `${input.as === 'photo' ? 'photos' : 'documents'}/${fileId}${input.as === 'photo' ? '.jpg' : ''}`;
+      files.set(fileId, { path, bytes: input.bytes });
+      const size = input.reportedSize ?? input.bytes.length;
+      const chat: TelegramChat = { id: input.chatId, type: 'private', first_name: input.from.first_name };
+      return queueUpdate({
+        message: {
+          message_id: nextUserMessageId++,
+          from: { id: input.from.id, is_bot: false, first_name: input.from.first_name },
+          chat,
+          date: Math.floor(Date.now() / 1000),
+          ...(input.caption !== undefined ? { caption: input.caption } : {}),
+          ...(input.as === 'photo'
+            ? {
+                photo: [
+                  { file_id: `${fileId}-thumb`, file_unique_id: `${fileId}-t`, width: 90, height: 90, file_size: 10 },
+                  { file_id: fileId, file_unique_id: fileId, width: 800, height: 600, file_size: size },
+                ],
+              }
+            : {
+                document: {
+                  file_id: fileId,
+                  file_unique_id: fileId,
+                  ...(input.fileName ? { file_name: input.fileName } : {}),
+                  ...(input.mimeType ? { mime_type: input.mimeType } : {}),
+                  file_size: size,
+                },
+              }),
         },
       });
     },

@@ -69,13 +69,29 @@ export interface ChannelTarget {
   replyToMessageId?: string;
 }
 
+/** A photo or file that came with a message, downloaded by the plugin; it reaches the model. */
+export interface ChannelAttachment {
+  kind: 'image' | 'file';
+  mediaType: string;
+  name?: string;
+  /** base64 */
+  data: string;
+}
+
 /** One inbound message, already normalised by the plugin. Its text is untrusted input. */
 export interface ChannelInboundMessage {
   /** Unique per account on the platform; the host drops a message id it has already taken. */
   messageId: string;
   target: ChannelTarget;
   sender: { id: string; name?: string; username?: string };
+  /** The text, or a photo's caption (may be empty when attachments carry the message). */
   text: string;
+  attachments?: ChannelAttachment[];
+  /**
+   * Downloads what the message carries; the host calls it only for a sender who passed the DM
+   * policy, so a stranger's files are never fetched. `notes` name what could not be read.
+   */
+  loadAttachments?(): Promise<{ attachments: ChannelAttachment[]; notes: string[] }>;
   /** In a group: the bot was mentioned or the message replies to the bot. Ignored for DMs. */
   addressedToBot?: boolean;
   ts: number;

@@ -1,4 +1,5 @@
 export {
+  type ChannelAttachment,
   type ChannelCapabilities,
   type ChannelConfigAdapter,
   type ChannelContribution,
