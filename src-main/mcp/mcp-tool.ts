@@ -67,6 +67,7 @@ export function createMcpToolDefinition(
     name: info.name,
     description: info.description || `${tool.name} (MCP server ${server})`,
     inputSchema: inputSchemaOf(tool),
+    source: 'mcp',
     async execute(input, context): Promise<ToolOutput> {
       if (info.access !== 'read' && !deps.alwaysAllowed?.has(info.name)) {
         const json = JSON.stringify(input ?? {});
