@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { linkedAbortController } from '../base/abort.js';
 import type { Clock } from '../base/clock.js';
 import type { Reason } from './analysis-types.js';
 import type { BashParser } from './bash-parser.js';
@@ -31,9 +32,7 @@ export function createSmartTriage(
   const nonce = deps.nonce ?? (() => randomBytes(8).toString('hex'));
   return async (command, signal, reasons = []) => {
     const prompt = buildJudgePrompt(stripComments(deps.parser, command), nonce(), reasons);
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(signal?.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const { controller, dispose: unlink } = linkedAbortController(signal);
     let timer: { dispose(): void } | undefined;
     const timeout = new Promise<SmartVerdict>((resolve) => {
       timer = deps.clock.setTimeout(() => {
@@ -54,7 +53,7 @@ export function createSmartTriage(
       return await Promise.race([answer, timeout]);
     } finally {
       timer?.dispose();
-      signal?.removeEventListener('abort', onAbort);
+      unlink();
     }
   };
 }

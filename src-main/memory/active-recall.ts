@@ -1,3 +1,4 @@
+import { linkedAbortController } from '../base/abort.js';
 import type { Clock } from '../base/clock.js';
 import type { MemoryRecallConfig, RecallStyle } from './memory-config.js';
 import type { MemoryEngine, MemorySearchResult } from './memory-engine.js';
@@ -77,9 +78,7 @@ export function createActiveRecall(deps: ActiveRecallDeps) {
       const now = deps.clock.now();
       const cached = cache.get(key);
       if (cached && now - cached.at < deps.config.cacheMs) return cached.value;
-      const controller = new AbortController();
-      const onAbort = () => controller.abort();
-      request.signal?.addEventListener('abort', onAbort, { once: true });
+      const { controller, dispose: unlink } = linkedAbortController(request.signal);
       let timer: { dispose(): void } | undefined;
       const timeout = new Promise<undefined>((resolve) => {
         timer = deps.clock.setTimeout(() => {
@@ -93,7 +92,7 @@ export function createActiveRecall(deps: ActiveRecallDeps) {
         return value;
       } finally {
         timer?.dispose();
-        request.signal?.removeEventListener('abort', onAbort);
+        unlink();
       }
     },
   };

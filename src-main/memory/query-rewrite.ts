@@ -1,4 +1,5 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { linkedAbortController } from '../base/abort.js';
 import type { Clock } from '../base/clock.js';
 import type { MemoryQueryRewriteConfig } from './memory-config.js';
 import type { MemorySearchResult } from './memory-engine.js';
@@ -93,9 +94,8 @@ export function createQueryRewriter(deps: QueryRewriteDeps): QueryRewriter {
 
   const call = async (query: string, signal?: AbortSignal): Promise<string[]> => {
     const prompt = rewritePrompt(query, deps.config.languages);
-    const controller = new AbortController();
+    const { controller, dispose: unlink } = linkedAbortController(signal);
     const abort = () => controller.abort();
-    signal?.addEventListener('abort', abort, { once: true });
     const timer = deps.clock.setTimeout(abort, deps.config.timeoutMs);
     totals.calls++;
     try {
@@ -113,7 +113,7 @@ export function createQueryRewriter(deps: QueryRewriteDeps): QueryRewriter {
       return parseRewrites(answer.text, query);
     } finally {
       timer.dispose();
-      signal?.removeEventListener('abort', abort);
+      unlink();
     }
   };
 

@@ -1,4 +1,5 @@
 import { type LanguageModelUsage, streamText, type ToolSet, tool } from 'ai';
+import { linkedAbortController } from '../../base/abort.js';
 import type { Logger } from '../../base/logger.js';
 import type { SdkLanguageModel } from '../../providers/index.js';
 import type { OnDemandTools, ToolContext, ToolDefinition } from '../../tools/tool.js';
@@ -171,9 +172,7 @@ async function streamOneStep(
   tools: ToolSet,
 ): Promise<StepOutcome> {
   // Our own controller: the first error part aborts the HTTP stream at once instead of draining it.
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(input.signal.reason);
-  input.signal.addEventListener('abort', onAbort, { once: true });
+  const { controller, dispose: unlink } = linkedAbortController(input.signal);
   const outcome: StepOutcome = { status: 'ok', text: '', calls: [], usage: zeroUsage(), finishReason: 'stop' };
   try {
     const result = streamText({
@@ -215,7 +214,7 @@ async function streamOneStep(
     if (input.signal.aborted) return { ...outcome, status: 'aborted' };
     return { ...outcome, status: 'error', error };
   } finally {
-    input.signal.removeEventListener('abort', onAbort);
+    unlink();
   }
 }
 

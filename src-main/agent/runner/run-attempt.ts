@@ -1,3 +1,4 @@
+import { linkedAbortController } from '../../base/abort.js';
 import type { AuthProfile } from '../../providers/index.js';
 import { computePromptBudget, estimateTokens } from '../context/index.js';
 import { runAgentLoop } from '../loop/agent-loop.js';
@@ -21,9 +22,7 @@ export async function runAttempt(
   profile: AuthProfile | undefined,
   limits: { contextWindow: number; maxOutputTokens: number },
 ): Promise<AttemptResult> {
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(request.signal.reason);
-  request.signal.addEventListener('abort', onAbort, { once: true });
+  const { controller, dispose: unlink } = linkedAbortController(request.signal);
   let timedOut = false;
   const timer =
     request.timeoutMs !== undefined
@@ -58,7 +57,7 @@ export async function runAttempt(
     return { result, timedOut: timedOut && !request.signal.aborted };
   } finally {
     timer?.dispose();
-    request.signal.removeEventListener('abort', onAbort);
+    unlink();
   }
 }
 
@@ -72,7 +71,7 @@ export function contextUsage(request: TurnRequest, contextWindow: number): numbe
 
 /** Resolves true when the wait completed, false when aborted first. */
 export function sleep(deps: RunnerDeps, ms: number, signal: AbortSignal): Promise<boolean> {
-  if (ms <= 0) return Promise.resolve(!signal.aborted);
+  if (ms <= 0 || signal.aborted) return Promise.resolve(!signal.aborted);
   return new Promise((resolve) => {
     const onAbort = () => {
       timer.dispose();

@@ -259,6 +259,21 @@ describe('tools, abort and lanes', () => {
     expect(await f.chatEnd('ab-2')).toMatchObject({ state: 'final' });
   });
 
+  it('aborts a turn stopped before its model call went out: aborted at once, no answer streams', async () => {
+    const f = await fixture();
+    server.script({ type: 'text', text: 'should never arrive', firstTokenDelayMs: 60_000 });
+    await send(f, 'main', 'tell me a story', 'ab-early');
+    // Stop as soon as the run says it started: the prompt and tools are still being assembled.
+    const started = () =>
+      f.events.some(
+        (e) => e.event === 'agent' && (e.payload as { runId?: string; stream?: string }).runId === 'ab-early',
+      );
+    while (!started()) await new Promise((resolve) => setImmediate(resolve));
+    expect(await f.call('chat.abort', { sessionKey: 'main' })).toMatchObject({ ok: true, payload: { aborted: true } });
+    expect(await f.chatEnd('ab-early')).toMatchObject({ state: 'aborted' });
+    expect(f.chatEvents('ab-early').some((e) => e.state === 'delta')).toBe(false);
+  });
+
   it('two sessions run concurrently while one session serializes its turns', async () => {
     const f = await fixture();
     server.setDefault((request) => ({ type: 'text', text: `re: ${request.lastUserText}`, firstTokenDelayMs: 500 }));
