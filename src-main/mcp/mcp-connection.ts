@@ -20,7 +20,7 @@ export interface McpConnectionDeps {
   log: Logger;
   /** A config value: the string itself, or the secret it names (throws naming a missing secret). */
   resolveValue(value: McpValue, where: string): Promise<string>;
-  /** The environment a stdio server inherits from (PATH, HOME…), before its own `env`. */
+  /** Hearth's environment; a stdio server inherits only PATH, HOME and the like of it (inheritedEnv). */
   baseEnv: Record<string, string | undefined>;
   clientVersion: string;
   /** The tool list changed (`notifications/tools/list_changed`, or a restart listed different tools). */
@@ -28,6 +28,34 @@ export interface McpConnectionDeps {
   /** State, tools or last error changed (what `status()` says). */
   onStatusChanged?(): void;
 }
+
+/**
+ * What a stdio server inherits of Hearth's environment: enough to run (the SDK's own list, plus
+ * locale and temp), never the rest, which may hold API keys. Its `env` adds what it needs.
+ */
+const inheritedEnv = [
+  'HOME',
+  'LOGNAME',
+  'PATH',
+  'SHELL',
+  'TERM',
+  'USER',
+  'LANG',
+  'LC_ALL',
+  'TMPDIR',
+  'XDG_RUNTIME_DIR',
+  'APPDATA',
+  'HOMEDRIVE',
+  'HOMEPATH',
+  'LOCALAPPDATA',
+  'PATHEXT',
+  'PROGRAMFILES',
+  'SYSTEMDRIVE',
+  'SYSTEMROOT',
+  'TEMP',
+  'USERNAME',
+  'USERPROFILE',
+];
 
 /** Waits between restarts of a stdio server that died; after the last, it stays down until next used. */
 const restartDelaysMs = [1000, 2000, 4000, 8000, 16_000, 30_000];
@@ -250,7 +278,10 @@ export class McpConnection implements Disposable {
     const transport = transportOf(config);
     if (transport === 'stdio') {
       const env: Record<string, string> = {};
-      for (const [key, value] of Object.entries(this.deps.baseEnv)) if (value !== undefined) env[key] = value;
+      for (const key of inheritedEnv) {
+        const value = this.deps.baseEnv[key];
+        if (value !== undefined) env[key] = value;
+      }
       for (const [key, value] of Object.entries(config.env))
         env[key] = await this.deps.resolveValue(value, `env.${key}`);
       const stdio = new StdioClientTransport({

@@ -65,7 +65,7 @@ function hubWith(
     ...(alwaysAllowed ? { alwaysAllowed } : {}),
     clock: systemClock,
     log: silentLogger,
-    baseEnv: { PATH: process.env.PATH },
+    baseEnv: { PATH: process.env.PATH, OPENAI_API_KEY: 'sk-hearth-own' },
   });
   hubs.push(hub);
   return hub;
@@ -263,6 +263,8 @@ describe('MCP client over stdio', () => {
     const read = find(await hub.toolsFor('main'), 'fixture__env_value');
     expect((await read.execute({ name: 'TOKEN' }, context())).output).toBe('s3cret');
     expect((await read.execute({ name: 'PLAIN' }, context())).output).toBe('visible');
+    // Hearth's own environment stays out, but for what a program needs to run.
+    expect((await read.execute({ name: 'OPENAI_API_KEY' }, context())).output).toBe('(unset)');
 
     const lacking = hubWith({ fixture: { ...fixture(), env } }, { main: { servers: ['fixture'] } });
     expect(await lacking.toolsFor('main')).toEqual([]);
