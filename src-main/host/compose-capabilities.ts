@@ -13,6 +13,8 @@ import { loadInstalledPlugins } from '../plugins/index.js';
 import { resolveModelSelection } from '../providers/index.js';
 import type { SecretStore } from '../secrets/index.js';
 import { openSecretStore } from '../secrets/index.js';
+import { createCanvasTools } from '../tools/canvas/index.js';
+import { createSessionTools } from '../tools/sessions/index.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { modelTextOf } from './model-text-of.js';
 import { personalFolders } from './session-person.js';
@@ -92,8 +94,13 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       }),
     );
     const mcp = root.add(await wireMcp({ core, config, paths, secrets, approvals: exec.approvals, clock, log, env }));
-    // The model's tools: exec's, the plugins', and memory's while memory runs.
-    const tools: ToolDefinition[] = [exec.tool as ToolDefinition];
+    // The model's tools: exec's, the canvas's, the sessions', the plugins', and memory's while memory runs; the
+    // agent's tool profile decides which are core (tools/catalogue).
+    const tools: ToolDefinition[] = [
+      exec.tool as ToolDefinition,
+      ...createCanvasTools(),
+      ...createSessionTools({ store: sessions.store, index: sessions.search }),
+    ];
     // The built-in file tools and web_fetch (tools/files, tools/web); the catalogue decides what is core.
     tools.push(...wireFileAndWebTools({ config, paths, env, approvals: exec.approvals }));
 
@@ -124,7 +131,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       log: log.child({ part: 'plugins' }),
       uid: process.getuid?.(),
     });
-    tools.push(...plugins.registry.listTools());
+    tools.push(...plugins.registry.listTools().map((tool) => ({ source: 'plugin' as const, ...tool })));
     plugins.registry.onHookError = (pluginId, error) =>
       log.warn('a plugin bootstrap hook failed; ignored', { plugin: pluginId, error: String(error) });
     bootstrapHooks.push(...plugins.registry.bootstrapFilesHooks());

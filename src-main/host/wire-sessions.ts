@@ -3,13 +3,17 @@ import { type AsyncDisposable, AsyncDisposableStore } from '../base/disposable.j
 import type { Logger } from '../base/logger.js';
 import type { GatewayCore } from '../gateway/gateway-core.js';
 import { registerSessionsMethods } from '../gateway/methods/sessions.js';
+import { registerSessionsSearchMethod } from '../gateway/methods/sessions-search.js';
 import type { HearthPaths } from '../paths/index.js';
 import type { SessionDefaults } from '../protocol/methods/openclaw-chat.js';
 import { createLanes, createSessionStore, type Lanes, type SessionStore } from '../sessions/index.js';
+import { createSessionSearchIndex, type SessionSearchIndex } from '../tools/sessions/index.js';
 
 export interface WiredSessions extends AsyncDisposable {
   store: SessionStore;
   lanes: Lanes;
+  /** Full-text search over what was said (`sessions.search`, the sessions_search tool); built on first use. */
+  search: SessionSearchIndex;
   /** How many sessions exist (for `status`), kept current from the store's change events. */
   count(): number;
 }
@@ -36,5 +40,7 @@ export async function wireSessions(deps: {
     }),
   );
   root.add(registerSessionsMethods(core.registry, { store, bus: core.bus, clock, defaults: deps.defaults }));
-  return { store, lanes: createLanes({}), count: () => total, dispose: () => root.dispose() };
+  const search = root.add(createSessionSearchIndex({ store, log: deps.log.child({ part: 'session-search' }) }));
+  root.add(registerSessionsSearchMethod(core.registry, search));
+  return { store, lanes: createLanes({}), search, count: () => total, dispose: () => root.dispose() };
 }

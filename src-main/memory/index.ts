@@ -82,3 +82,5 @@ export {
   searchRewritten,
 } from './query-rewrite.js';
 export { redactSecrets } from './redact-secrets.js';
+/** The tokenizer memory's full-text index uses (Latin stems, CJK words and bigrams), for other full-text indexes. */
+export { analyzeText, rawTokens } from './text-tokens.js';
