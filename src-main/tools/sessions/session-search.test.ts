@@ -20,11 +20,13 @@ async function say(agentId: string, key: string, ...lines: [role: 'user' | 'assi
   await store.append(
     agentId,
     record.sessionId,
-    lines.map(([role, text]) =>
-      role === 'user'
-        ? { kind: 'user' as const, id: `m${++ids}`, ts: (now += 1000), text }
-        : { kind: 'assistant' as const, id: `m${++ids}`, ts: (now += 1000), text, model: 'openai/gpt-4o' },
-    ),
+    lines.map(([role, text]) => {
+      ids += 1;
+      now += 1000;
+      return role === 'user'
+        ? { kind: 'user' as const, id: `m${ids}`, ts: now, text }
+        : { kind: 'assistant' as const, id: `m${ids}`, ts: now, text, model: 'openai/gpt-4o' };
+    }),
   );
   await store.sync(agentId, record.sessionId);
 }
