@@ -18,6 +18,8 @@ export interface SessionRow {
 export interface SessionsState {
   sessions: SessionRow[];
   search: string;
+  /** Chats whose messages match the search (`sessions.search`): key → snippet of the best message. */
+  matches: Record<string, string>;
   loading: boolean;
   error?: string;
   activeKey: string;
@@ -84,17 +86,21 @@ export function toSessionRow(row: WireSessionRow): SessionRow {
   return result;
 }
 
-/** Groups by agent, then channel; pinned first, then newest; the search filters on title and key. */
+/**
+ * Groups by agent, then channel; pinned first, then newest; the search keeps chats whose title or
+ * key contains it, or whose messages matched (`matches`, from sessions.search).
+ */
 export function groupSessions(
   rows: SessionRow[],
   search: string,
-  options: { showArchived?: boolean } = {},
+  options: { showArchived?: boolean; matches?: Record<string, string> } = {},
 ): { agentId: string; channel: string; rows: SessionRow[] }[] {
   const needle = search.trim().toLowerCase();
   const groups = new Map<string, { agentId: string; channel: string; rows: SessionRow[] }>();
   for (const row of rows) {
     if (row.archived && !options.showArchived) continue;
-    if (needle && !row.title.toLowerCase().includes(needle) && !row.key.toLowerCase().includes(needle)) continue;
+    const named = row.title.toLowerCase().includes(needle) || row.key.toLowerCase().includes(needle);
+    if (needle && !named && options.matches?.[row.key] === undefined) continue;
     const id = `${row.agentId}\u0000${row.channel}`;
     let group = groups.get(id);
     if (!group) {
@@ -121,13 +127,34 @@ export function createSessionsStore(client: GatewayPort): StoreApi<SessionsState
     }
     await store.getState().refresh();
   };
+  let searchSeq = 0;
   const store = createStore<SessionsState>((set, get) => ({
     sessions: [],
     search: '',
+    matches: {},
     loading: false,
     activeKey: MAIN_SESSION,
     showArchived: false,
-    setSearch: (search) => set({ search }),
+    setSearch: (search) => {
+      set({ search });
+      // What was said, not only titles: the gateway's full-text search; the newest query wins.
+      const query = search.trim();
+      const asked = ++searchSeq;
+      if (query.length < 2) {
+        set({ matches: {} });
+        return;
+      }
+      client
+        .request('sessions.search', { query, limit: 50 })
+        .then((result) => {
+          if (asked !== searchSeq) return;
+          set({ matches: Object.fromEntries(result.results.map((hit) => [hit.key, hit.snippet])) });
+        })
+        // An older gateway without sessions.search: the title filter still works.
+        .catch(() => {
+          if (asked === searchSeq) set({ matches: {} });
+        });
+    },
     select: (activeKey) => set({ activeKey }),
     setShowArchived: (showArchived) => set({ showArchived }),
     async refresh() {

@@ -12,7 +12,11 @@ export function SessionList({ onSelect }: { onSelect?: () => void }) {
   const activeKey = useDomain('sessions', (s) => s.activeKey);
   const showArchived = useDomain('sessions', (s) => s.showArchived);
   const error = useDomain('sessions', (s) => s.error);
-  const groups = useMemo(() => groupSessions(sessions, search, { showArchived }), [sessions, search, showArchived]);
+  const matches = useDomain('sessions', (s) => s.matches);
+  const groups = useMemo(
+    () => groupSessions(sessions, search, { showArchived, matches }),
+    [sessions, search, showArchived, matches],
+  );
   return (
     <aside className="session-list" aria-label={t('chat.sessions')}>
       <div className="session-search">
@@ -65,6 +69,7 @@ export function SessionList({ onSelect }: { onSelect?: () => void }) {
                 <SessionItem
                   key={row.key}
                   row={row}
+                  snippet={search.trim() ? matches[row.key] : undefined}
                   active={row.key === activeKey}
                   onSelect={() => {
                     store.getState().select(row.key);
@@ -82,7 +87,18 @@ export function SessionList({ onSelect }: { onSelect?: () => void }) {
 
 type Mode = 'idle' | 'menu' | 'rename' | 'confirm-delete';
 
-function SessionItem({ row, active, onSelect }: { row: SessionRow; active: boolean; onSelect(): void }) {
+function SessionItem({
+  row,
+  active,
+  snippet,
+  onSelect,
+}: {
+  row: SessionRow;
+  active: boolean;
+  /** What was said that matched the search, when it did. */
+  snippet?: string;
+  onSelect(): void;
+}) {
   const t = useT();
   const { sessions: store } = useStores();
   const [mode, setMode] = useState<Mode>('idle');
@@ -130,6 +146,7 @@ function SessionItem({ row, active, onSelect }: { row: SessionRow; active: boole
         <button type="button" className="session-item" aria-current={active ? 'true' : undefined} onClick={onSelect}>
           {row.pinned && <span className="badge plain">{t('chat.pinned')}</span>} {title}
           {row.archived && <span className="badge plain">{t('chat.archived')}</span>}
+          {snippet && <span className="session-snippet faint">{snippet}</span>}
         </button>
         <button
           type="button"
