@@ -1,15 +1,44 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Clock } from '../base/clock.js';
 import type { Disposable } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
 import type { McpServerStatus } from '../protocol/methods/mcp.js';
 import { type McpServerConfig, type McpValue, transportOf } from './mcp-config.js';
 import type { McpCallResult } from './mcp-result.js';
+
+/**
+ * The SDK is loaded when the first server connects, not at start: an idle gateway with MCP
+ * servers configured but not yet used (or none) pays neither its start time nor its memory.
+ */
+let sdk:
+  | Promise<{
+      Client: typeof import('@modelcontextprotocol/sdk/client/index.js').Client;
+      SSEClientTransport: typeof import('@modelcontextprotocol/sdk/client/sse.js').SSEClientTransport;
+      StdioClientTransport: typeof import('@modelcontextprotocol/sdk/client/stdio.js').StdioClientTransport;
+      StreamableHTTPClientTransport: typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport;
+      ErrorCode: typeof import('@modelcontextprotocol/sdk/types.js').ErrorCode;
+      McpError: typeof import('@modelcontextprotocol/sdk/types.js').McpError;
+    }>
+  | undefined;
+function loadSdk() {
+  sdk ??= Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/sse.js'),
+    import('@modelcontextprotocol/sdk/client/stdio.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]).then(([client, sse, stdio, http, types]) => ({
+    Client: client.Client,
+    SSEClientTransport: sse.SSEClientTransport,
+    StdioClientTransport: stdio.StdioClientTransport,
+    StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+    ErrorCode: types.ErrorCode,
+    McpError: types.McpError,
+  }));
+  return sdk;
+}
 
 export type McpTool = Tool;
 
@@ -171,6 +200,7 @@ export class McpConnection implements Disposable {
       })) as McpCallResult;
     } catch (error) {
       if (signal.aborted) throw new Error(`${label}: the call to ${name} was cancelled (the turn was aborted)`);
+      const { ErrorCode, McpError } = await loadSdk();
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
         throw new Error(`${label}: ${name} did not answer within ${timeoutMs} ms; the call was cancelled`);
       if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
@@ -215,6 +245,7 @@ export class McpConnection implements Disposable {
     this.setState('starting');
     this.stderrTail = '';
     const { config } = this.deps;
+    const { Client } = await loadSdk();
     const client = new Client(
       { name: 'hearth', version: this.deps.clientVersion },
       {
@@ -275,6 +306,7 @@ export class McpConnection implements Disposable {
 
   private async createTransport(): Promise<Transport> {
     const { config } = this.deps;
+    const { SSEClientTransport, StdioClientTransport, StreamableHTTPClientTransport } = await loadSdk();
     const transport = transportOf(config);
     if (transport === 'stdio') {
       const env: Record<string, string> = {};

@@ -1,6 +1,6 @@
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { linkedAbortController } from '../base/abort.js';
 import type { Clock } from '../base/clock.js';
+import { countO200kTokens } from '../base/o200k-tokens.js';
 import type { MemoryQueryRewriteConfig } from './memory-config.js';
 import type { MemorySearchResult } from './memory-engine.js';
 
@@ -101,8 +101,8 @@ export function createQueryRewriter(deps: QueryRewriteDeps): QueryRewriter {
     try {
       const answer = await deps.complete(prompt, controller.signal);
       const usage = answer.usage ?? {
-        inputTokens: countTokens(prompt),
-        outputTokens: countTokens(answer.text),
+        inputTokens: countO200kTokens(prompt),
+        outputTokens: countO200kTokens(answer.text),
         cachedInputTokens: 0,
       };
       totals.inputTokens += usage.inputTokens;

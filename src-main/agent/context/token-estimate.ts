@@ -1,4 +1,4 @@
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { countO200kTokens } from '../../base/o200k-tokens.js';
 import type { AgentMessage } from '../messages.js';
 
 /** Estimates run over the real o200k vocabulary, then get a margin: other providers tokenize less kindly. */
@@ -7,13 +7,9 @@ export const TOKEN_SAFETY_MARGIN = 1.2;
 /** Roles, separators and tool-call framing that every provider adds per message. */
 const PER_MESSAGE_OVERHEAD_TOKENS = 4;
 
-// User text may legitimately contain "<|endoftext|>"; count it as plain text instead of throwing.
-const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
-
 /** Raw o200k token count, no margin. */
 export function countRawTokens(text: string): number {
-  if (text.length === 0) return 0;
-  return countTokens(text, PLAIN_TEXT);
+  return countO200kTokens(text);
 }
 
 /** Token estimate with the safety margin applied (what budgets compare against). */

@@ -3,6 +3,7 @@ import type { Clock } from '../../base/clock.js';
 import type { Disposable } from '../../base/disposable.js';
 import { HearthError } from '../../base/errors.js';
 import type { Logger } from '../../base/logger.js';
+import { loadTokenizer } from '../../base/o200k-tokens.js';
 import {
   type AuthProfileManager,
   type ModelCatalog,
@@ -292,7 +293,11 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
         provider,
       }),
 
-    warmUp: () => warmUpModels({ ...deps, newId }),
+    warmUp: () => {
+      // The token counter's tables load here, when the first client connects, not on its first turn.
+      loadTokenizer();
+      return warmUpModels({ ...deps, newId });
+    },
 
     dispose() {
       runs.dispose();

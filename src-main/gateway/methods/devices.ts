@@ -1,4 +1,3 @@
-import QRCode from 'qrcode';
 import type { Clock } from '../../base/clock.js';
 import { type Disposable, DisposableStore } from '../../base/disposable.js';
 import { encodeSetupCode, GatewayError, notFound, setupLink } from '../../protocol/index.js';
@@ -157,8 +156,10 @@ export function registerDevicesMethods(router: MethodRouter, deps: DevicesMethod
       // listener, which reads the code from the fragment (never sent to a server).
       const webUrl = `${lan.urls[0]!.replace(/^wss:/, 'https:')}/#pair=${code}`;
       const [qrSvg, qrText] = await Promise.all([
-        QRCode.toString(webUrl, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 }),
-        QRCode.toString(webUrl, { type: 'terminal', small: true, errorCorrectionLevel: 'L' }),
+        qrCodes().then((QRCode) => QRCode.toString(webUrl, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 })),
+        qrCodes().then((QRCode) =>
+          QRCode.toString(webUrl, { type: 'terminal', small: true, errorCorrectionLevel: 'L' }),
+        ),
       ]);
       return {
         code,
@@ -222,4 +223,11 @@ export function registerDevicesMethods(router: MethodRouter, deps: DevicesMethod
     }),
   );
   return store;
+}
+
+/** The QR encoder (~10 MB with its PNG support) loads when a setup code is first made, not at start. */
+let qrcode: Promise<typeof import('qrcode')> | undefined;
+function qrCodes(): Promise<typeof import('qrcode')> {
+  qrcode ??= import('qrcode').then((module) => module.default ?? module);
+  return qrcode;
 }

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
-import { Readability } from '@mozilla/readability';
-import TurndownService from 'turndown';
+import type { Readability as ReadabilityClass } from '@mozilla/readability';
+import type TurndownClass from 'turndown';
 
 /** The part of the DOM used here (the main process has no DOM lib in its types). */
 interface PageElement {
@@ -24,13 +24,27 @@ interface JsdomModule {
   ) => { window: { document: PageDocument; close(): void } };
   VirtualConsole: new () => unknown;
 }
-type ReadabilityDocument = ConstructorParameters<typeof Readability>[0];
+type ReadabilityDocument = ConstructorParameters<typeof ReadabilityClass>[0];
 
-let jsdom: JsdomModule | undefined;
-/** Loaded on the first page, not at start: jsdom takes ~0.4 s to import. */
-function loadJsdom(): JsdomModule {
-  jsdom ??= createRequire(import.meta.url)('jsdom') as JsdomModule;
-  return jsdom;
+interface PageTools {
+  JSDOM: JsdomModule['JSDOM'];
+  VirtualConsole: JsdomModule['VirtualConsole'];
+  Readability: typeof ReadabilityClass;
+  TurndownService: typeof TurndownClass;
+}
+let tools: PageTools | undefined;
+/**
+ * Loaded on the first page, not at start: jsdom alone takes ~0.4 s to import, and none of them
+ * is needed by a gateway that never fetches a page.
+ */
+function loadPageTools(): PageTools {
+  if (!tools) {
+    const require = createRequire(import.meta.url);
+    const { JSDOM, VirtualConsole } = require('jsdom') as JsdomModule;
+    const { Readability } = require('@mozilla/readability') as { Readability: typeof ReadabilityClass };
+    tools = { JSDOM, VirtualConsole, Readability, TurndownService: require('turndown') as typeof TurndownClass };
+  }
+  return tools;
 }
 
 export interface ReadablePage {
@@ -44,7 +58,7 @@ export interface ReadablePage {
  * navigation. Links become absolute against `url`. Scripts never run, nothing is loaded.
  */
 export function htmlToMarkdown(html: string, url: string): ReadablePage {
-  const { JSDOM, VirtualConsole } = loadJsdom();
+  const { JSDOM, VirtualConsole, Readability, TurndownService } = loadPageTools();
   const dom = new JSDOM(html, { url, virtualConsole: new VirtualConsole() });
   try {
     const document = dom.window.document;
