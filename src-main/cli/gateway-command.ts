@@ -25,7 +25,8 @@ export function withGatewayOptions(command: Command): Command {
 export async function withGatewayClient<T>(
   context: CliContext,
   options: GatewayOptions,
-  scopes: Scope[],
+  /** Undefined: the operator scopes a local CLI connection gets by default. */
+  scopes: Scope[] | undefined,
   run: (client: Awaited<ReturnType<typeof connectToGateway>>) => Promise<T>,
 ): Promise<T> {
   const target = await localGatewayTarget(context.paths(), {
@@ -33,7 +34,7 @@ export async function withGatewayClient<T>(
     token: options.token,
     env: context.env,
   });
-  const client = await connectToGateway(target, { scopes });
+  const client = await connectToGateway(target, scopes ? { scopes } : {});
   try {
     return await run(client);
   } catch (error) {

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../../base/clock.js';
+import { runCliCaptured } from '../../testing/cli-run.js';
 import { type ProductFixture, startProductFixture } from '../../testing/product-fixture.js';
-import { createCliContext } from '../cli-context.js';
-import { runCli } from '../run-cli.js';
 
 // `hearth cron …` through the CLI's own code path against a running product (fake LLM).
 
@@ -14,22 +12,8 @@ afterAll(async () => {
   await product?.close();
 });
 
-async function cli(args: string[]) {
-  const out = { stdout: '', stderr: '' };
-  const context = createCliContext({
-    env: { HEARTH_HOME: product.home, HEARTH_PORT: String(product.host.port) },
-    clock: systemClock,
-    stdout: (text) => {
-      out.stdout += text;
-    },
-    stderr: (text) => {
-      out.stderr += text;
-    },
-    readStdin: async () => '',
-  });
-  const code = await runCli(args, context);
-  return { code, ...out };
-}
+const cli = (args: string[]) =>
+  runCliCaptured(args, { HEARTH_HOME: product.home, HEARTH_PORT: String(product.host.port) });
 
 describe('hearth cron', () => {
   it('adds, lists, runs, shows the history and removes a job', async () => {

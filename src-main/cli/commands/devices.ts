@@ -1,25 +1,16 @@
 import type { Command } from 'commander';
 import type { GatewayClient } from '../../protocol/client/index.js';
-import { GatewayError } from '../../protocol/index.js';
 import type { PairedDeviceView, PairingRequestView, SetupCodeResult } from '../../protocol/methods/devices.js';
 import { type CliContext, CliError } from '../cli-context.js';
-import { connectToGateway, localGatewayTarget } from '../gateway-connection.js';
+import { withGatewayClient } from '../gateway-command.js';
 
-async function withLocalGateway<T>(
+/** Talks to the local gateway (or the one `--url` names) with the CLI's default scopes. */
+function withLocalGateway<T>(
   context: CliContext,
   options: { url?: string; token?: string },
   run: (client: GatewayClient) => Promise<T>,
 ): Promise<T> {
-  const target = await localGatewayTarget(context.paths(), { ...options, env: context.env });
-  const client = await connectToGateway(target);
-  try {
-    return await run(client);
-  } catch (error) {
-    if (error instanceof GatewayError) throw new CliError(error.message);
-    throw error;
-  } finally {
-    client.dispose();
-  }
+  return withGatewayClient(context, options, undefined, run);
 }
 
 function describeRequest(request: PairingRequestView): string {
