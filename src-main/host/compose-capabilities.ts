@@ -93,7 +93,20 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
         primaryModel,
       }),
     );
-    const mcp = root.add(await wireMcp({ core, config, paths, secrets, approvals: exec.approvals, clock, log, env }));
+    const mcp = root.add(
+      await wireMcp({
+        core,
+        config,
+        paths,
+        secrets,
+        approvals: exec.approvals,
+        // A server's command line meets the same hard floor as the exec tool's commands.
+        floorReasons: (line) => exec.approvals.screen(line, env.HOME ?? '/').floor.map((reason) => reason.detail),
+        clock,
+        log,
+        env,
+      }),
+    );
     // The model's tools: exec's, the canvas's, the sessions', the plugins', and memory's while memory runs; the
     // agent's tool profile decides which are core (tools/catalogue).
     const tools: ToolDefinition[] = [

@@ -30,6 +30,8 @@ export async function wireMcp(deps: {
   config: Pick<ConfigService, 'current' | 'onDidChange' | 'patch'>;
   secrets: McpSecretSource;
   approvals: ApprovalGate;
+  /** The exec hard floor's reasons against a command line (`ApprovalService.screen`). */
+  floorReasons?(commandLine: string): string[];
   clock: Clock;
   log: Logger;
   env: Record<string, string | undefined>;
@@ -56,6 +58,7 @@ export async function wireMcp(deps: {
     log,
     baseEnv: deps.env,
     clientVersion: HEARTH_VERSION,
+    ...(deps.floorReasons ? { refuseCommand: deps.floorReasons } : {}),
   });
   store.add(hub);
   store.add(hub.onDidChange((server) => deps.core.bus.publish('mcp.servers.changed', { server })));

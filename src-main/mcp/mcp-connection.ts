@@ -52,6 +52,12 @@ export interface McpConnectionDeps {
   /** Hearth's environment; a stdio server inherits only PATH, HOME and the like of it (inheritedEnv). */
   baseEnv: Record<string, string | undefined>;
   clientVersion: string;
+  /**
+   * Why a stdio server's command line must not start (the exec hard floor's reasons), or none.
+   * A server command is a program Hearth starts like any other: `rm -rf ~` under `mcp.servers`
+   * is refused as it is from the exec tool or a terminal.
+   */
+  refuseCommand?(commandLine: string): string[];
   /** The tool list changed (`notifications/tools/list_changed`, or a restart listed different tools). */
   onToolsChanged(): void;
   /** State, tools or last error changed (what `status()` says). */
@@ -309,6 +315,9 @@ export class McpConnection implements Disposable {
     const { SSEClientTransport, StdioClientTransport, StreamableHTTPClientTransport } = await loadSdk();
     const transport = transportOf(config);
     if (transport === 'stdio') {
+      const line = [config.command!, ...config.args].map(shellWord).join(' ');
+      const refused = this.deps.refuseCommand?.(line) ?? [];
+      if (refused.length > 0) throw new Error(`refused to start \`${line}\`: ${refused.join('; ')}`);
       const env: Record<string, string> = {};
       for (const key of inheritedEnv) {
         const value = this.deps.baseEnv[key];
@@ -419,4 +428,9 @@ async function listAllTools(client: Client, timeoutMs: number): Promise<McpTool[
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** One argument as a shell would read it back (for the floor's check and the error message). */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }

@@ -36,6 +36,8 @@ export interface McpHubDeps {
   log: Logger;
   baseEnv: Record<string, string | undefined>;
   clientVersion?: string;
+  /** The exec hard floor for server command lines (`McpConnectionDeps.refuseCommand`). */
+  refuseCommand?(commandLine: string): string[];
 }
 
 interface Entry {
@@ -194,6 +196,7 @@ export class McpHub implements Disposable {
       log: this.deps.log.child({ mcpServer: name }),
       baseEnv: this.deps.baseEnv,
       clientVersion: this.deps.clientVersion ?? '0.1.0',
+      ...(this.deps.refuseCommand ? { refuseCommand: this.deps.refuseCommand } : {}),
       resolveValue: (value, where) => this.resolveValue(name, value, where),
       onToolsChanged: () => {
         const entry = this.entries.get(name);

@@ -178,6 +178,14 @@ describe('MCP tools in a turn', () => {
       server: { command: 'a', url: 'http://h' },
     });
     expect(bad.error).toMatchObject({ message: 'MCP server "x": give either command (stdio) or url (HTTP), not both' });
+    // A server command is a program Hearth starts: the exec hard floor refuses it before it runs.
+    // (GNU rm also refuses `/` on its own, so a regression here still deletes nothing.)
+    const floored = await product.socket.request('mcp.servers.test', {
+      name: 'wipe',
+      server: { command: 'rm', args: ['-rf', '/'] },
+    });
+    expect(floored.payload).toMatchObject({ ok: false, tools: [] });
+    expect((floored.payload as { error: string }).error).toMatch(/refused to start `rm -rf \/`/);
     const { socket: reader } = await connectRaw(product.host.wsUrl, {
       token: product.host.token,
       scopes: ['operator.read'],
