@@ -72,41 +72,22 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
     const modelText = modelTextOf(() => services);
     const primaryModel = (agentId: string) => resolveModelSelection(config.current.agents, agentId)?.primary;
     const firstClient = (run: () => void) => whenFirstClient(core, run);
+    /** What nearly every wire-*.ts takes. */
+    const base = { core, config, paths, clock, log, env };
 
     const secrets =
       options.secretStore ?? (await openSecretStore({ paths, log: log.child({ part: 'secrets' }), env })).store;
     if (secrets.warning) log.warn('secret store fallback', { backend: secrets.backend, warning: secrets.warning });
 
     const openClawDefaults = createSessionDefaultsSlot();
-    const sessions = root.add(await wireSessions({ core, paths, clock, log, defaults: openClawDefaults.get }));
-    const usage = root.add(await wireUsage({ core, config, paths, clock, log }));
-    const { exec } = root.add(
-      await wireExec({
-        core,
-        config,
-        paths,
-        clock,
-        log,
-        env,
-        prompters: options.approvalPrompters ?? [],
-        modelText,
-        primaryModel,
-      }),
-    );
-    const mcp = root.add(
-      await wireMcp({
-        core,
-        config,
-        paths,
-        secrets,
-        approvals: exec.approvals,
-        // A server's command line meets the same hard floor as the exec tool's commands.
-        floorReasons: (line) => exec.approvals.screen(line, env.HOME ?? '/').floor.map((reason) => reason.detail),
-        clock,
-        log,
-        env,
-      }),
-    );
+    const sessions = root.add(await wireSessions({ ...base, defaults: openClawDefaults.get }));
+    const usage = root.add(await wireUsage(base));
+    const prompters = options.approvalPrompters ?? [];
+    const { exec } = root.add(await wireExec({ ...base, prompters, modelText, primaryModel }));
+    // A server's command line meets the same hard floor as the exec tool's commands.
+    const floorReasons = (line: string) =>
+      exec.approvals.screen(line, env.HOME ?? '/').floor.map((reason) => reason.detail);
+    const mcp = root.add(await wireMcp({ ...base, secrets, approvals: exec.approvals, floorReasons }));
     // The model's tools: exec's, the canvas's, the sessions', the plugins', and memory's while memory runs; the
     // agent's tool profile decides which are core (tools/catalogue).
     const tools: ToolDefinition[] = [
@@ -152,14 +133,10 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
 
     memory = root.add(
       await wireMemory({
-        core,
-        config,
+        ...base,
         plugins,
-        paths,
         secrets,
         sessions: sessions.store,
-        clock,
-        log,
         tools,
         whenFirstClient: firstClient,
         completeText: modelText,
@@ -169,12 +146,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
     );
     const agent = root.add(
       await wireAgent({
-        core,
-        config,
-        paths,
-        clock,
-        log,
-        env,
+        ...base,
         secrets,
         sessions: sessions.store,
         lanes: sessions.lanes,
@@ -187,40 +159,25 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       }),
     );
     services = agent.services;
-    root.add(await wireCron({ core, config, paths, clock, log, services, tools }));
-    root.add(wireHeartbeat({ core, config, paths, clock, log, services }));
+    root.add(await wireCron({ ...base, services, tools }));
+    root.add(wireHeartbeat({ ...base, services }));
+    const approvals = exec.approvals;
     root.add(
       wireChat({
-        core,
-        config,
-        paths,
-        log,
-        env,
+        ...base,
         services,
         secrets,
         sessions: sessions.store,
-        approvals: exec.approvals,
+        approvals,
         memory,
         whenFirstClient: firstClient,
         defaults: openClawDefaults.get,
       }),
     );
-    root.add(
-      await (await import('./wire-channels.js')).wireChannels({ core, config, paths, clock, log, secrets, plugins }),
-    );
-    root.add(
-      wireOpenClawUi({
-        core,
-        config,
-        paths,
-        clock,
-        services,
-        approvals: exec.approvals,
-        execConfig: (agentId) => execConfigFor(config, agentId),
-        gatewayUrl: options.gatewayUrl ?? (() => 'http://127.0.0.1'),
-        defaultsSlot: openClawDefaults,
-      }),
-    );
+    root.add(await (await import('./wire-channels.js')).wireChannels({ ...base, secrets, plugins }));
+    const execConfig = (agentId: string) => execConfigFor(config, agentId);
+    const gatewayUrl = options.gatewayUrl ?? (() => 'http://127.0.0.1');
+    root.add(wireOpenClawUi({ ...base, services, approvals, execConfig, gatewayUrl, defaultsSlot: openClawDefaults }));
     return { secrets, sessionCount: sessions.count, dispose: () => root.dispose() };
   } catch (error) {
     await root.dispose().catch(() => {});
