@@ -6,7 +6,7 @@ import type { Embedder } from './embedders/embedder.js';
 import { ensureEmbedderDimension } from './embedders/embedder-dimension.js';
 import { rankHybrid } from './hybrid-ranking.js';
 import { IndexVocabulary } from './index-vocabulary.js';
-import type { BackendOpenReport, MemoryBackend, MemoryIndexStore } from './memory-backend.js';
+import type { BackendOpenReport, MemoryBackend, MemoryChunkRow, MemoryIndexStore } from './memory-backend.js';
 import type { MemoryConfig } from './memory-config.js';
 import { appendMemoryFile, dailyPath, listMemoryFiles, localDate, writeMemoryFile } from './memory-files.js';
 import { type IndexProgress, type IndexReport, MemoryIndexer, SEARCH_TERMS_VERSION } from './memory-index.js';
@@ -14,11 +14,12 @@ import { agentScope, type MemoryScope, resolveScope } from './memory-scope.js';
 import { bestLine } from './note-lines.js';
 import {
   buildTextQuery,
-  conceptWeights,
+  conceptCredits,
+  coverageOfCredits,
   type Lexicons,
-  matchedConcepts,
-  queryCoverage,
+  matchedOfCredits,
   sharedLexicons,
+  weightsOfCredits,
 } from './query-expansion.js';
 import { recordRecalls } from './recall-log.js';
 import { redactSecrets } from './redact-secrets.js';
@@ -209,16 +210,20 @@ export class MemoryEngine {
       store.textSearch(textQuery.clauses, backendQuery),
     ]);
     const now = this.deps.clock.now();
-    const candidateTexts = new Map([...vectorHits, ...textHits].map((hit) => [hit.row.id, hit.row.ftsText]));
-    const weights = conceptWeights(textQuery.concepts, [...candidateTexts.values()]);
+    // Each candidate's concept credits, once: the weights, the coverage and supersession read them.
+    const credits = new Map<string, number[]>();
+    for (const hit of [...vectorHits, ...textHits])
+      if (!credits.has(hit.row.id)) credits.set(hit.row.id, conceptCredits(textQuery.concepts, hit.row.ftsText));
+    const creditsOf = (row: MemoryChunkRow) => credits.get(row.id) ?? conceptCredits(textQuery.concepts, row.ftsText);
+    const weights = weightsOfCredits(textQuery.concepts.length, [...credits.values()]);
     const ranked = rankHybrid(vectorHits, textHits, {
       ...settings,
       ...searchWeightsFor(this.deps.embedder.id, settings),
       topK: k,
       minScore: options.minScore ?? settings.minScore,
       now,
-      coverage: (row) => queryCoverage(textQuery.concepts, row.ftsText, weights),
-      matchedConcepts: (row) => matchedConcepts(textQuery.concepts, row.ftsText),
+      coverage: (row) => coverageOfCredits(creditsOf(row), weights),
+      matchedConcepts: (row) => matchedOfCredits(creditsOf(row)),
       queryVector: vector,
     });
     const results = ranked.map(({ row, score, vectorScore, textScore, decay }) => ({

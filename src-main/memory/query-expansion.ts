@@ -265,12 +265,16 @@ function translateRun(lexicons: Lexicons, run: string): { word: string; english:
  * How much of the query a chunk covers, 0..1: the weighted mean over the query's concepts of the
  * best credit among the chunk's terms (a word as written 1, a translation 0.6, a typo's intended
  * word 0.45, …). BM25 alone lets a short chunk that repeats one query word beat one that
- * answers the whole query; coverage is what puts the latter first. `weights` (`conceptWeights`)
+ * answers the whole query; coverage is what puts the latter first. `weights` (`weightsOfCredits`)
  * make a rare word count for more than a common one; without them every concept counts alike.
  */
 export function queryCoverage(concepts: readonly QueryConcept[], ftsText: string, weights?: readonly number[]): number {
-  if (concepts.length === 0) return 0;
-  const credits = conceptCredits(concepts, ftsText);
+  return coverageOfCredits(conceptCredits(concepts, ftsText), weights);
+}
+
+/** `queryCoverage` from a unit's concept credits (`conceptCredits`), when they are already at hand. */
+export function coverageOfCredits(credits: readonly number[], weights?: readonly number[]): number {
+  if (credits.length === 0) return 0;
   let total = 0;
   let sum = 0;
   credits.forEach((credit, index) => {
@@ -288,27 +292,34 @@ export function queryCoverage(concepts: readonly QueryConcept[], ftsText: string
  * one with only the common word. The candidate pool stands in for the index (its terms are at
  * hand; the index's document counts are not).
  */
-export function conceptWeights(concepts: readonly QueryConcept[], ftsTexts: readonly string[]): number[] {
-  const frequency = concepts.map(() => 0);
-  for (const text of ftsTexts)
-    conceptCredits(concepts, text).forEach((credit, index) => {
+export function weightsOfCredits(conceptCount: number, candidates: readonly (readonly number[])[]): number[] {
+  const frequency = new Array<number>(conceptCount).fill(0);
+  for (const credits of candidates)
+    credits.forEach((credit, index) => {
       if (credit > 0) frequency[index]!++;
     });
-  const pool = ftsTexts.length;
+  const pool = candidates.length;
   return frequency.map((count) => Math.log(1 + (pool + 1) / (count + 0.5)));
 }
 
 /** Which of the query's concepts a chunk matches at all (by any clause): their indexes. */
 export function matchedConcepts(concepts: readonly QueryConcept[], ftsText: string): Set<number> {
+  return matchedOfCredits(conceptCredits(concepts, ftsText));
+}
+
+export function matchedOfCredits(credits: readonly number[]): Set<number> {
   const matched = new Set<number>();
-  conceptCredits(concepts, ftsText).forEach((credit, index) => {
+  credits.forEach((credit, index) => {
     if (credit > 0) matched.add(index);
   });
   return matched;
 }
 
-/** The best credit of each concept among the chunk's terms. */
-function conceptCredits(concepts: readonly QueryConcept[], ftsText: string): number[] {
+/**
+ * The best credit of each concept among the chunk's terms. A search computes it once per
+ * candidate (the weights, the coverage and the supersession check all read it).
+ */
+export function conceptCredits(concepts: readonly QueryConcept[], ftsText: string): number[] {
   const terms = new Set(ftsText.split(' '));
   return concepts.map((concept) => {
     let best = 0;
