@@ -68,7 +68,12 @@ export function lastDayKeys(ms: number, timeZone: string, count: number): string
   return keys;
 }
 
-/** The machine's zone, when the config names none. */
+let machineZone: string | undefined;
+/**
+ * The machine's zone, when the config names none. Asked once per process: building an
+ * Intl.DateTimeFormat costs about a millisecond, and the meter asks on every model call.
+ */
 export function systemTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  machineZone ??= Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  return machineZone;
 }
