@@ -2,9 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { memoryRow } from '../testing/memory-row.js';
 import { rankHybrid } from './hybrid-ranking.js';
 import { editDistance, IndexVocabulary } from './index-vocabulary.js';
-import type { BackendHit, MemoryChunkRow } from './memory-backend.js';
+import type { BackendHit } from './memory-backend.js';
 import { buildTextQuery, CLAUSE_BOOST, queryCoverage, sharedLexicons } from './query-expansion.js';
 import { toFtsText } from './text-tokens.js';
 
@@ -110,24 +111,7 @@ describe('query expansion', () => {
   });
 });
 
-function row(id: string, date: string, text: string): MemoryChunkRow {
-  return {
-    id,
-    path: date ? `memory/${date}.md` : 'MEMORY.md',
-    scope: 'agent:main',
-    agent: 'main',
-    date,
-    category: 'other',
-    heading: '',
-    startLine: 1,
-    endLine: 1,
-    text,
-    ftsText: toFtsText(text),
-    fileHash: 'h',
-    embedder: 'test',
-    vector: new Float32Array(0),
-  };
-}
+const row = memoryRow;
 
 const NOW = new Date(2026, 10, 28, 10).getTime();
 const options = {

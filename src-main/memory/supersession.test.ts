@@ -1,31 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { memoryRow } from '../testing/memory-row.js';
 import { rankHybrid, SAME_SUBJECT_FLOOR, sameSubject, subjectTerms } from './hybrid-ranking.js';
-import type { BackendHit, MemoryChunkRow } from './memory-backend.js';
+import type { BackendHit } from './memory-backend.js';
 import { buildTextQuery, matchedConcepts, queryCoverage, sharedLexicons } from './query-expansion.js';
-import { toFtsText } from './text-tokens.js';
 
 // Supersession among same-subject notes (issue 13, "every recent-vs-old case right"): a newer
 // unit about the same subject as an older one goes first even when it matches the query's
 // words much less well — unless the older one matches a query word the newer one lacks.
 
-function row(id: string, date: string, text: string): MemoryChunkRow {
-  return {
-    id,
-    path: date ? `memory/${date}.md` : 'MEMORY.md',
-    scope: 'agent:main',
-    agent: 'main',
-    date,
-    category: 'other',
-    heading: '',
-    startLine: 1,
-    endLine: 1,
-    text,
-    ftsText: toFtsText(text),
-    fileHash: 'h',
-    embedder: 'test',
-    vector: new Float32Array(0),
-  };
-}
+const row = memoryRow;
 
 const options = {
   vectorWeight: 0.3,
