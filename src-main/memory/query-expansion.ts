@@ -141,7 +141,8 @@ export function buildTextQuery(query: string, lexicons: Lexicons, options: Expan
   const credit = (concept: QueryConcept, term: string, value: number) => {
     if ((concept.terms.get(term) ?? 0) < value) concept.terms.set(term, value);
   };
-  for (const token of rawTokens(query)) {
+  const tokens = rawTokens(query);
+  for (const token of tokens) {
     const terms = tokenTerms(token);
     if (isCjk(token[0]!)) {
       const runConcepts: QueryConcept[] = [];
@@ -199,7 +200,7 @@ export function buildTextQuery(query: string, lexicons: Lexicons, options: Expan
   // A question word that asks for a value ("time", "how much", 几点) also finds units stating one.
   const answers: string[] = [];
   if (expand)
-    for (const { kind, token } of answerKindsAsked(rawTokens(query))) {
+    for (const { kind, token } of answerKindsAsked(tokens)) {
       const marker = ANSWER_MARKER[kind];
       const asked = isCjk(token[0]!) ? undefined : tokenTerms(token).primary[0];
       const concept = concepts.find((entry) =>
