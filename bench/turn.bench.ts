@@ -2,10 +2,12 @@
 // files, context engine, memory recall, exec + memory tools) → real AI SDK → fake LLM on
 // loopback answering at once. Overhead = turn time minus nothing (the fake answers instantly).
 import { spawn } from 'node:child_process';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { silentLogger } from '../src-main/base/logger.js';
+import { TURN_PHASE_CHANNEL, type TurnPhaseMark } from '../src-main/base/turn-phases.js';
 import { startHearth } from '../src-main/host/start-hearth.js';
 import { chatTurn } from '../src-main/testing/chat-turn.js';
 import { startFakeLlmServer } from '../src-main/testing/fake-llm/index.js';
@@ -94,11 +96,44 @@ export async function run(): Promise<BenchResult[]> {
     });
     await socket.request('config.patch', { patch: { providers: { openai: { kind: 'openai', baseURL: childUrl } } } });
     const times: number[] = [];
+    // The turn profile: the phases each warm turn passes (base/turn-phases.ts), timed from one
+    // to the next; the client's send opens the first span and its receipt of the final closes the last.
+    let marks: TurnPhaseMark[] = [];
+    const onMark = (mark: unknown) => marks.push(mark as TurnPhaseMark);
+    subscribe(TURN_PHASE_CHANNEL, onMark);
+    const spans = new Map<string, number[]>();
     for (let i = 0; i < 60; i++) {
+      marks = [];
+      const sent = performance.now();
       const ms = await turn(socket, `w-${i}`, `warm turn ${i}`);
-      if (i >= 10) times.push(ms);
+      const received = performance.now();
+      if (i < 10) continue;
+      times.push(ms);
+      const points = [{ phase: 'client send', at: sent }, ...marks, { phase: 'client has final', at: received }];
+      for (let p = 1; p < points.length; p++) {
+        const label = `${points[p - 1]!.phase} → ${points[p]!.phase}`;
+        spans.set(label, [...(spans.get(label) ?? []), points[p]!.at - points[p - 1]!.at]);
+      }
     }
+    unsubscribe(TURN_PHASE_CHANNEL, onMark);
     times.sort((a, b) => a - b);
+    const fakeTimes = ((await (await fetch(new URL('/_fake/timings', childUrl))).json()) as number[]).slice(-50);
+    fakeTimes.sort((a, b) => a - b);
+    results.push({
+      name: "warm turn: the fake model's own time p50 (in its process)",
+      value: percentile(fakeTimes, 50),
+      unit: 'ms',
+    });
+    results.push({
+      name: "warm turn: Hearth's own time p50 (turn p50 − fake's p50)",
+      value: percentile(times, 50) - percentile(fakeTimes, 50),
+      unit: 'ms',
+      budget: '≤ 12 ms (issue 23)',
+    });
+    for (const [label, values] of spans) {
+      values.sort((a, b) => a - b);
+      results.push({ name: `turn profile p50: ${label}`, value: percentile(values, 50), unit: 'ms' });
+    }
     results.push({
       name: 'warm turn through the gateway p50 (50 turns, fake LLM in its own process)',
       value: percentile(times, 50),

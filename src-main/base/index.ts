@@ -17,3 +17,4 @@ export {
   isHearthError,
 } from './errors.js';
 export { createMemoryLogger, type Logger, silentLogger } from './logger.js';
+export { markTurnPhase, TURN_PHASE_CHANNEL, type TurnPhase, type TurnPhaseMark } from './turn-phases.js';

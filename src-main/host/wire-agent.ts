@@ -12,6 +12,7 @@ import { createRuntimeServices, type RuntimeServices, type TurnScope } from '../
 import type { Clock } from '../base/clock.js';
 import { type AsyncDisposable, AsyncDisposableStore } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
+import { markTurnPhase } from '../base/turn-phases.js';
 import type { ConfigService } from '../config/index.js';
 import type { GatewayCore } from '../gateway/gateway-core.js';
 import type { HearthPaths } from '../paths/index.js';
@@ -172,6 +173,7 @@ export async function wireAgent(deps: {
           const remembered = await memory
             .current()
             ?.beforeTurn({ agentId: scope.agentId, sessionKey: scope.sessionKey, message, history });
+          markTurnPhase('recall');
           return [warning, remembered].filter(Boolean).join('\n\n') || undefined;
         },
         traceWriter,

@@ -27,12 +27,15 @@ export function dreamsStateDir(workspaceDir: string, scope: MemoryScope): string
 export async function recordRecalls(workspaceDir: string, scope: MemoryScope, entries: RecallEntry[]): Promise<void> {
   if (entries.length === 0) return;
   const dir = dreamsStateDir(workspaceDir, scope);
-  await mkdir(dir, { recursive: true });
   const lines = entries.map(
     (entry) => `${JSON.stringify({ ...entry, query: redactSecrets(entry.query), text: redactSecrets(entry.text) })}\n`,
   );
-  await appendFile(join(dir, 'recalls.jsonl'), lines.join(''), {
-    mode: 0o600,
+  const append = () => appendFile(join(dir, 'recalls.jsonl'), lines.join(''), { mode: 0o600 });
+  // Every search on a turn's path lands here: the folder is made only the first time it is missing.
+  await append().catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+    await mkdir(dir, { recursive: true });
+    await append();
   });
 }
 

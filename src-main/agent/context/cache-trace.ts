@@ -130,11 +130,16 @@ export function createCacheTraceWriter(options: CacheTraceWriterOptions): CacheT
   if (!Number.isInteger(maxFiles) || maxFiles < 1)
     throw new RangeError(`maxFiles must be an integer ≥ 1, got ${String(maxFiles)}`);
   const path = join(options.dir, CACHE_TRACE_FILE);
-  // Records of concurrent calls are serialized so rotation never races an append.
+  // Records of concurrent calls are serialized so rotation never races an append. A turn records
+  // seven stages per model call: the lines that arrive while a write is queued go out together in
+  // one append, and the folder and the file's size are learnt once, not per line.
   let queue: Promise<void> = Promise.resolve();
+  let batch: { lines: string[]; written: Promise<void> } | undefined;
+  let folderMade = false;
+  let size: number | undefined;
 
   const rotateIfNeeded = async (incoming: number) => {
-    const size = await stat(path).then(
+    size ??= await stat(path).then(
       (s) => s.size,
       () => 0,
     );
@@ -145,18 +150,39 @@ export function createCacheTraceWriter(options: CacheTraceWriterOptions): CacheT
     }
     if (maxFiles > 1) await rename(path, rotatedPath(options.dir, 1));
     else await rm(path, { force: true });
+    size = 0;
+  };
+
+  const write = async (text: string) => {
+    try {
+      if (!folderMade) await mkdir(options.dir, { recursive: true });
+      folderMade = true;
+      const bytes = Buffer.byteLength(text);
+      await rotateIfNeeded(bytes);
+      await appendFile(path, text, { encoding: 'utf8', mode: 0o600 });
+      size = (size ?? 0) + bytes;
+    } catch (error) {
+      // Someone removed the folder or the file: learn both again on the next write.
+      folderMade = false;
+      size = undefined;
+      throw error;
+    }
   };
 
   return {
     record(input) {
       const line = `${JSON.stringify(buildTraceRecord(input, options.clock.now(), options.debug === true))}\n`;
-      const run = queue.then(async () => {
-        await mkdir(options.dir, { recursive: true });
-        await rotateIfNeeded(Buffer.byteLength(line));
-        await appendFile(path, line, { encoding: 'utf8', mode: 0o600 });
-      });
-      queue = run.catch(() => undefined);
-      return run;
+      if (!batch) {
+        const lines: string[] = [];
+        const written = queue.then(() => {
+          batch = undefined;
+          return write(lines.join(''));
+        });
+        batch = { lines, written };
+        queue = written.catch(() => undefined);
+      }
+      batch.lines.push(line);
+      return batch.written;
     },
   };
 }

@@ -1,6 +1,7 @@
-import { type LanguageModelUsage, streamText, type ToolSet, tool } from 'ai';
+import { type FlexibleSchema, type LanguageModelUsage, streamText, type ToolSet, tool, zodSchema } from 'ai';
 import { linkedAbortController } from '../../base/abort.js';
 import type { Logger } from '../../base/logger.js';
+import { markTurnPhase } from '../../base/turn-phases.js';
 import type { SdkLanguageModel } from '../../providers/index.js';
 import type { OnDemandTools, ToolContext, ToolDefinition } from '../../tools/tool.js';
 import type { ContextBudget } from '../context/index.js';
@@ -60,6 +61,21 @@ export interface AgentLoopInput {
 }
 
 /**
+ * One SDK schema per tool schema, for the life of the process. Given a zod schema, the SDK wraps
+ * it anew and converts it to JSON Schema on every call (2–3 ms a turn for the core tools); a
+ * wrapped schema it reuses, and the wrapper keeps its JSON Schema once made.
+ */
+const sdkSchemas = new WeakMap<object, FlexibleSchema<unknown>>();
+function sdkSchemaOf(schema: ToolDefinition['inputSchema']): FlexibleSchema<unknown> {
+  let wrapped = sdkSchemas.get(schema);
+  if (!wrapped) {
+    wrapped = zodSchema(schema);
+    sdkSchemas.set(schema, wrapped);
+  }
+  return wrapped;
+}
+
+/**
  * The ReAct loop: call the model, run the tools it asked for, repeat until it answers
  * without tools. Kept free of retries, profiles and fallback (that is the runner's job).
  * Tools are given to the SDK without `execute` so approvals and truncation stay ours.
@@ -68,7 +84,7 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopResu
   const produced: AgentMessage[] = [];
   const toolsByName = new Map([...(input.onDemand?.callable ?? []), ...input.tools].map((t) => [t.name, t]));
   const toSdk = (list: readonly ToolDefinition[]) =>
-    list.map((t) => [t.name, tool({ description: t.description, inputSchema: t.inputSchema })] as const);
+    list.map((t) => [t.name, tool({ description: t.description, inputSchema: sdkSchemaOf(t.inputSchema) })] as const);
   const coreTools = toSdk(input.tools);
   const coreNames = new Set(input.tools.map((t) => t.name));
   let sdkTools: ToolSet = Object.fromEntries(coreTools);
@@ -175,6 +191,7 @@ async function streamOneStep(
   const { controller, dispose: unlink } = linkedAbortController(input.signal);
   const outcome: StepOutcome = { status: 'ok', text: '', calls: [], usage: zeroUsage(), finishReason: 'stop' };
   try {
+    markTurnPhase('model-request');
     const result = streamText({
       model: input.model,
       system: input.system,
@@ -185,7 +202,12 @@ async function streamOneStep(
       maxRetries: 0,
       onError: () => {},
     });
+    let first = true;
     for await (const part of result.fullStream) {
+      if (first && part.type !== 'start' && part.type !== 'start-step') {
+        first = false;
+        markTurnPhase('first-part');
+      }
       if (part.type === 'text-delta') {
         outcome.text += part.text;
         input.onEvent({ type: 'text_delta', delta: part.text, text: outcome.text });
@@ -208,6 +230,7 @@ async function streamOneStep(
         return { ...outcome, status: 'aborted' };
       }
     }
+    markTurnPhase('stream-end');
     if (input.signal.aborted) return { ...outcome, status: 'aborted' };
     return outcome;
   } catch (error) {

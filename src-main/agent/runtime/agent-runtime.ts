@@ -4,6 +4,7 @@ import type { Disposable } from '../../base/disposable.js';
 import { HearthError } from '../../base/errors.js';
 import type { Logger } from '../../base/logger.js';
 import { loadTokenizer } from '../../base/o200k-tokens.js';
+import { markTurnPhase } from '../../base/turn-phases.js';
 import {
   type AuthProfileManager,
   type ModelCatalog,
@@ -141,6 +142,7 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
         run.sessionKey,
         input.lane ?? (input.runKind === 'cron' ? 'cron' : 'default'),
         async () => {
+          markTurnPhase('lane');
           const record = await deps.sessions.resolve(agentId, run.sessionKey);
           const scope: TurnScope = {
             agentId,
@@ -149,6 +151,7 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
             runKind: input.runKind ?? 'default',
           };
           const previous = await deps.sessions.read(agentId, record.sessionId, { limit: deps.historyLimit ?? 1000 });
+          markTurnPhase('history');
           const user: UserMessage = {
             kind: 'user',
             id: newId(),
@@ -159,6 +162,7 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
           };
           // The user's words are kept even if the turn then fails or the process dies.
           await deps.sessions.append(agentId, record.sessionId, [user]);
+          markTurnPhase('user-durable');
           const models = modelsFor(agentId, run.sessionKey, record.model);
           publisher.lifecycle({ phase: 'start', model: models[0] });
           const request: Parameters<typeof runTurn>[1] = {
@@ -182,13 +186,18 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
             liveModel: () => liveModels.get(run.sessionKey),
             onEvent: (event) => publisher.onRunnerEvent(event),
           };
+          markTurnPhase('prompt');
           const runModels = () => runTurn(runnerDeps, request);
           const outcome = await (deps.aroundTurn ? deps.aroundTurn(scope, runModels) : runModels());
+          markTurnPhase('model-done');
           if (outcome.messages.length > 0) await deps.sessions.append(agentId, record.sessionId, outcome.messages);
+          markTurnPhase('reply-appended');
           await deps.sessions.sync(agentId, record.sessionId);
+          markTurnPhase('reply-synced');
           if (outcome.status === 'ok') {
             end('ok');
             publisher.final(outcome.usage, outcome.stopReason, outcome.model);
+            markTurnPhase('final');
           } else if (outcome.status === 'aborted') {
             end('aborted');
             publisher.aborted();

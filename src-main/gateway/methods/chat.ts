@@ -1,5 +1,5 @@
 import type { AgentMessage, AgentRuntime } from '../../agent/index.js';
-import { type Disposable, DisposableStore } from '../../base/index.js';
+import { type Disposable, DisposableStore, markTurnPhase } from '../../base/index.js';
 import { invalidRequest } from '../../protocol/index.js';
 import type { ChatHistoryMessage, ChatHistoryResult } from '../../protocol/methods/chat.js';
 import type { SessionDefaults } from '../../protocol/methods/openclaw-chat.js';
@@ -88,6 +88,7 @@ export function registerChatMethods(router: MethodRouter, deps: ChatMethodsDeps)
 
   store.add(
     router.handle('chat.send', async (params, call) => {
+      markTurnPhase('handler');
       let sessionKey = params.sessionKey;
       if (params.sessionKey && params.route) {
         throw invalidRequest('invalid chat.send params: pass sessionKey or route, not both');

@@ -45,6 +45,8 @@ export interface FakeLlmRequest {
   lastUserText: string;
   /** The token counts the reply reported (set once the reply is rendered; none for errors). */
   reportedUsage?: { input: number; output: number; cached: number };
+  /** The fake's own time on this request, ms: from its headers to the last byte of the reply. */
+  handledMs?: number;
 }
 
 export interface FakeLlmServerOptions {
@@ -96,6 +98,13 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
+    // The benchmark subtracts the fake's own time from a turn (the fake runs in its own process).
+    if (req.method === 'GET' && path === '/_fake/timings') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(requests.map((request) => request.handledMs ?? 0)));
+      return;
+    }
+    const started = performance.now();
     const wire = wireFor(req.method ?? 'GET', path);
     if (wire === 'tags') {
       const models = (options.ollamaModels ?? ['llama3.2:latest']).map((name) => ({
@@ -148,6 +157,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     };
     requests.push(record);
     await respond(res, wire, reply, model, promptTokens, record);
+    record.handledMs = performance.now() - started;
   }
 
   async function respond(
