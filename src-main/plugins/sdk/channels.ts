@@ -156,6 +156,12 @@ export interface ChannelStartContext<Config> {
   reportHealth(health: ChannelHealth): void;
   /** Set when the gateway serves HTTP (webhook modes need it). */
   webhook?: ChannelWebhook;
+  /**
+   * Hands a button press (of a prompt sent with `buttons.sendPrompt`) to the host. The host
+   * checks who pressed and calls `press.answer` (the presser sees a short notice). Present when
+   * the host handles buttons; a plugin without buttons never calls it.
+   */
+  receivePress?(press: ChannelButtonPress): Promise<void>;
 }
 
 /** Sends whole messages. Text arrives as model markdown; the plugin renders its dialect. */
@@ -178,10 +184,55 @@ export interface ChannelStreamingAdapter {
   begin(target: ChannelTarget): ChannelReplyStream;
 }
 
+/** One button of a prompt. `id` is short (at most 16 characters, `[a-z0-9_-]`). */
+export interface ChannelButton {
+  id: string;
+  label: string;
+  style?: 'primary' | 'danger';
+}
+
+/** A message with buttons (an exec approval: Allow once / Always / Deny). */
+export interface ChannelPrompt {
+  /** Chosen by the host, at most 40 characters `[A-Za-z0-9_-]`; comes back with every press. */
+  promptId: string;
+  /** Plain text (the plugin escapes it for its dialect). */
+  text: string;
+  buttons: readonly ChannelButton[];
+}
+
+/** Someone pressed a button of a prompt. Untrusted: the host checks `sender`. */
+export interface ChannelButtonPress {
+  promptId: string;
+  buttonId: string;
+  sender: { id: string; name?: string; username?: string };
+  /** The chat the prompt is in, and the prompt's message. */
+  target: ChannelTarget;
+  messageId: string;
+  /** Answers the press to the presser alone (Telegram answerCallbackQuery); call once. */
+  answer(notice?: string): Promise<void>;
+}
+
+/** Messages with buttons (capabilities.buttons). Without it the host falls back to text commands. */
+export interface ChannelButtonsAdapter {
+  sendPrompt(target: ChannelTarget, prompt: ChannelPrompt): Promise<{ messageId: string }>;
+  /** Replaces the prompt's text with `text` and takes its buttons away (settled, here or elsewhere). */
+  settlePrompt(target: ChannelTarget, messageId: string, text: string): Promise<void>;
+}
+
+/** Finds a person's direct chat on the platform (where a DM to a user id goes). */
+export interface ChannelDirectoryAdapter {
+  /** The DM target for a platform user id (Telegram: the chat id is the user id). */
+  directTarget(userId: string): Promise<ChannelTarget>;
+}
+
 /** The running account: disposing it stops it (and aborts `signal`). */
 export interface RunningChannel {
   outbound?: ChannelOutboundAdapter;
   streaming?: ChannelStreamingAdapter;
+  /** Prompts with buttons and their presses (approvals in the channel). */
+  buttons?: ChannelButtonsAdapter;
+  /** A user id's DM target, when it is not the user id itself (docking, owner notices). */
+  directory?: ChannelDirectoryAdapter;
   dispose(): Promise<void>;
 }
 
