@@ -31,6 +31,7 @@ const groups: Record<string, () => Promise<Register>> = {
   pair: async () => (await import('./commands/devices.js')).registerDevicesCommands,
   auth: async () => (await import('./commands/auth.js')).registerAuthCommands,
   mcp: async () => (await import('./commands/mcp.js')).registerMcpCommands,
+  acp: async () => (await import('./commands/acp.js')).registerAcpCommands,
   channels: async () => (await import('./commands/channels.js')).registerChannelsCommands,
 };
 

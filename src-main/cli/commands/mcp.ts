@@ -13,7 +13,7 @@ export interface McpCommandDeps {
 /** What `hearth mcp serve` asks the gateway for by default: read, chat, and answer approvals. */
 export const defaultMcpScopes: Scope[] = ['operator.read', 'operator.write', 'operator.approvals'];
 
-function parseScopes(list: string): Scope[] {
+export function parseScopes(list: string): Scope[] {
   const scopes = list
     .split(',')
     .map((s) => s.trim())
