@@ -15,5 +15,5 @@ export {
 } from './plugin-loader.js';
 export { PLUGIN_MANIFEST_FILE, type PluginManifest, pluginManifestSchema } from './plugin-manifest.js';
 export { type ContributionKind, PluginRegistry } from './plugin-registry.js';
-export { checkPluginFiles, type PluginRefusal, scanPluginSource } from './plugin-safety.js';
+export { checkPluginFiles, type PluginRefusal, scanPluginSource, scanSourceText } from './plugin-safety.js';
 export type { PluginsConfig } from './plugins-config.js';

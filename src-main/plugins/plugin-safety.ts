@@ -83,7 +83,12 @@ export async function scanPluginSource(pluginRoot: string): Promise<PluginRefusa
   for await (const { path, name, info } of pluginEntries(pluginRoot)) {
     if (info.isDirectory() || !/\.(m?[jt]s|cjs|tsx|jsx)$/.test(name) || info.size > 2_000_000) continue;
     const text = await readFile(path, 'utf8');
-    for (const rule of DANGEROUS) if (rule.pattern.test(text)) findings.push({ file: path, reason: rule.reason });
+    for (const reason of scanSourceText(text)) findings.push({ file: path, reason });
   }
   return findings;
+}
+
+/** The same scan over one text (a skill's script, src-main/skills): the reasons of every rule it trips. */
+export function scanSourceText(text: string): string[] {
+  return DANGEROUS.filter((rule) => rule.pattern.test(text)).map((rule) => rule.reason);
 }
