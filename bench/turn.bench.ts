@@ -7,6 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { silentLogger } from '../src-main/base/logger.js';
+import { countO200kTokens as countTokens } from '../src-main/base/o200k-tokens.js';
 import { TURN_PHASE_CHANNEL, type TurnPhaseMark } from '../src-main/base/turn-phases.js';
 import { startHearth } from '../src-main/host/start-hearth.js';
 import { chatTurn } from '../src-main/testing/chat-turn.js';
@@ -59,6 +60,7 @@ export async function run(): Promise<BenchResult[]> {
       "what's my favourite colour?",
       'thanks',
     ];
+    // One conversation (the session `main`); the keys are the runs' idempotency keys.
     const firstTurnMs = await turn(socket, 'c-0', conversation[0]!);
     for (let i = 1; i < conversation.length; i++) await turn(socket, `c-${i}`, conversation[i]!);
     const requests = llm.requests.slice(-conversation.length);
@@ -71,6 +73,23 @@ export async function run(): Promise<BenchResult[]> {
         unit: 'tokens',
         budget: '≤ 5 000 (OpenClaw ~13 600)',
       });
+    });
+    // What a provider's prompt cache can reuse: the part of each request that repeats the
+    // previous one from its first byte (tools, system prompt, earlier turns), in tokens.
+    const wires = requests.map((request) =>
+      JSON.stringify({ tools: request.body.tools, messages: request.body.messages }),
+    );
+    const shares = wires.slice(1).map((wire, index) => {
+      const previous = wires[index]!;
+      let same = 0;
+      while (same < wire.length && wire[same] === previous[same]) same++;
+      return countTokens(wire.slice(0, same)) / countTokens(wire);
+    });
+    results.push({
+      name: '5-turn conversation: cacheable prefix, turns 2-5 (lowest)',
+      value: Math.round(Math.min(...shares) * 100),
+      unit: '%',
+      budget: '≥ 95 % (issue 19)',
     });
     results.push({
       name: '5-turn conversation: mean prompt tokens per turn',
