@@ -30,6 +30,7 @@ import { type WiredMemory, wireMemory } from './wire-memory.js';
 import { createSessionDefaultsSlot, wireOpenClawUi } from './wire-openclaw-ui.js';
 import { wirePluginMethods } from './wire-plugin-methods.js';
 import { wireSessions } from './wire-sessions.js';
+import { wireSkills } from './wire-skills.js';
 import { wireUsage } from './wire-usage.js';
 import { composeWorkspaceBootstrap } from './workspace-bootstrap.js';
 
@@ -97,6 +98,9 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
     ];
     // The built-in file tools and web_fetch (tools/files, tools/web); the catalogue decides what is core.
     tools.push(...wireFileAndWebTools({ config, paths, env, approvals: exec.approvals }));
+    // Skills (src-main/skills): skill_view, skill_file, skill_propose; the prompt lists names only.
+    const skills = root.add(wireSkills({ ...base, appRoot: options.appRoot, secrets }));
+    tools.push(...skills.tools);
 
     // Workspace files: each agent's own, seeded at start (before memory watches them); USER.md /
     // MEMORY.md follow the session's person. Plugins may change a run's file list (hooks filled in below).
@@ -156,6 +160,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
         tools,
         usage,
         mcpTools: mcp.toolsFor,
+        skillsPrompt: (agentId) => skills.skills.promptListing(agentId),
       }),
     );
     services = agent.services;

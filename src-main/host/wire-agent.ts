@@ -58,6 +58,8 @@ export async function wireAgent(deps: {
   mcpTools?(agentId: string): Promise<readonly ToolDefinition[]>;
   /** The usage meter: counts and caps every model call the runtime makes (src-main/usage). */
   usage?: Pick<UsageService, 'wrapModel' | 'aroundTurn'>;
+  /** The agent's skills, names and one-line descriptions (src-main/skills), while it has skill_view. */
+  skillsPrompt?(agentId: string): Promise<string | undefined>;
 }): Promise<WiredAgent> {
   const { core, config, paths, clock, log, sessions, workspace, memory } = deps;
   const root = new AsyncDisposableStore();
@@ -156,7 +158,12 @@ export async function wireAgent(deps: {
     userFor: (scope) => accountOfSession(scope.sessionKey),
     wrapModel: deps.usage?.wrapModel,
     aroundTurn: deps.usage ? (scope, run) => deps.usage!.aroundTurn(scope, run) : undefined,
-    systemPrompt: async (scope) => workspace.systemPrompt(scope, (await toolSetOf(scope)).promptLines),
+    systemPrompt: async (scope) => {
+      const { promptLines, entries } = await toolSetOf(scope);
+      const hasSkills = deps.skillsPrompt && entries.some((entry) => entry.name === 'skill_view');
+      const skills = hasSkills ? await deps.skillsPrompt!(scope.agentId) : undefined;
+      return workspace.systemPrompt(scope, skills ? [...promptLines, skills] : promptLines);
+    },
     hooks: (scope) => {
       const { engine, persistedSummaries } = sessionEngines.forSession(scope.agentId, scope.sessionKey);
       return createTurnHooks({

@@ -19,7 +19,9 @@ import { openClawChatMethods } from './methods/openclaw-chat.js';
 import { openClawSystemMethods } from './methods/openclaw-system.js';
 import { openClawUnavailableMethods } from './methods/openclaw-unavailable.js';
 import { sessionsMethods } from './methods/sessions.js';
+import { skillsMethods } from './methods/skills.js';
 import { terminalMethods } from './methods/terminal.js';
+import { tokensMethods } from './methods/tokens.js';
 import { traceMethods } from './methods/trace.js';
 import { usageMethods } from './methods/usage.js';
 
@@ -43,6 +45,8 @@ export const methodTable = {
   ...traceMethods,
   ...channelsMethods,
   ...usageMethods,
+  ...tokensMethods,
+  ...skillsMethods,
   // What OpenClaw's own clients call (docs/GATEWAY.md "OpenClaw clients").
   ...openClawChatMethods,
   ...openClawAgentsMethods,

@@ -1,0 +1,189 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SkillInfo, SkillProposalInfo } from '../protocol/methods/skills.js';
+import { CREDENTIALS } from '../testing/credential-samples.js';
+import type { FakeLlmRequest } from '../testing/fake-llm/index.js';
+import { type ProductFixture, startProductFixture } from '../testing/product-fixture.js';
+
+// Skills in the composed product, with a scripted fake LLM: the system prompt lists the bundled
+// skills (names and one line each), skill_view reads one, skill_propose runs the quality gate
+// (one kept, three refused for the right reasons, one with a script waiting for approval), and
+// the skills.* methods list, read, disable and approve over the socket.
+
+let product: ProductFixture;
+beforeAll(async () => {
+  product = await startProductFixture({ config: { memory: { recall: { enabled: false } } } });
+});
+afterAll(async () => {
+  await product?.close();
+});
+
+const systemOf = (request: FakeLlmRequest) =>
+  (request.body.messages as { role: string; content: string }[])[0]!.content;
+/** The text of the tool results the last request carried back to the model. */
+const toolResults = (request: FakeLlmRequest) =>
+  (request.body.messages as { role: string; content: unknown }[])
+    .filter((message) => message.role === 'tool')
+    .map((message) => String(message.content));
+
+const learned = `Rotate the nginx access logs of a site by hand when logrotate is not set up.
+
+## Steps
+1. Move the log: \`mv /var/log/nginx/access.log /var/log/nginx/access.log.1\`.
+2. Tell nginx to reopen its logs: \`nginx -s reopen\`.
+3. Compress the old file with \`gzip /var/log/nginx/access.log.1\`.
+
+## Verification
+\`ls -l /var/log/nginx/\` shows a fresh access.log growing and access.log.1.gz.`;
+
+const request = async <T>(method: string, params: Record<string, unknown>) => {
+  const answer = await product.socket.request(method, params);
+  if (answer.error) throw new Error(answer.error.message);
+  return answer.payload as T;
+};
+
+describe('skills in a session', () => {
+  it('lists the skills in the system prompt and reads one with skill_view', async () => {
+    const before = product.llm.requests.length;
+    product.llm.script([
+      { type: 'tool_calls', calls: [{ name: 'skill_view', input: { name: 'commit-message' } }] },
+      { type: 'text', text: 'Here is your commit message.' },
+    ]);
+    expect(await product.turn('sk-1', 'write a commit message for my staged changes')).toMatchObject({
+      state: 'final',
+    });
+    const [first, second] = product.llm.requests.slice(before);
+    const system = systemOf(first!);
+    expect(system).toContain('Skills (read one with skill_view before a task it fits):');
+    expect(system).toContain('- commit-message: Write a git commit message that says why');
+    expect(system).toContain('- find-large-files: Find what fills a disk');
+    // Descriptions only: no skill body is in the prompt.
+    expect(system).not.toContain('## Verification');
+    expect(toolResults(second!).join('\n')).toContain('git diff --cached --stat');
+    const { skills } = await request<{ skills: SkillInfo[] }>('skills.list', {});
+    expect(skills.find((skill) => skill.name === 'commit-message')).toMatchObject({ uses: 1, origin: 'bundled' });
+  });
+
+  it('passes a good proposal and refuses a duplicate, a missing verification and a secret, for those reasons', async () => {
+    const before = product.llm.requests.length;
+    const bundledBody = (
+      await readFile(join(import.meta.dirname, '..', '..', 'resources', 'skills', 'commit-message', 'SKILL.md'), 'utf8')
+    ).split('---\n')[2]!;
+    product.llm.script([
+      {
+        type: 'tool_calls',
+        calls: [
+          {
+            name: 'skill_propose',
+            input: { name: 'rotate-nginx-logs', description: 'Rotate nginx access logs by hand.', body: learned },
+          },
+        ],
+      },
+      {
+        type: 'tool_calls',
+        calls: [
+          {
+            name: 'skill_propose',
+            input: {
+              name: 'write-commit',
+              description: 'Write a git commit message that says why.',
+              body: bundledBody,
+            },
+          },
+        ],
+      },
+      {
+        type: 'tool_calls',
+        calls: [
+          {
+            name: 'skill_propose',
+            input: {
+              name: 'rotate-apache-logs',
+              description: 'Rotate apache logs.',
+              body: learned.replace(/nginx/g, 'apache').replace(/## Verification[\s\S]*/, ''),
+            },
+          },
+        ],
+      },
+      {
+        type: 'tool_calls',
+        calls: [
+          {
+            name: 'skill_propose',
+            input: {
+              name: 'call-openai',
+              description: 'Call the OpenAI API from a shell.',
+              body: `## Steps\n1. Run curl with -H "Authorization: Bearer ${CREDENTIALS[0]![1]}".\n\n## Verification\nThe reply is JSON.`,
+            },
+          },
+        ],
+      },
+      { type: 'text', text: 'One skill kept.' },
+    ]);
+    await product.turn('sk-2', '/learn what we just did');
+    const calls = product.llm.requests.slice(before);
+    expect(calls).toHaveLength(5);
+    const [kept, duplicate, unverified, secret] = calls.slice(1).map((call) => toolResults(call).at(-1)!);
+    expect(kept).toMatch(/^Kept: the skill "rotate-nginx-logs" is in .*workspace.*skills\/rotate-nginx-logs\.$/);
+    expect(duplicate).toContain('Not kept: the skill "write-commit" failed the quality gate');
+    expect(duplicate).toMatch(/near-duplicate of the skill "commit-message"/);
+    expect(unverified).toContain('missing verification: add a "## Verification" section');
+    expect(unverified).not.toMatch(/near-duplicate|secret/);
+    expect(secret).toMatch(/the body contains a secret \([^)]*\)/);
+    expect(secret).not.toContain(CREDENTIALS[0]![1]);
+
+    const { skills } = await request<{ skills: SkillInfo[] }>('skills.list', {});
+    expect(skills.map((skill) => skill.name)).toEqual(['commit-message', 'find-large-files', 'rotate-nginx-logs']);
+    // The next session's prompt lists the learned skill.
+    product.llm.script([{ type: 'text', text: 'ok' }]);
+    await product.turn('sk-3', 'hello', 'agent:main:fresh');
+    expect(systemOf(product.llm.requests.at(-1)!)).toContain('- rotate-nginx-logs: Rotate nginx access logs by hand.');
+  });
+
+  it('a skill with a script waits for approval; skills.get, disable, enable, pin and approve over the socket', async () => {
+    product.llm.script([
+      {
+        type: 'tool_calls',
+        calls: [
+          {
+            name: 'skill_propose',
+            input: {
+              name: 'count-lines',
+              description: 'Count the lines of code in a project by language.',
+              body: '## Steps\n1. Run scripts/count.sh in the project folder.\n\n## Verification\nThe total matches `wc -l` over the files.',
+              files: [{ path: 'scripts/count.sh', content: 'find . -name "*.ts" | xargs wc -l | tail -1\n' }],
+            },
+          },
+        ],
+      },
+      { type: 'text', text: 'Proposed.' },
+    ]);
+    await product.turn('sk-4', 'learn this');
+    expect(toolResults(product.llm.requests.at(-1)!).at(-1)).toMatch(
+      /waits for a person's approval in the Skills view/,
+    );
+    const listed = await request<{ skills: SkillInfo[]; proposals: SkillProposalInfo[] }>('skills.list', {});
+    expect(listed.skills.map((skill) => skill.name)).not.toContain('count-lines');
+    const proposal = listed.proposals.find((p) => p.name === 'count-lines')!;
+    expect(proposal).toMatchObject({ agentId: 'main', files: ['scripts/count.sh'] });
+
+    expect(await request('skills.approve', { id: proposal.id })).toEqual({ name: 'count-lines', agentId: 'main' });
+    const got = await request<{ skill: SkillInfo; text: string }>('skills.get', { name: 'count-lines' });
+    expect(got.skill).toMatchObject({ origin: 'workspace', hasScripts: true, files: ['scripts/count.sh'] });
+    expect(got.text).toContain('name: count-lines');
+
+    expect((await request<{ skill: SkillInfo }>('skills.disable', { name: 'count-lines' })).skill.enabled).toBe(false);
+    product.llm.script([{ type: 'text', text: 'ok' }]);
+    await product.turn('sk-5', 'hi', 'agent:main:other');
+    expect(systemOf(product.llm.requests.at(-1)!)).not.toContain('count-lines');
+    expect((await request<{ skill: SkillInfo }>('skills.enable', { name: 'count-lines' })).skill.enabled).toBe(true);
+    expect((await request<{ skill: SkillInfo }>('skills.pin', { name: 'count-lines' })).skill.pinned).toBe(true);
+
+    const missing = await product.socket.request('skills.get', { name: 'nope' });
+    expect(missing.error).toMatchObject({ code: 'NOT_FOUND' });
+    expect(missing.error!.message).toContain('no skill named "nope"');
+    const noProposal = await product.socket.request('skills.reject', { id: 'zzz' });
+    expect(noProposal.error!.message).toContain('no proposed skill with id "zzz"');
+  });
+});
