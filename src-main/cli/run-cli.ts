@@ -32,6 +32,7 @@ const groups: Record<string, () => Promise<Register>> = {
   auth: async () => (await import('./commands/auth.js')).registerAuthCommands,
   mcp: async () => (await import('./commands/mcp.js')).registerMcpCommands,
   acp: async () => (await import('./commands/acp.js')).registerAcpCommands,
+  tokens: async () => (await import('./commands/tokens.js')).registerTokensCommands,
   channels: async () => (await import('./commands/channels.js')).registerChannelsCommands,
 };
 

@@ -15,6 +15,7 @@ import {
   type ServerFrame,
 } from '../protocol/index.js';
 import type { HeartbeatStatus } from '../protocol/methods/gateway.js';
+import type { ApiTokenStore } from './auth/api-tokens.js';
 import { AuthRateLimiter } from './auth/auth-rate-limit.js';
 import { authenticateBearer, type BearerResult } from './auth/bearer-token.js';
 import type { DeviceRegistry } from './auth/device-registry.js';
@@ -42,6 +43,8 @@ export interface GatewayCoreOptions {
   version: string;
   auth: GatewayAuthSettings;
   devices: DeviceRegistry;
+  /** Minted API tokens for the HTTP doors (`hearth tokens create`). */
+  apiTokens?: ApiTokenStore;
   bootstrap?: BootstrapTokens;
   tickIntervalMs?: number;
   writeBudget?: WriteBudgetOptions;
@@ -336,6 +339,7 @@ export class GatewayCore implements InProcessGateway, Disposable {
       auth: this.options.auth,
       devices: this.options.devices,
       rateLimiter: this.rateLimiter,
+      apiTokens: this.options.apiTokens,
     });
   }
 

@@ -7,6 +7,7 @@ import { AsyncDisposableStore, toDisposable } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
 import { ConfigService } from '../config/index.js';
 import type { ApprovalPrompter } from '../exec/index.js';
+import { ApiTokenStore } from '../gateway/auth/api-tokens.js';
 import { BootstrapTokenStore } from '../gateway/auth/bootstrap-tokens.js';
 import { DeviceRegistry } from '../gateway/auth/device-registry.js';
 import { loadOrCreateGatewayToken } from '../gateway/auth/gateway-secret.js';
@@ -21,6 +22,7 @@ import {
 import { registerConfigMethods } from '../gateway/methods/config.js';
 import { type LanEndpoint, registerDevicesMethods } from '../gateway/methods/devices.js';
 import { registerGatewayMethods } from '../gateway/methods/gateway.js';
+import { registerTokensMethods } from '../gateway/methods/tokens.js';
 import { createFileLogger } from '../logging/create-logger.js';
 import { configuredWorkspace, createHearthPaths, type HearthPaths } from '../paths/index.js';
 import type { SecretStore } from '../secrets/index.js';
@@ -129,6 +131,7 @@ export async function startHearth(options: StartHearthOptions): Promise<HearthHo
       return password;
     };
     const devices = await DeviceRegistry.open(paths.identityDir, clock, log);
+    const apiTokens = await ApiTokenStore.open(paths.identityDir, clock, log);
     const host = resolveBindAddress(options.bind ?? gatewayConfig.bind);
     const needsTls = !isLoopbackAddress(host) || gatewayConfig.tls.enabled;
     let tls: TlsIdentity | undefined;
@@ -143,6 +146,7 @@ export async function startHearth(options: StartHearthOptions): Promise<HearthHo
       version: HEARTH_VERSION,
       auth: { mode: gatewayConfig.auth.mode, token, password: await gatewayPassword() },
       devices,
+      apiTokens,
       tickIntervalMs: options.tickIntervalMs ?? gatewayConfig.tickIntervalMs,
       writeBudget: gatewayConfig.writeBudget,
     });
@@ -214,6 +218,7 @@ export async function startHearth(options: StartHearthOptions): Promise<HearthHo
     };
     root.add({ dispose: async () => (await lanServer?.catch(() => undefined))?.close() });
     root.add(registerDevicesMethods(core.registry, { core, bootstrap, clock, ensureLan }));
+    root.add(registerTokensMethods(core.registry, apiTokens));
     root.add(
       config.onDidChangeAny((change) =>
         core.bus.publish('config.changed', { hash: change.hash, changedPrefixes: change.changedPaths }),

@@ -85,7 +85,7 @@ export interface ConnectChallenge {
   capabilities: string[];
 }
 
-export type AuthMethod = 'none' | 'token' | 'password' | 'device-token' | 'bootstrap-token' | 'local';
+export type AuthMethod = 'none' | 'token' | 'password' | 'device-token' | 'bootstrap-token' | 'local' | 'api-token';
 
 export interface PresenceEntry {
   ts: number;

@@ -1,4 +1,5 @@
 import { type AuthMethod, fullOperatorScopes } from '../../protocol/index.js';
+import { ApiTokenStore } from './api-tokens.js';
 import type { AuthRateLimiter } from './auth-rate-limit.js';
 import type { DeviceRegistry } from './device-registry.js';
 import { secretsEqual } from './gateway-secret.js';
@@ -11,6 +12,8 @@ export interface BearerIdentity {
   /** As in the handshake: the gateway secret's holder on loopback, never a device token. */
   person: boolean;
   deviceId?: string;
+  /** An API token's id (`hearth tokens create`). */
+  apiTokenId?: string;
 }
 
 export type BearerResult =
@@ -21,6 +24,8 @@ export interface BearerDeps {
   auth: GatewayAuthSettings;
   devices: DeviceRegistry;
   rateLimiter: AuthRateLimiter;
+  /** Minted API tokens; absent, only the gateway secret and device tokens work. */
+  apiTokens?: ApiTokenStore;
 }
 
 /** The token of an `Authorization` header, if it is a bearer one. */
@@ -35,6 +40,7 @@ export function bearerOf(header: string | undefined): string | undefined {
  * - the gateway secret on a direct loopback peer: every operator scope (as the local CLI gets);
  *   off loopback it is refused, as a socket without a device keeps no scopes;
  * - a paired device's operator token, anywhere: exactly the scopes granted with it;
+ * - an API token (`hearth tokens create`), anywhere: exactly the scopes it was minted with;
  * - `gateway.auth.mode: "none"` on loopback: every operator scope, without a token;
  * - a web page of another site (it sent an Origin that is not ours): refused, whatever it holds.
  * Failed guesses count toward the same lockout as failed handshakes (loopback is exempt).
@@ -84,6 +90,22 @@ export async function authenticateBearer(
     return { ok: true, identity: { scopes: [...fullOperatorScopes], method, person: true } };
   }
 
+  if (deps.apiTokens && ApiTokenStore.isApiToken(token)) {
+    const checked = deps.apiTokens.verify(token);
+    if (!checked.ok) {
+      return fail(
+        checked.reason === 'expired'
+          ? 'this API token has expired; mint a new one (`hearth tokens create`)'
+          : 'invalid API token: it was revoked or never issued (`hearth tokens list`)',
+      );
+    }
+    if (!ownerSurface) deps.rateLimiter.recordSuccess(source);
+    return {
+      ok: true,
+      identity: { scopes: [...checked.info.scopes], method: 'api-token', apiTokenId: checked.info.id, person: false },
+    };
+  }
+
   for (const device of deps.devices.list()) {
     const entry = device.tokens.find((t) => t.role === 'operator');
     if (!entry) continue;
@@ -96,5 +118,5 @@ export async function authenticateBearer(
       };
     }
   }
-  return fail('invalid bearer token: it is neither the gateway token nor a paired device token');
+  return fail('invalid bearer token: it is neither the gateway token, a paired device token nor an API token');
 }
