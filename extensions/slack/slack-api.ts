@@ -1,0 +1,137 @@
+// A small Slack Web API client over fetch (https://api.slack.com/web). Plain fetch rather than
+// Bolt: the channel must own acknowledgement (an envelope is acked only once the host took its
+// message), the 429 waits and the base URL (the fake server in tests), which Bolt's receivers hide.
+
+export class SlackApiError extends Error {
+  constructor(
+    readonly method: string,
+    /** Slack's `error` string (`invalid_auth`, `ratelimited`, `channel_not_found`…), or `network`. */
+    readonly error: string,
+    /** The HTTP status (0 when no answer arrived). */
+    readonly status: number,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(`Slack ${method}: ${error}${status && status !== 200 ? ` (HTTP ${status})` : ''}`);
+    this.name = 'SlackApiError';
+  }
+}
+
+/** Slack refuses this token for good: calling again would only repeat it. */
+export const FATAL_AUTH_ERRORS = new Set([
+  'invalid_auth',
+  'not_authed',
+  'account_inactive',
+  'token_revoked',
+  'token_expired',
+  'not_allowed_token_type',
+  'missing_scope',
+]);
+
+export const isFatalSlackError = (error: unknown) =>
+  error instanceof SlackApiError && FATAL_AUTH_ERRORS.has(error.error);
+
+/** Resolves after `ms`, or rejects when `signal` aborts. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export interface SlackApiOptions {
+  /** e.g. `https://slack.com/api`; methods are `${baseUrl}/${method}`. */
+  baseUrl: string;
+  token: string;
+  fetch: typeof fetch;
+  signal: AbortSignal;
+  /** Longest wait a 429 may ask for before the call fails instead (seconds). */
+  maxRetryAfterSeconds?: number;
+  /** 429s honoured per call before it fails. */
+  maxRateLimitRetries?: number;
+}
+
+export class SlackApi {
+  constructor(private readonly options: SlackApiOptions) {}
+
+  /**
+   * Calls a method with a JSON body and the token as a Bearer header. A 429 is honoured: it waits
+   * `Retry-After` seconds and tries again (up to the limits); any other failure, including
+   * `{ok:false}`, throws a SlackApiError whose text never contains the token.
+   */
+  async call<T extends Record<string, unknown>>(
+    method: string,
+    params: Record<string, unknown> = {},
+    timeoutMs = 30_000,
+  ): Promise<T> {
+    const { maxRateLimitRetries = 5, maxRetryAfterSeconds = 120 } = this.options;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.once<T>(method, params, timeoutMs);
+      } catch (error) {
+        if (
+          error instanceof SlackApiError &&
+          error.status === 429 &&
+          attempt < maxRateLimitRetries &&
+          (error.retryAfterSeconds ?? 1) <= maxRetryAfterSeconds
+        ) {
+          await sleep((error.retryAfterSeconds ?? 1) * 1000, this.options.signal);
+          continue;
+        }
+        throw error;
+      }
+    }
+  }
+
+  private async once<T>(method: string, params: Record<string, unknown>, timeoutMs: number): Promise<T> {
+    const signal = AbortSignal.any([this.options.signal, AbortSignal.timeout(timeoutMs)]);
+    let response: Response;
+    try {
+      response = await this.options.fetch(`${this.options.baseUrl.replace(/\/+$/, '')}/${method}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${this.options.token}`,
+          'content-type': 'application/json; charset=utf-8',
+        },
+        body: JSON.stringify(params),
+        signal,
+      });
+    } catch (error) {
+      if (this.options.signal.aborted) throw this.options.signal.reason;
+      const cause = (error as { cause?: { code?: string } }).cause?.code;
+      const reason =
+        (error as Error).name === 'TimeoutError' ? `no answer in ${timeoutMs} ms` : (cause ?? 'network error');
+      throw new SlackApiError(method, this.redact(reason), 0);
+    }
+    if (response.status === 429) {
+      const retryAfter = Number(response.headers.get('retry-after'));
+      await response.body?.cancel().catch(() => {});
+      throw new SlackApiError(
+        method,
+        'ratelimited',
+        429,
+        Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : 1,
+      );
+    }
+    let body: { ok?: boolean; error?: string } & Record<string, unknown>;
+    try {
+      body = (await response.json()) as typeof body;
+    } catch {
+      if (this.options.signal.aborted) throw this.options.signal.reason;
+      throw new SlackApiError(method, `answered ${response.status} with a body that is not JSON`, response.status);
+    }
+    if (body.ok === true) return body as T;
+    throw new SlackApiError(method, this.redact(body.error ?? `HTTP ${response.status}`), response.status);
+  }
+
+  private redact(text: string): string {
+    return text.split(this.options.token).join('<token>');
+  }
+}

@@ -1,0 +1,451 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { type WebSocket, WebSocketServer } from 'ws';
+
+/**
+ * Test support (never shipped): Slack on loopback, speaking the published wire.
+ * - Web API (https://api.slack.com/web): `POST /api/<method>`, token as `Authorization: Bearer`
+ *   (or a `token` field), JSON or form body, answered HTTP 200 `{ok:true,…}` or `{ok:false,error}`;
+ *   a rate limit is HTTP 429 with `Retry-After` seconds. auth.test, apps.connections.open (app
+ *   token only), chat.postMessage (echoed back as the bot's own `message` event, as Slack does),
+ *   chat.update.
+ * - Socket Mode (https://api.slack.com/apis/socket-mode): the URL apps.connections.open gives is a
+ *   WebSocket here; it says `hello`, sends `events_api` envelopes and expects `{envelope_id}` back.
+ *   An envelope not acknowledged when its connection goes is sent again on the next one with
+ *   `retry_attempt` + 1 and `retry_reason: "timeout"`, as Slack does.
+ * Injections: 429 once per method, a dropped connection (right after an envelope went out),
+ * `disconnect` asked by the server, an envelope delivered again, a revoked token.
+ */
+
+export interface FakeSlackCall {
+  method: string;
+  params: Record<string, unknown>;
+  /** HTTP status answered. */
+  status: number;
+  /** Slack's `error` when `ok` was false. */
+  error?: string;
+}
+
+/** A message the bot posted, with every text it had (the post, then each update). */
+export interface FakeSlackBotMessage {
+  channel: string;
+  ts: string;
+  threadTs?: string;
+  text: string;
+  versions: string[];
+}
+
+export interface SlackUserMessageInput {
+  channel: string;
+  user: string;
+  text: string;
+  /** `im` (a DM, default), `channel`, `group`, `mpim`. */
+  channelType?: 'im' | 'channel' | 'group' | 'mpim';
+  threadTs?: string;
+  /** Puts `<@BOT>` at the start; Slack then sends an `app_mention` event too. */
+  mentionBot?: boolean;
+  /** The connection is cut right after this message's envelope went out (before any ack could arrive). */
+  dropAfterDelivery?: boolean;
+}
+
+export interface FakeSlackServer {
+  /** Web API base URL (`…/api`), for `apiBaseUrl`. */
+  apiUrl: string;
+  botToken: string;
+  appToken: string;
+  bot: { userId: string; name: string; botId: string; team: string; teamId: string };
+  calls: FakeSlackCall[];
+  /** Every envelope sent, in order (with redeliveries). */
+  envelopes: { envelopeId: string; eventId: string; retryAttempt: number }[];
+  /** Event ids acknowledged. */
+  acked: Set<string>;
+  /** Socket Mode connections that got `hello`. */
+  readonly connections: number;
+  /** A person writes; returns the event id and the message ts. */
+  sendUserMessage(input: SlackUserMessageInput): { eventId: string; ts: string };
+  /** Sends a raw event (malformed-event tests); returns its event id. */
+  sendEvent(event: Record<string, unknown>): string;
+  /** Sends an event already delivered once more, `retry_attempt` + 1 (whether acknowledged or not). */
+  redeliver(eventId: string): void;
+  /** Server asks the app to reconnect (`disconnect`, reason refresh_requested). */
+  askToReconnect(): void;
+  waitForCall(method: string, predicate?: (call: FakeSlackCall) => boolean, timeoutMs?: number): Promise<FakeSlackCall>;
+  waitForBotMessage(
+    channel: string,
+    predicate: (message: FakeSlackBotMessage) => boolean,
+    timeoutMs?: number,
+  ): Promise<FakeSlackBotMessage>;
+  waitForAck(eventId: string, timeoutMs?: number): Promise<void>;
+  waitForConnections(count: number, timeoutMs?: number): Promise<void>;
+  botMessages(channel: string): FakeSlackBotMessage[];
+  /** The next call of `method` answers HTTP 429 with `Retry-After: seconds`. */
+  rateLimitNext(method: string, seconds: number): void;
+  /** From now on the bot token is refused with `invalid_auth`. */
+  revokeToken(): void;
+  close(): Promise<void>;
+}
+
+interface Pending {
+  envelopeId: string;
+  eventId: string;
+  retryAttempt: number;
+  event: Record<string, unknown>;
+  dropAfter: boolean;
+}
+
+async function readParams(request: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const body = Buffer.concat(chunks).toString('utf8');
+  const url = new URL(request.url ?? '/', 'http://x');
+  const params: Record<string, unknown> = Object.fromEntries(url.searchParams);
+  if (!body) return params;
+  if ((request.headers['content-type'] ?? '').includes('application/json'))
+    return { ...params, ...(JSON.parse(body) as Record<string, unknown>) };
+  return { ...params, ...Object.fromEntries(new URLSearchParams(body)) };
+}
+
+export async function startFakeSlackServer(
+  options: { botToken?: string; appToken?: string } = {},
+): Promise<FakeSlackServer> {
+  const botToken = options.botToken ?? 'xoxb-fake-1234';
+  const appToken = options.appToken ?? 'xapp-fake-5678';
+  const bot = { userId: 'UBOT0001', name: 'hearth', botId: 'BBOT0001', team: 'Fake Team', teamId: 'T0001' };
+  const calls: FakeSlackCall[] = [];
+  const envelopes: FakeSlackServer['envelopes'] = [];
+  const acked = new Set<string>();
+  const botMessages: FakeSlackBotMessage[] = [];
+  const rateLimits = new Map<string, number[]>();
+  const listeners = new Set<() => void>();
+  const pending = new Map<string, Pending>();
+  const tickets = new Set<string>();
+  const sockets = new Set<Socket>();
+  const dms = new Map<string, string>();
+  let live: WebSocket | undefined;
+  let connections = 0;
+  let revoked = false;
+  let tsCounter = 0;
+  let eventCounter = 0;
+  const changed = () => {
+    for (const listener of [...listeners]) listener();
+  };
+  const nextTs = () => `${Math.floor(Date.now() / 1000)}.${String(++tsCounter).padStart(6, '0')}`;
+
+  const deliver = (item: Pending) => {
+    if (!live || live.readyState !== live.OPEN) return;
+    envelopes.push({ envelopeId: item.envelopeId, eventId: item.eventId, retryAttempt: item.retryAttempt });
+    live.send(
+      JSON.stringify({
+        envelope_id: item.envelopeId,
+        type: 'events_api',
+        accepts_response_payload: false,
+        retry_attempt: item.retryAttempt,
+        retry_reason: item.retryAttempt > 0 ? 'timeout' : '',
+        payload: {
+          token: 'verification-token',
+          team_id: bot.teamId,
+          api_app_id: 'AAPP0001',
+          event: item.event,
+          type: 'event_callback',
+          event_id: item.eventId,
+          event_time: Math.floor(Date.now() / 1000),
+        },
+      }),
+    );
+    if (item.dropAfter) {
+      item.dropAfter = false;
+      live.terminate();
+    }
+    changed();
+  };
+
+  const queueEvent = (event: Record<string, unknown>, dropAfter = false) => {
+    const eventId = `Ev${String(++eventCounter).padStart(8, '0')}`;
+    const item: Pending = { envelopeId: randomUUID(), eventId, retryAttempt: 0, event, dropAfter };
+    pending.set(eventId, item);
+    deliver(item);
+    return eventId;
+  };
+
+  const answer = (response: ServerResponse, call: FakeSlackCall, body: Record<string, unknown>) => {
+    calls.push(call);
+    response.writeHead(call.status, { 'content-type': 'application/json; charset=utf-8' });
+    response.end(JSON.stringify(body));
+    changed();
+  };
+
+  const server = createServer((request, response) => {
+    void (async () => {
+      const method = (request.url ?? '').split('?')[0]!.replace(/^\/api\//, '');
+      let params: Record<string, unknown>;
+      try {
+        params = await readParams(request);
+      } catch {
+        return answer(
+          response,
+          { method, params: {}, status: 200, error: 'invalid_json' },
+          { ok: false, error: 'invalid_json' },
+        );
+      }
+      const token =
+        /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? (params.token as string | undefined);
+      const fail = (error: string) => answer(response, { method, params, status: 200, error }, { ok: false, error });
+      const limits = rateLimits.get(method);
+      if (limits?.length) {
+        const seconds = limits.shift()!;
+        calls.push({ method, params, status: 429, error: 'ratelimited' });
+        response.writeHead(429, { 'content-type': 'application/json; charset=utf-8', 'retry-after': String(seconds) });
+        response.end(JSON.stringify({ ok: false, error: 'ratelimited' }));
+        return changed();
+      }
+      if (!token) return fail('not_authed');
+      if (method === 'apps.connections.open') {
+        if (token.startsWith('xoxb-')) return fail('not_allowed_token_type');
+        if (token !== appToken) return fail('invalid_auth');
+        const ticket = randomUUID();
+        tickets.add(ticket);
+        const { port } = server.address() as AddressInfo;
+        return answer(
+          response,
+          { method, params, status: 200 },
+          { ok: true, url: `ws://127.0.0.1:${port}/link/?ticket=${ticket}` },
+        );
+      }
+      if (token !== botToken || revoked) return fail('invalid_auth');
+      switch (method) {
+        case 'auth.test':
+          return answer(
+            response,
+            { method, params, status: 200 },
+            {
+              ok: true,
+              url: 'https://fake-team.slack.com/',
+              team: bot.team,
+              user: bot.name,
+              team_id: bot.teamId,
+              user_id: bot.userId,
+              bot_id: bot.botId,
+              is_enterprise_install: false,
+            },
+          );
+        case 'chat.postMessage': {
+          // A user id posts into the app's DM with that person, as Slack does.
+          const channel =
+            typeof params.channel === 'string' && params.channel.startsWith('U')
+              ? (dms.get(params.channel) ?? `D${params.channel.slice(1)}`)
+              : params.channel;
+          const text = params.text;
+          if (typeof channel !== 'string' || channel === '') return fail('channel_not_found');
+          if (typeof text !== 'string' || text === '') return fail('no_text');
+          const ts = nextTs();
+          const threadTs = typeof params.thread_ts === 'string' ? params.thread_ts : undefined;
+          botMessages.push({ channel, ts, ...(threadTs ? { threadTs } : {}), text, versions: [text] });
+          answer(
+            response,
+            { method, params, status: 200 },
+            {
+              ok: true,
+              channel,
+              ts,
+              message: {
+                type: 'message',
+                user: bot.userId,
+                bot_id: bot.botId,
+                text,
+                ts,
+                ...(threadTs ? { thread_ts: threadTs } : {}),
+              },
+            },
+          );
+          // Slack sends the bot its own message as an event; the app must skip it.
+          queueEvent({
+            type: 'message',
+            channel,
+            channel_type: channel.startsWith('D') ? 'im' : 'channel',
+            user: bot.userId,
+            bot_id: bot.botId,
+            text,
+            ts,
+            ...(threadTs ? { thread_ts: threadTs } : {}),
+          });
+          return;
+        }
+        case 'chat.update': {
+          const message = botMessages.find((m) => m.channel === params.channel && m.ts === params.ts);
+          if (!message) return fail('message_not_found');
+          if (typeof params.text !== 'string' || params.text === '') return fail('no_text');
+          message.text = params.text;
+          message.versions.push(params.text);
+          return answer(
+            response,
+            { method, params, status: 200 },
+            { ok: true, channel: message.channel, ts: message.ts, text: message.text },
+          );
+        }
+        default:
+          return fail('unknown_method');
+      }
+    })();
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  const wss = new WebSocketServer({ noServer: true });
+  server.on('upgrade', (request, socket, head) => {
+    const ticket = new URL(request.url ?? '/', 'http://x').searchParams.get('ticket') ?? '';
+    if (!tickets.delete(ticket)) {
+      socket.end('HTTP/1.1 401 Unauthorized\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      live?.terminate();
+      live = ws;
+      connections++;
+      ws.send(
+        JSON.stringify({
+          type: 'hello',
+          num_connections: 1,
+          debug_info: { host: 'applink-fake', build_number: 1, approximate_connection_time: 18060 },
+          connection_info: { app_id: 'AAPP0001' },
+        }),
+      );
+      ws.on('message', (data) => {
+        let frame: { envelope_id?: string };
+        try {
+          frame = JSON.parse(String(data)) as typeof frame;
+        } catch {
+          return;
+        }
+        for (const item of pending.values())
+          if (item.envelopeId === frame.envelope_id) {
+            pending.delete(item.eventId);
+            acked.add(item.eventId);
+          }
+        changed();
+      });
+      ws.on('close', () => {
+        if (live === ws) live = undefined;
+        // What was sent on this connection and not acknowledged comes again on the next one.
+        for (const item of pending.values()) {
+          item.retryAttempt++;
+          item.envelopeId = randomUUID();
+        }
+        changed();
+      });
+      changed();
+      for (const item of [...pending.values()]) deliver(item);
+    });
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  const waitUntil = <T>(find: () => T | undefined, timeoutMs: number, what: string) =>
+    new Promise<T>((resolve, reject) => {
+      const found = find();
+      if (found !== undefined) return resolve(found);
+      const timer = setTimeout(() => {
+        listeners.delete(check);
+        reject(
+          new Error(
+            `fake Slack: timed out waiting for ${what}; calls: ${calls.map((c) => `${c.method}(${c.error ?? c.status})`).join(', ')}`,
+          ),
+        );
+      }, timeoutMs);
+      function check() {
+        const value = find();
+        if (value === undefined) return;
+        clearTimeout(timer);
+        listeners.delete(check);
+        resolve(value);
+      }
+      listeners.add(check);
+    });
+
+  const sentEvents = new Map<string, Record<string, unknown>>();
+  const send = (event: Record<string, unknown>, dropAfter = false) => {
+    const eventId = queueEvent(event, dropAfter);
+    sentEvents.set(eventId, event);
+    return eventId;
+  };
+
+  return {
+    apiUrl: `http://127.0.0.1:${port}/api`,
+    botToken,
+    appToken,
+    bot,
+    calls,
+    envelopes,
+    acked,
+    get connections() {
+      return connections;
+    },
+    sendUserMessage(input) {
+      const ts = nextTs();
+      if ((input.channelType ?? 'im') === 'im') dms.set(input.user, input.channel);
+      const text = input.mentionBot ? `<@${bot.userId}> ${input.text}` : input.text;
+      const base = {
+        channel: input.channel,
+        user: input.user,
+        text,
+        ts,
+        event_ts: ts,
+        team: bot.teamId,
+        ...(input.threadTs ? { thread_ts: input.threadTs } : {}),
+      };
+      const eventId = send(
+        { type: 'message', channel_type: input.channelType ?? 'im', ...base },
+        input.dropAfterDelivery ?? false,
+      );
+      if (input.mentionBot) send({ type: 'app_mention', ...base });
+      return { eventId, ts };
+    },
+    sendEvent: (event) => send(event),
+    redeliver(eventId) {
+      const event = sentEvents.get(eventId);
+      if (!event) throw new Error(`fake Slack: no event ${eventId} was sent`);
+      const attempts = envelopes.filter((e) => e.eventId === eventId).length;
+      const item: Pending = { envelopeId: randomUUID(), eventId, retryAttempt: attempts, event, dropAfter: false };
+      pending.set(eventId, item);
+      deliver(item);
+    },
+    askToReconnect() {
+      live?.send(
+        JSON.stringify({ type: 'disconnect', reason: 'refresh_requested', debug_info: { host: 'applink-fake' } }),
+      );
+    },
+    waitForCall: (method, predicate = () => true, timeoutMs = 20_000) =>
+      waitUntil(() => calls.find((c) => c.method === method && predicate(c)), timeoutMs, `a ${method} call`),
+    waitForBotMessage: (channel, predicate, timeoutMs = 20_000) =>
+      waitUntil(
+        () => botMessages.find((m) => m.channel === channel && predicate(m)),
+        timeoutMs,
+        `a bot message in ${channel}`,
+      ),
+    waitForAck: (eventId, timeoutMs = 20_000) =>
+      waitUntil(() => (acked.has(eventId) ? true : undefined), timeoutMs, `the ack of ${eventId}`).then(() => {}),
+    waitForConnections: (count, timeoutMs = 20_000) =>
+      waitUntil(() => (connections >= count && live ? true : undefined), timeoutMs, `${count} connections`).then(
+        () => {},
+      ),
+    botMessages: (channel) => botMessages.filter((m) => m.channel === channel),
+    rateLimitNext(method, seconds) {
+      const list = rateLimits.get(method) ?? [];
+      list.push(seconds);
+      rateLimits.set(method, list);
+    },
+    revokeToken() {
+      revoked = true;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const client of wss.clients) client.terminate();
+        wss.close();
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
