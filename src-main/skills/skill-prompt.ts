@@ -24,7 +24,7 @@ export function listSkillsForPrompt(
   budgetTokens = SKILLS_PROMPT_BUDGET,
 ): string | undefined {
   if (skills.length === 0) return undefined;
-  const header = 'Skills (read one with skill_view before a task it fits):';
+  const header = 'Skills (skill_view reads one):';
   const lines = [header];
   let used = estimateTokens(header);
   const sorted = [...skills].sort((a, b) => a.name.localeCompare(b.name));

@@ -6,7 +6,7 @@ import { SkillError } from './skill-service.js';
 export const SKILL_VIEW = 'skill_view';
 
 const SKILLS_LINE =
-  'Skills hold tested steps for tasks: read one with skill_view before a task it fits; after a task that took many steps, propose one with skill_propose.';
+  'Skills hold tested steps: read one with skill_view before a task it fits; after a long task, propose one with skill_propose.';
 
 function failure(error: unknown): ToolOutput {
   if (error instanceof SkillError) return { output: error.message, isError: true };

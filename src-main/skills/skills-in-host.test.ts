@@ -55,9 +55,10 @@ describe('skills in a session', () => {
     });
     const [first, second] = product.llm.requests.slice(before);
     const system = systemOf(first!);
-    expect(system).toContain('Skills (read one with skill_view before a task it fits):');
+    expect(system).toContain('Skills (skill_view reads one):');
+    expect(system).toContain('propose one with skill_propose. (load skill_view with tools_load)');
     expect(system).toContain('- commit-message: Write a git commit message that says why');
-    expect(system).toContain('- find-large-files: Find what fills a disk');
+    expect(system).toContain('- find-large-files: Find the largest folders and files');
     // Descriptions only: no skill body is in the prompt.
     expect(system).not.toContain('## Verification');
     expect(toolResults(second!).join('\n')).toContain('git diff --cached --stat');

@@ -171,11 +171,17 @@ describe('the quality gate', () => {
   it('refuses a near-duplicate, a missing verification and a secret, each with its reason', async () => {
     const duplicate = await call('skill_propose', {
       name: 'git-commit-writer',
-      description: 'Write a git commit message that says why, for the staged changes.',
-      body: (await readFile(join(bundled, 'commit-message', 'SKILL.md'), 'utf8')).split('---\n')[2]!,
+      description: 'Write a git commit message that says why, for the changes you staged.',
+      // The bundled skill reworded a little: a near-duplicate, not a copy.
+      body: (await readFile(join(bundled, 'commit-message', 'SKILL.md'), 'utf8'))
+        .split('---\n')[2]!
+        .replace('propose splitting them into separate commits', 'suggest one commit per change')
+        .replace('Show the message', 'Print the message'),
     });
     expect(duplicate.isError).toBe(true);
-    expect(duplicate.output).toMatch(/near-duplicate of the skill "commit-message" \(similarity 0\.\d\d ≥ 0\.6\)/);
+    expect(duplicate.output).toMatch(
+      /near-duplicate of the skill "commit-message" \(similarity (0\.[6-9]\d|1\.00) ≥ 0\.6\)/,
+    );
 
     const unverified = await call('skill_propose', {
       name: 'postgres-backup',
@@ -247,9 +253,9 @@ describe('the prompt listing', () => {
     const listing = (await skills.promptListing('main'))!;
     expect(listing).toBe(
       [
-        'Skills (read one with skill_view before a task it fits):',
-        '- commit-message: Write a git commit message that says why, for the changes staged in a repository.',
-        '- find-large-files: Find what fills a disk: the largest folders and files under a path, without deleting anything.',
+        'Skills (skill_view reads one):',
+        '- commit-message: Write a git commit message that says why, for the staged changes.',
+        '- find-large-files: Find the largest folders and files under a path when a disk fills up; deletes nothing.',
       ].join('\n'),
     );
     const many = Array.from({ length: 40 }, (_, i) => ({
