@@ -34,6 +34,7 @@ const groups: Record<string, () => Promise<Register>> = {
   acp: async () => (await import('./commands/acp.js')).registerAcpCommands,
   tokens: async () => (await import('./commands/tokens.js')).registerTokensCommands,
   channels: async () => (await import('./commands/channels.js')).registerChannelsCommands,
+  skills: async () => (await import('./commands/skills.js')).registerSkillsCommands,
 };
 
 /** The first word that is not an option (or an option's value): the command group asked for. */
