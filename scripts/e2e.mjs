@@ -28,6 +28,12 @@ const steps = [
     args: ['scripts/openclaw-control-ui.mjs', '--e2e'],
   },
   {
+    name: "OpenClaw's own CLI (npm openclaw@2026.9.6 on node@24, cached outside the repo): gateway calls and an `openclaw agent` turn on a named session",
+    needs: 'scripts/openclaw-cli.mjs',
+    command: process.execPath,
+    args: ['scripts/openclaw-cli.mjs', '--test'],
+  },
+  {
     name: 'Control UI through the built preload bridge, and the Electron smoke test (skips without the binary)',
     needs: 'e2e/preload-bridge/playwright.config.ts',
     command: 'npx',
