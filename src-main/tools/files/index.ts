@@ -1,4 +1,5 @@
 import type { ToolDefinition } from '../tool.js';
+import { createApplyPatchTool } from './apply-patch-tool.js';
 import { createEditTool } from './edit-tool.js';
 import { FileAccess, type FileAccessDeps } from './file-access.js';
 import { createFindTool } from './find-tool.js';
@@ -19,15 +20,16 @@ export { askThroughApprovals } from './file-approval.js';
 export { type FilesToolsConfig, filesToolsConfigSchema } from './files-config.js';
 
 /** The stable names of the file tools, for the catalogue and config. */
-export const fileToolNames = ['read', 'write', 'edit', 'list', 'find', 'grep'] as const;
+export const fileToolNames = ['read', 'write', 'edit', 'apply_patch', 'list', 'find', 'grep'] as const;
 
-/** read, write, edit, list, find, grep: one gate (FileAccess) for all of them. */
+/** read, write, edit, apply_patch, list, find, grep: one gate (FileAccess) for all of them. */
 export function createFileTools(deps: FileAccessDeps): ToolDefinition[] {
   const access = new FileAccess(deps);
   return [
     createReadTool(access),
     createWriteTool(access),
     createEditTool(access),
+    createApplyPatchTool(access),
     createListTool(access),
     createFindTool(access),
     createGrepTool(access),
