@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import {
   type ChannelAttachment,
+  type ChannelButtonPress,
   type ChannelInboundMessage,
   type ChannelStartContext,
   defineChannel,
@@ -33,9 +34,86 @@ interface IncomingMessage {
   entities?: { type?: unknown; offset?: unknown; length?: unknown }[];
   reply_to_message?: { from?: { id?: unknown } };
 }
+interface CallbackQuery {
+  id?: unknown;
+  from?: { id?: unknown; first_name?: unknown; username?: unknown };
+  message?: { message_id?: unknown; chat?: { id?: unknown; type?: unknown } };
+  data?: unknown;
+}
 interface Update {
   update_id: number;
   message?: IncomingMessage;
+  callback_query?: CallbackQuery;
+}
+
+/** Telegram's limit on an inline button's callback_data. */
+const MAX_CALLBACK_DATA = 64;
+
+/**
+ * A press of an inline keyboard button (a prompt sent by `buttons.sendPrompt`) as the host's
+ * press, or why it is not one. `answer` calls answerCallbackQuery, so the presser's spinner stops
+ * and they see the notice; nobody else does.
+ */
+export function normaliseCallback(query: CallbackQuery, api: TelegramApi): ChannelButtonPress | { skip: string } {
+  const data = typeof query.data === 'string' ? query.data : undefined;
+  const fromId = query.from?.id;
+  const chatId = query.message?.chat?.id;
+  const messageId = query.message?.message_id;
+  if (typeof query.id !== 'string' || typeof fromId !== 'number') return { skip: 'malformed callback query' };
+  if (!data || typeof chatId !== 'number' || typeof messageId !== 'number')
+    return { skip: 'callback query without data or message' };
+  const at = data.lastIndexOf(':');
+  if (at <= 0) return { skip: 'callback data not from a prompt' };
+  const id = query.id;
+  const chatType = query.message?.chat?.type;
+  return {
+    promptId: data.slice(0, at),
+    buttonId: data.slice(at + 1),
+    sender: {
+      id: String(fromId),
+      ...(typeof query.from?.first_name === 'string' ? { name: query.from.first_name } : {}),
+      ...(typeof query.from?.username === 'string' ? { username: query.from.username } : {}),
+    },
+    target: { peerKind: chatType === 'private' ? 'direct' : 'group', peerId: String(chatId) },
+    messageId: String(messageId),
+    answer: async (notice?: string) => {
+      await api.call('answerCallbackQuery', {
+        callback_query_id: id,
+        ...(notice ? { text: notice.slice(0, 200) } : {}),
+      });
+    },
+  };
+}
+
+/** One update to the host: a message, or a button press; a malformed one is logged and skipped. */
+async function takeUpdate(
+  context: ChannelStartContext<TelegramConfig>,
+  api: TelegramApi,
+  sender: TelegramApi,
+  bot: BotUser,
+  update: Update,
+): Promise<void> {
+  if (update.callback_query) {
+    let press: ReturnType<typeof normaliseCallback>;
+    try {
+      press = normaliseCallback(update.callback_query, sender);
+    } catch (error) {
+      press = { skip: `malformed callback query (${String(error)})` };
+    }
+    if ('skip' in press) {
+      context.log.debug('telegram callback skipped', { updateId: update.update_id, reason: press.skip });
+      return;
+    }
+    if (context.receivePress) await context.receivePress(press);
+    else await press.answer().catch(() => {});
+    return;
+  }
+  const normalised = safelyNormalise(update, bot);
+  if ('skip' in normalised) {
+    context.log.debug('telegram update skipped', { updateId: update.update_id, reason: normalised.skip });
+    return;
+  }
+  await context.receive(withMediaLoader(api, normalised.message, normalised.media));
 }
 
 /**
@@ -199,6 +277,7 @@ const isFatal = (error: unknown) => error instanceof TelegramApiError && (error.
 async function runPolling(
   context: ChannelStartContext<TelegramConfig>,
   api: TelegramApi,
+  sender: TelegramApi,
   bot: BotUser,
   signal: AbortSignal,
 ): Promise<void> {
@@ -215,7 +294,7 @@ async function runPolling(
         {
           ...(offset !== undefined ? { offset } : {}),
           timeout: config.pollTimeoutSeconds,
-          allowed_updates: ['message'],
+          allowed_updates: ['message', 'callback_query'],
         },
         (config.pollTimeoutSeconds + 15) * 1000,
       );
@@ -239,16 +318,11 @@ async function runPolling(
     for (const update of updates) {
       if (signal.aborted) return;
       if (typeof update?.update_id !== 'number') continue;
-      const normalised = safelyNormalise(update, bot);
-      if ('skip' in normalised)
-        log.debug('telegram update skipped', { updateId: update.update_id, reason: normalised.skip });
-      else {
-        try {
-          await context.receive(withMediaLoader(api, normalised.message, normalised.media));
-        } catch (error) {
-          if (signal.aborted) return;
-          log.error('the host could not take a telegram message', { updateId: update.update_id, error: String(error) });
-        }
+      try {
+        await takeUpdate(context, api, sender, bot, update);
+      } catch (error) {
+        if (signal.aborted) return;
+        log.error('the host could not take a telegram update', { updateId: update.update_id, error: String(error) });
       }
       // Acknowledged (and remembered across restarts) only once the host has it.
       offset = update.update_id + 1;
@@ -266,6 +340,7 @@ async function runPolling(
 async function runWebhook(
   context: ChannelStartContext<TelegramConfig>,
   api: TelegramApi,
+  sender: TelegramApi,
   bot: BotUser,
   signal: AbortSignal,
 ): Promise<void> {
@@ -283,19 +358,18 @@ async function runWebhook(
     } catch {
       return { status: 400, body: 'not JSON' };
     }
-    const normalised = typeof update?.update_id === 'number' ? safelyNormalise(update, bot) : { skip: 'no update_id' };
-    if ('skip' in normalised) {
-      log.debug('telegram update skipped', { reason: normalised.skip });
+    if (typeof update?.update_id !== 'number') {
+      log.debug('telegram update skipped', { reason: 'no update_id' });
       return { status: 200 };
     }
-    await context.receive(withMediaLoader(api, normalised.message, normalised.media));
+    await takeUpdate(context, api, sender, bot, update);
     return { status: 200 };
   });
   signal.addEventListener('abort', () => listening.dispose(), { once: true });
   await api.call('setWebhook', {
     url: config.webhookUrl,
     secret_token: secret,
-    allowed_updates: ['message'],
+    allowed_updates: ['message', 'callback_query'],
     drop_pending_updates: false,
   });
   context.reportHealth({ state: 'connected', account: `@${bot.username}` });
@@ -312,7 +386,7 @@ export const telegramChannel = defineChannel<TelegramConfig>({
     editMessages: true,
     threads: false,
     reactions: false,
-    buttons: false,
+    buttons: true,
     groups: true,
     media: ['image', 'document'],
     maxMessageLength: TELEGRAM_MAX_MESSAGE,
@@ -359,13 +433,13 @@ export const telegramChannel = defineChannel<TelegramConfig>({
       }
       if (!bot) return;
       if (config.mode === 'webhook') {
-        await runWebhook(context, api, bot, signal);
+        await runWebhook(context, api, sender, bot, signal);
         return;
       }
       // Long polling and a webhook exclude each other; polling wins in this mode.
       await api.call('deleteWebhook', { drop_pending_updates: false }).catch(() => {});
       context.reportHealth({ state: 'connected', account: `@${bot.username}` });
-      await runPolling(context, api, bot, signal);
+      await runPolling(context, api, sender, bot, signal);
     })().catch((error) => {
       if (!signal.aborted) {
         log.error('telegram channel stopped', { error: describeFailure(error) });
@@ -385,6 +459,31 @@ export const telegramChannel = defineChannel<TelegramConfig>({
             editIntervalMs: config.editIntervalMs,
             onError: (error) => log.warn('telegram streaming edit failed', { error: describeFailure(error) }),
           }),
+      },
+      // Approval prompts: an inline keyboard whose presses come back as callback queries.
+      buttons: {
+        sendPrompt: async (target, prompt) => {
+          const row = prompt.buttons.map((button) => {
+            const data = `${prompt.promptId}:${button.id}`;
+            if (Buffer.byteLength(data) > MAX_CALLBACK_DATA)
+              throw new Error(`button data over ${MAX_CALLBACK_DATA} bytes: ${data}`);
+            return { text: button.label, callback_data: data };
+          });
+          const sent = await sender.call<{ message_id: number }>('sendMessage', {
+            chat_id: Number(target.peerId),
+            text: prompt.text.slice(0, TELEGRAM_MAX_MESSAGE),
+            reply_markup: { inline_keyboard: [row] },
+          });
+          return { messageId: String(sent.message_id) };
+        },
+        settlePrompt: async (target, messageId, text) => {
+          // Without reply_markup, editMessageText also takes the keyboard away.
+          await sender.call('editMessageText', {
+            chat_id: Number(target.peerId),
+            message_id: Number(messageId),
+            text: text.slice(0, TELEGRAM_MAX_MESSAGE),
+          });
+        },
       },
       async dispose() {
         controller.abort(new Error('telegram channel stopped'));

@@ -7,22 +7,43 @@ import { HearthError } from '../base/errors.js';
 import type { Logger } from '../base/logger.js';
 import type {
   ChannelAttachment,
+  ChannelButtonPress,
   ChannelHealth,
   ChannelInboundMessage,
   ChannelPlugin,
   ChannelStorage,
+  ChannelTarget,
   ChannelWebhook,
   RunningChannel,
 } from '../plugins/sdk/channels.js';
 import type { ChatEvent } from '../protocol/index.js';
+import { type ApprovalPlace, type ChannelApprovalService, ChannelApprovals } from './channel-approvals.js';
+import {
+  accountKey,
+  accountOn,
+  type Dock,
+  DockStore,
+  OWNER_PERSON,
+  personOf,
+  splitAccount,
+} from './channel-identity.js';
 import { type ChannelHostSettings, splitChannelConfig } from './channel-settings.js';
 import { runChannelTurn } from './channel-turn.js';
 import { type PairingRequest, PairingStore } from './pairing-store.js';
 
+export interface ChannelRoute {
+  channel: string;
+  accountId?: string;
+  peerKind: 'direct' | 'group' | 'channel';
+  peerId: string;
+}
+
 /** What a channel turn needs of the gateway: chat.send as a channel caller, and the `chat` events. */
 export interface ChannelChat {
+  /** With `sessionKey` (resolved by the host, or a docked conversation's) or `route`, not both. */
   send(params: {
-    route: { channel: string; accountId?: string; peerKind: 'direct' | 'group' | 'channel'; peerId: string };
+    route?: ChannelRoute;
+    sessionKey?: string;
     message: string;
     idempotencyKey: string;
     attachments?: ChannelAttachment[];
@@ -53,6 +74,27 @@ export interface ChannelHostDeps {
   chat: ChannelChat;
   /** The gateway's HTTP route for a channel's webhook (absent without an HTTP server). */
   webhookFor?(channelId: string): ChannelWebhook;
+  /** `memory.identityLinks`: person → accounts (`telegram:42`); `owner` answers approvals. */
+  identityLinks?(): Record<string, string[]>;
+  /** The session a route lands in (agents.bindings, session.dmScope); throws when it cannot be routed. */
+  sessionKeyFor?(route: ChannelRoute): string;
+  /** `/status`: the model, the session and today's usage, as text. */
+  status?(input: { sessionKey: string; channelId: string }): Promise<string>;
+  /** The exec approval service (approvals offered in channels); absent: none are. */
+  approvals?(): ChannelApprovalService | undefined;
+}
+
+/** Where a session's replies, approvals and notices go: the chat its last message came from (or it was docked to). */
+interface Delivery {
+  channelId: string;
+  target: ChannelTarget;
+  senderId: string;
+}
+
+export interface ChannelIdentityView {
+  person: string;
+  accounts: { account: string; channel: string; userId: string; known: boolean }[];
+  dock?: Dock;
 }
 
 export interface ChannelStatusView {
@@ -118,17 +160,28 @@ export class ChannelHost implements AsyncDisposable {
   private readonly didChange = new Emitter<{ channel: string; reason: 'status' | 'pairing' }>();
   readonly onDidChange = this.didChange.event;
   private disposed = false;
+  private readonly deliveries = new Map<string, Delivery>();
+  /** The approval prompter the exec approval service asks (registered by the wiring). */
+  readonly approvals: ChannelApprovals;
 
   private constructor(
     private readonly deps: ChannelHostDeps,
     readonly pairing: PairingStore,
+    private readonly docks: DockStore,
   ) {
     this.store.add(this.didChange);
+    this.approvals = new ChannelApprovals({
+      placeFor: (sessionKey) => this.placeFor(sessionKey),
+      isOwner: (channelId, senderId) => this.isOwner(channelId, senderId),
+      approvals: () => deps.approvals?.(),
+      log: deps.log.child({ part: 'channel-approvals' }),
+    });
   }
 
   static async start(deps: ChannelHostDeps): Promise<ChannelHost> {
     const pairing = await PairingStore.open(join(deps.stateDir, 'pairing.json'), deps.clock);
-    const host = new ChannelHost(deps, pairing);
+    const docks = await DockStore.open(join(deps.stateDir, 'docks.json'));
+    const host = new ChannelHost(deps, pairing, docks);
     for (const registered of deps.channels) {
       const entry: Entry = {
         registered,
@@ -314,6 +367,8 @@ export class ChannelHost implements AsyncDisposable {
         receive: (message) =>
           controller.signal.aborted ? Promise.reject(new Error('channel stopping')) : this.receive(entry, message),
         ...(this.deps.webhookFor ? { webhook: this.deps.webhookFor(id) } : {}),
+        receivePress: (press: ChannelButtonPress) =>
+          controller.signal.aborted ? Promise.resolve() : this.approvals.press(id, press),
         reportHealth: (health) => {
           if (controller.signal.aborted) return;
           entry.health = health;
@@ -392,10 +447,31 @@ export class ChannelHost implements AsyncDisposable {
     }
     const running = entry.running;
     if (!running) return;
+    const account = accountKey(id, message.sender.id);
+    const direct = message.target.peerKind === 'direct';
+    if (direct)
+      await this.docks
+        .sawDirect(account, message.target.peerId)
+        .catch((error: unknown) => log.warn('could not remember a DM chat', { error: String(error) }));
+    const person = direct ? personOf(account, this.links()) : undefined;
+    const docked = person ? this.docks.dockOf(person) : undefined;
+    const sessionKey = docked?.sessionKey ?? this.sessionKeyOf(id, message);
+
+    // Channel commands the host answers itself, without a model turn.
+    const reply = await this.command(entry, message, sessionKey, person);
+    if (reply !== undefined) {
+      await running.outbound
+        ?.sendText(message.target, reply)
+        .catch((error: unknown) => log.warn('could not answer a channel command', { error: String(error) }));
+      return;
+    }
+    if (sessionKey)
+      this.deliveries.set(sessionKey, { channelId: id, target: message.target, senderId: message.sender.id });
     const turn = runChannelTurn({
       channelId: id,
       accountId: ACCOUNT,
       message,
+      ...(docked ? { sessionKey: docked.sessionKey } : {}),
       running,
       chat: this.deps.chat,
       clock: this.deps.clock,
@@ -408,6 +484,168 @@ export class ChannelHost implements AsyncDisposable {
     const finished = turn.done.finally(() => entry.turns.delete(finished));
     entry.turns.add(finished);
     await turn.started;
+  }
+
+  private links(): Record<string, string[]> {
+    return this.deps.identityLinks?.() ?? {};
+  }
+
+  private sessionKeyOf(channelId: string, message: ChannelInboundMessage): string | undefined {
+    try {
+      return this.deps.sessionKeyFor?.({
+        channel: channelId,
+        accountId: ACCOUNT,
+        peerKind: message.target.peerKind,
+        peerId: message.target.peerId,
+      });
+    } catch {
+      return undefined; // chat.send gives the routing error to the sender
+    }
+  }
+
+  /** A sender the channel lets through: on allowFrom, or paired. */
+  private isKnown(channelId: string, senderId: string): boolean {
+    const entry = this.entries.get(channelId);
+    return (entry?.settings?.allowFrom.includes(senderId) ?? false) || this.pairing.isPaired(channelId, senderId);
+  }
+
+  /** The owner's account on a channel: linked to `owner` in identityLinks, and paired or allowlisted there. */
+  isOwner(channelId: string, senderId: string): boolean {
+    return (
+      (this.links()[OWNER_PERSON] ?? []).includes(accountKey(channelId, senderId)) && this.isKnown(channelId, senderId)
+    );
+  }
+
+  /** A running channel's DM target for a user id: the plugin's directory, the chat last seen, else the id. */
+  private async directTarget(channelId: string, userId: string): Promise<ChannelTarget> {
+    const running = this.entries.get(channelId)?.running;
+    if (running?.directory) return running.directory.directTarget(userId);
+    return { peerKind: 'direct', peerId: this.docks.direct(accountKey(channelId, userId)) ?? userId };
+  }
+
+  /** Where an approval of this session's run is offered: its chat if the owner is there, else the owner's DM. */
+  private placeFor(sessionKey: string): ApprovalPlace | undefined {
+    const delivery = this.deliveries.get(sessionKey);
+    if (!delivery) return undefined;
+    const entry = this.entries.get(delivery.channelId);
+    const running = entry?.running;
+    if (!running || !entry.plugin) return undefined;
+    const buttons = entry.plugin.capabilities.buttons && running.buttons !== undefined;
+    const base = { channelId: delivery.channelId, running, buttons };
+    // A DM with the owner, or a group (the owner may press there; anyone else is refused).
+    if (delivery.target.peerKind !== 'direct' || this.isOwner(delivery.channelId, delivery.senderId))
+      return { ...base, target: delivery.target };
+    const owner = accountOn(OWNER_PERSON, delivery.channelId, this.links());
+    if (!owner || !this.isKnown(delivery.channelId, owner.userId)) return undefined;
+    const peerId = this.docks.direct(accountKey(delivery.channelId, owner.userId)) ?? owner.userId;
+    return {
+      ...base,
+      target: { peerKind: 'direct', peerId },
+      onBehalfOf: `${accountKey(delivery.channelId, delivery.senderId)}'s conversation`,
+    };
+  }
+
+  /**
+   * Tells the owner on every channel where their account is linked and known (a spend limit
+   * crossed). `onceKey` makes it once ever per key (kept across restarts); answers how many got it.
+   */
+  async notifyOwner(text: string, onceKey?: string): Promise<number> {
+    if (onceKey && !(await this.docks.firstNotice(onceKey))) return 0;
+    let sent = 0;
+    for (const account of this.links()[OWNER_PERSON] ?? []) {
+      const split = splitAccount(account);
+      const running = split ? this.entries.get(split.channel)?.running : undefined;
+      if (!split || !running?.outbound || !this.isKnown(split.channel, split.userId)) continue;
+      try {
+        await running.outbound.sendText(await this.directTarget(split.channel, split.userId), text);
+        sent++;
+      } catch (error) {
+        this.deps.log.warn('could not send the owner a notice', { channel: split.channel, error: String(error) });
+      }
+    }
+    return sent;
+  }
+
+  /** Linked identities (identityLinks), whether each account may reach the agent, and docked conversations. */
+  identities(): ChannelIdentityView[] {
+    return Object.entries(this.links()).map(([person, accounts]) => {
+      const dock = this.docks.dockOf(person);
+      return {
+        person,
+        accounts: accounts.map((account) => {
+          const split = splitAccount(account);
+          return {
+            account,
+            channel: split?.channel ?? '',
+            userId: split?.userId ?? account,
+            known: split ? this.isKnown(split.channel, split.userId) : false,
+          };
+        }),
+        ...(dock ? { dock } : {}),
+      };
+    });
+  }
+
+  /** `/approve` (an approval offered here, from the owner), `/status`, `/dock_<channel>`; undefined for anything else. */
+  private async command(
+    entry: Entry,
+    message: ChannelInboundMessage,
+    sessionKey: string | undefined,
+    person: string | undefined,
+  ): Promise<string | undefined> {
+    const { id } = entry.registered;
+    const text = message.text.trim();
+    const name = /^\/([A-Za-z0-9_]+)(?:@\S+)?(?:\s|$)/.exec(text)?.[1]?.toLowerCase();
+    if (!name) return undefined;
+    if (name === 'approve') return this.approvals.command(id, message.sender.id, text);
+    if (name === 'status') {
+      if (!sessionKey || !this.deps.status) return 'Status is not available here.';
+      try {
+        return await this.deps.status({ sessionKey, channelId: id });
+      } catch (error) {
+        return `Status is not available: ${(error as Error).message}`;
+      }
+    }
+    if (name.startsWith('dock_')) return this.dock(entry, message, sessionKey, person, name.slice('dock_'.length));
+    return undefined;
+  }
+
+  /** `/dock_<channel>`: the conversation continues on the same person's account there, in the same session. */
+  private async dock(
+    entry: Entry,
+    message: ChannelInboundMessage,
+    sessionKey: string | undefined,
+    person: string | undefined,
+    to: string,
+  ): Promise<string> {
+    const from = entry.registered.id;
+    const account = accountKey(from, message.sender.id);
+    if (message.target.peerKind !== 'direct') return 'Only a direct conversation can be docked; write to me in a DM.';
+    const target = this.entries.get(to);
+    if (!target?.plugin)
+      return `There is no channel "${to}" (channels: ${[...this.entries.keys()].join(', ') || 'none'}).`;
+    const toName = target.plugin.meta.name;
+    if (to === from) return `This conversation is already on ${toName}.`;
+    const linked = person ? accountOn(person, to, this.links()) : undefined;
+    if (!person || !linked)
+      return (
+        `I cannot move this conversation to ${toName}: your account ${account} is not linked to an account on ${toName}. ` +
+        `Link them in hearth.json under memory.identityLinks, e.g. {"you": ["${account}", "${to}:<your ${toName} user id>"]}.`
+      );
+    if (!target.running || target.health.state !== 'connected')
+      return `I cannot move this conversation to ${toName}: it is not connected (${target.health.state}${target.health.error ? `: ${target.health.error}` : ''}).`;
+    if (!this.isKnown(to, linked.userId))
+      return `I cannot move this conversation to ${toName}: ${accountKey(to, linked.userId)} is linked, but not paired there yet. Write to the bot on ${toName} and approve its pairing code first.`;
+    if (!sessionKey) return 'I cannot move this conversation: it has no session yet.';
+    const destination = await this.directTarget(to, linked.userId);
+    const fromName = entry.plugin?.meta.name ?? from;
+    await this.docks.dock(person, { sessionKey, channel: to, userId: linked.userId, dockedAt: this.deps.clock.now() });
+    this.deliveries.set(sessionKey, { channelId: to, target: destination, senderId: linked.userId });
+    this.didChange.fire({ channel: to, reason: 'status' });
+    await target.running.outbound
+      ?.sendText(destination, `Continuing your conversation from ${fromName} here.`)
+      .catch((error: unknown) => this.deps.log.warn('could not greet a docked conversation', { error: String(error) }));
+    return `Moved this conversation to ${toName}: write to me there, it keeps everything we said.`;
   }
 
   private async askToPair(entry: Entry, message: ChannelInboundMessage): Promise<void> {

@@ -21,6 +21,8 @@ export function runChannelTurn(input: {
   channelId: string;
   accountId: string;
   message: ChannelInboundMessage;
+  /** A docked conversation's session: sent instead of the message's own route. */
+  sessionKey?: string;
   running: RunningChannel;
   chat: ChannelChat;
   clock: Clock;
@@ -98,12 +100,16 @@ export function runChannelTurn(input: {
   const started = loaded
     .then(({ attachments, notes }) =>
       chat.send({
-        route: {
-          channel: input.channelId,
-          accountId: input.accountId,
-          peerKind: message.target.peerKind,
-          peerId: message.target.peerId,
-        },
+        ...(input.sessionKey
+          ? { sessionKey: input.sessionKey }
+          : {
+              route: {
+                channel: input.channelId,
+                accountId: input.accountId,
+                peerKind: message.target.peerKind,
+                peerId: message.target.peerId,
+              },
+            }),
         message: [message.text, ...notes].filter((part) => part.trim() !== '').join('\n'),
         idempotencyKey: runId,
         ...(attachments.length > 0 ? { attachments: attachments.slice(0, 16) } : {}),

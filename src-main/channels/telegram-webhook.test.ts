@@ -99,18 +99,18 @@ describe('Telegram in webhook mode', () => {
   });
 
   it('names a configured channel no plugin provides, without disturbing the others', async () => {
-    await product.socket.request('config.patch', { patch: { channels: { discord: {} } } });
+    await product.socket.request('config.patch', { patch: { channels: { pigeon: {} } } });
     const listed = await product.socket.request('channels.list', {});
     const channels = (listed.payload as { channels: Record<string, unknown>[] }).channels;
-    expect(channels.find((c) => c.id === 'discord')).toMatchObject({
+    expect(channels.find((c) => c.id === 'pigeon')).toMatchObject({
       configured: true,
       state: 'error',
       error: expect.stringMatching(
-        /^channels\.discord is configured, but no installed plugin provides a "discord" channel \(installed: .*telegram/,
+        /^channels\.pigeon is configured, but no installed plugin provides a "pigeon" channel \(installed: .*telegram/,
       ),
     });
     expect(channels.find((c) => c.id === 'telegram')).toMatchObject({ state: 'connected' });
-    await product.socket.request('config.patch', { patch: { channels: { discord: null } } });
+    await product.socket.request('config.patch', { patch: { channels: { pigeon: null } } });
   });
 
   it('goes back to long polling when the mode changes, deleting the webhook', async () => {

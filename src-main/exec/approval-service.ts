@@ -76,9 +76,10 @@ export class ApprovalService implements ApprovalGate, Disposable {
     return toDisposable(() => this.prompters.delete(prompter));
   }
 
-  /** Someone (a prompter or a connected client) could answer right now. */
-  hasApprovers(): boolean {
-    return this.prompters.size > 0 || (this.deps.hasWireApprovers?.() ?? false);
+  /** Someone (a prompter or a connected client) could answer right now (this request, when given). */
+  hasApprovers(request?: Pick<ApprovalRequest, 'agentId' | 'sessionKey'>): boolean {
+    const prompter = [...this.prompters].some((p) => (p.covers ? request !== undefined && p.covers(request) : true));
+    return prompter || (this.deps.hasWireApprovers?.() ?? false);
   }
 
   list(): ApprovalRequest[] {
@@ -140,7 +141,7 @@ export class ApprovalService implements ApprovalGate, Disposable {
       this.deps.logger.info('smart approval escalated', { id, reason: verdict.reason });
     }
 
-    if (!this.hasApprovers()) {
+    if (!this.hasApprovers(request)) {
       return this.finish(request, { ...this.fallback(input, personOnly), resolvedBy: 'no-approver' });
     }
     return new Promise<ApprovalResolution>((resolve) => {

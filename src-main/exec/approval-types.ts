@@ -45,6 +45,12 @@ export interface ApprovalResolution {
  */
 export interface ApprovalPrompter {
   readonly name: string;
+  /**
+   * Whether this surface can answer `request` at all (a channel: only runs that came from it).
+   * A prompter with `covers` counts as an approver only for the requests it covers; without it,
+   * for every request.
+   */
+  covers?(request: Pick<ApprovalRequest, 'agentId' | 'sessionKey'>): boolean;
   prompt(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision | undefined>;
 }
 

@@ -179,7 +179,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
         defaults: openClawDefaults.get,
       }),
     );
-    root.add(await (await import('./wire-channels.js')).wireChannels({ ...base, secrets, plugins }));
+    root.add(await (await import('./wire-channels.js')).wireChannels({ ...base, secrets, plugins, approvals }));
     const execConfig = (agentId: string) => execConfigFor(config, agentId);
     const gatewayUrl = options.gatewayUrl ?? (() => 'http://127.0.0.1');
     root.add(wireOpenClawUi({ ...base, services, approvals, execConfig, gatewayUrl, defaultsSlot: openClawDefaults }));

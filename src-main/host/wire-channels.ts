@@ -5,6 +5,7 @@ import { type AsyncDisposable, AsyncDisposableStore, toDisposable } from '../bas
 import type { Logger } from '../base/logger.js';
 import { type ChannelChat, ChannelHost } from '../channels/index.js';
 import type { ConfigService } from '../config/index.js';
+import type { ApprovalService } from '../exec/index.js';
 import type { CallerIdentity } from '../gateway/caller.js';
 import type { GatewayCore } from '../gateway/gateway-core.js';
 import { registerChannelsMethods } from '../gateway/methods/channels.js';
@@ -13,7 +14,11 @@ import type { InstalledPlugins } from '../plugins/index.js';
 import type { ChannelService, ChannelWebhook } from '../plugins/sdk/index.js';
 import type { ChatEvent } from '../protocol/index.js';
 import type { ChatSendResult } from '../protocol/methods/chat.js';
+import type { SessionsGetResult } from '../protocol/methods/sessions.js';
+import type { UsageLimitEvent, UsageSummaryResult } from '../protocol/methods/usage.js';
+import { resolveModelSelection } from '../providers/index.js';
 import type { SecretStore } from '../secrets/index.js';
+import { parseSessionKey, resolveRoute } from '../sessions/index.js';
 
 /**
  * A channel message reaches chat.send as this caller: it may write a chat turn and nothing else.
@@ -33,6 +38,14 @@ function channelCaller(channel: string): CallerIdentity {
     caps: [],
   };
 }
+
+/** What `/status` reads: the session and today's usage (read scopes only). */
+const statusReader: CallerIdentity = {
+  ...channelCaller('status'),
+  scopes: ['operator.read', 'operator.sessions.read'],
+};
+
+const tokens = (n: number) => (n >= 10_000 ? `${Math.round(n / 1000)}k` : String(n));
 
 const MAX_WEBHOOK_BODY = 1024 * 1024;
 
@@ -93,6 +106,8 @@ export async function wireChannels(deps: {
   log: Logger;
   secrets: SecretStore;
   plugins: InstalledPlugins;
+  /** Exec approvals: offered in the channel a run came from. */
+  approvals?: Pick<ApprovalService, 'registerPrompter' | 'resolve' | 'get'>;
   /** Loopback fakes in tests; the platform's API in real use. */
   fetch?: typeof fetch;
 }): Promise<AsyncDisposable> {
@@ -109,7 +124,8 @@ export async function wireChannels(deps: {
   const caller = channelCaller('host');
   const chat: ChannelChat = {
     send: async (params) => {
-      const outcome = await core.callAs(channelCaller(params.route.channel), 'chat.send', params, shutdown.signal);
+      const from = params.route?.channel ?? 'docked';
+      const outcome = await core.callAs(channelCaller(from), 'chat.send', params, shutdown.signal);
       return outcome.ok
         ? { ok: true, payload: outcome.payload as ChatSendResult }
         : { ok: false, error: { message: outcome.error.message } };
@@ -139,9 +155,49 @@ export async function wireChannels(deps: {
     log,
     chat,
     webhookFor: (channel) => webhookOn(core.httpRoutes, `/channels/${channel}/webhook`),
+    identityLinks: () => config.current.memory.identityLinks,
+    sessionKeyFor: (route) =>
+      resolveRoute({ agents: config.current.agents, session: config.current.session }, route).sessionKey,
+    status: async ({ sessionKey }) => {
+      const agentId = parseSessionKey(sessionKey).agentId;
+      const [session, usage] = await Promise.all([
+        core.callAs(statusReader, 'sessions.get', { key: sessionKey }, shutdown.signal),
+        core.callAs(statusReader, 'usage.summary', { days: 1 }, shutdown.signal),
+      ]);
+      const row = session.ok ? (session.payload as SessionsGetResult).session : undefined;
+      const model = row?.model ?? resolveModelSelection(config.current.agents, agentId)?.primary ?? 'none set';
+      const lines = [
+        `Model: ${model}`,
+        `Session: ${sessionKey}${row ? ` (${row.messageCount ?? 0} messages)` : ' (new)'}`,
+      ];
+      if (usage.ok) {
+        const summary = usage.payload as UsageSummaryResult;
+        const { today } = summary;
+        lines.push(
+          `Usage today: ${tokens(today.totalTokens)} tokens, $${today.costUsd.toFixed(2)} in ${today.calls} calls`,
+        );
+        for (const limit of summary.limits.filter((l) => l.state !== 'ok'))
+          lines.push(`Limit ${limit.scope} per ${limit.period}: ${Math.floor(limit.fraction * 100)}% used`);
+      }
+      return lines.join('\n');
+    },
+    approvals: () => deps.approvals,
   });
   const started = host;
   root.add({ dispose: () => started.dispose() });
   root.add(started.onDidChange((change) => core.bus.publish('channels.changed', change)));
+  if (deps.approvals) root.add(deps.approvals.registerPrompter(started.approvals));
+  // A spend cap at its warning line (80 %) or used up: the owner hears it on their channels, once
+  // per cap, period and state (kept across restarts).
+  root.add(
+    core.subscribeAs(caller, (event, payload) => {
+      if (event !== 'usage.limit') return;
+      const limit = payload as UsageLimitEvent;
+      const key = `usage:${limit.scope}:${limit.agentId ?? ''}:${limit.period}:${limit.resetsAtMs}:${limit.state}`;
+      void started
+        .notifyOwner(`${limit.state === 'exhausted' ? '⛔' : '⚠️'} ${limit.message}`, key)
+        .catch((error: unknown) => log.warn('could not send a usage notice', { error: String(error) }));
+    }),
+  );
   return root;
 }

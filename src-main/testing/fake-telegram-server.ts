@@ -6,7 +6,9 @@ import type { AddressInfo } from 'node:net';
  * (https://core.telegram.org/bots/api): `POST /bot<token>/<method>` with a JSON or form body (or
  * query parameters), answered `{ok:true,result}` or `{ok:false,error_code,description,parameters?}`
  * with the same HTTP status. It implements getMe, getUpdates (long poll; `offset` confirms every
- * update below it, as Telegram does), getFile and the file URL, sendMessage, editMessageText, sendChatAction, setWebhook (then
+ * update below it, as Telegram does), getFile and the file URL, sendMessage (with an inline keyboard),
+ * editMessageText, editMessageReplyMarkup, answerCallbackQuery (button presses are `callback_query`
+ * updates), sendChatAction, setWebhook (then
  * it POSTs each update to the webhook with its secret token, retrying a non-2xx) and deleteWebhook,
  * and checks MarkdownV2 the way Telegram does (reserved characters must be escaped), so a test
  * sees what a real bot would. Failures are injected per method: 429 with retry_after, any status,
@@ -44,9 +46,21 @@ export interface TelegramMessage {
   photo?: { file_id: string; file_unique_id: string; width: number; height: number; file_size?: number }[];
   document?: { file_id: string; file_unique_id: string; file_name?: string; mime_type?: string; file_size?: number };
 }
+export interface TelegramInlineButton {
+  text: string;
+  callback_data?: string;
+}
+export interface TelegramCallbackQuery {
+  id: string;
+  from: TelegramUser;
+  message?: TelegramMessage;
+  chat_instance: string;
+  data?: string;
+}
 export interface TelegramUpdate {
   update_id: number;
   message?: TelegramMessage;
+  callback_query?: TelegramCallbackQuery;
 }
 
 export interface FakeTelegramCall {
@@ -63,6 +77,8 @@ export interface FakeBotMessage {
   text: string;
   parseMode?: string;
   versions: string[];
+  /** The inline keyboard it has now (none once an edit took it away). */
+  keyboard?: TelegramInlineButton[][];
 }
 
 export interface UserMessageInput {
@@ -104,6 +120,15 @@ export interface FakeTelegramServer {
     /** The size Telegram reports (default: the real one), to test a file over a cap. */
     reportedSize?: number;
   }): number;
+  /** Queues a press of an inline button of a bot message (a callback_query update); returns the query id. */
+  pressButton(input: {
+    chatId: number;
+    messageId: number;
+    from: { id: number; first_name: string; username?: string };
+    data: string;
+  }): string;
+  /** answerCallbackQuery calls, by query id: the notice the presser saw. */
+  callbackAnswers: Map<string, { text?: string }>;
   /** Queues a raw update (for malformed-update tests); the update_id is set by the server. */
   pushUpdate(update: Omit<TelegramUpdate, 'update_id'>): number;
   /** The first call (past or future) of `method` that satisfies `predicate`. */
@@ -245,6 +270,28 @@ export async function startFakeTelegramServer(options: FakeTelegramServerOptions
   let confirmedOffset = 0;
   let nextMessageId = 1;
   const botMessages: FakeBotMessage[] = [];
+  const callbackQueries = new Set<string>();
+  const callbackAnswers = new Map<string, { text?: string }>();
+  let nextCallbackId = 1;
+  /** Telegram's check of reply_markup: an inline keyboard of rows of buttons with 1–64 bytes of data. */
+  const keyboardOf = (params: Record<string, unknown>): TelegramInlineButton[][] | undefined => {
+    let markup = params.reply_markup;
+    if (markup === undefined) return undefined;
+    if (typeof markup === 'string') markup = JSON.parse(markup) as unknown;
+    const rows = (markup as { inline_keyboard?: unknown }).inline_keyboard;
+    if (!Array.isArray(rows)) throw new ApiError(400, 'Bad Request: unsupported reply_markup');
+    for (const row of rows) {
+      if (!Array.isArray(row)) throw new ApiError(400, 'Bad Request: inline keyboard rows must be arrays');
+      for (const button of row as TelegramInlineButton[]) {
+        if (typeof button?.text !== 'string' || button.text === '')
+          throw new ApiError(400, 'Bad Request: inline keyboard button text is empty');
+        const data = button.callback_data;
+        if (typeof data !== 'string' || Buffer.byteLength(data) < 1 || Buffer.byteLength(data) > 64)
+          throw new ApiError(400, 'Bad Request: BUTTON_DATA_INVALID');
+      }
+    }
+    return rows.length > 0 ? (rows as TelegramInlineButton[][]) : undefined;
+  };
   const files = new Map<string, { path: string; bytes: Uint8Array }>();
   const injected = new Map<string, { status: number; description: string; parameters?: Record<string, unknown> }[]>();
   let dropNextPoll = false;
@@ -412,12 +459,14 @@ export async function startFakeTelegramServer(options: FakeTelegramServerOptions
       case 'sendMessage': {
         const chatId = chatIdOf(params);
         const text = checkText(params);
+        const keyboard = keyboardOf(params);
         const message: FakeBotMessage = {
           chatId,
           messageId: nextMessageId++,
           text,
           parseMode: params.parse_mode as string | undefined,
           versions: [text],
+          ...(keyboard ? { keyboard } : {}),
         };
         botMessages.push(message);
         return {
@@ -442,6 +491,8 @@ export async function startFakeTelegramServer(options: FakeTelegramServerOptions
         message.text = text;
         message.parseMode = params.parse_mode as string | undefined;
         message.versions.push(text);
+        // As Telegram: an edit without reply_markup leaves the message without a keyboard.
+        message.keyboard = keyboardOf(params);
         return {
           message_id: message.messageId,
           from: bot,
@@ -450,6 +501,22 @@ export async function startFakeTelegramServer(options: FakeTelegramServerOptions
           edit_date: Math.floor(Date.now() / 1000),
           text,
         } satisfies TelegramMessage;
+      }
+      case 'editMessageReplyMarkup': {
+        const chatId = chatIdOf(params);
+        const messageId = numberParam(params, 'message_id');
+        const message = messageId === undefined ? undefined : messageOf(chatId, messageId);
+        if (!message) throw new ApiError(400, 'Bad Request: message to edit not found');
+        message.keyboard = keyboardOf(params);
+        return true;
+      }
+      case 'answerCallbackQuery': {
+        const id = params.callback_query_id;
+        if (typeof id !== 'string' || !callbackQueries.has(id))
+          throw new ApiError(400, 'Bad Request: query is too old and response timeout expired or query ID is invalid');
+        callbackQueries.delete(id);
+        callbackAnswers.set(id, typeof params.text === 'string' ? { text: params.text } : {});
+        return true;
       }
       default:
         throw new ApiError(404, 'Not Found');
@@ -620,6 +687,29 @@ export async function startFakeTelegramServer(options: FakeTelegramServerOptions
               }),
         },
       });
+    },
+    callbackAnswers,
+    pressButton(input) {
+      const message = messageOf(input.chatId, input.messageId);
+      if (!message) throw new Error(`fake Telegram: no bot message ${input.messageId} in chat ${input.chatId}`);
+      const id = String(nextCallbackId++);
+      callbackQueries.add(id);
+      queueUpdate({
+        callback_query: {
+          id,
+          from: { id: input.from.id, is_bot: false, first_name: input.from.first_name, username: input.from.username },
+          chat_instance: `instance-${input.chatId}`,
+          data: input.data,
+          message: {
+            message_id: message.messageId,
+            from: bot,
+            chat: { id: input.chatId, type: input.chatId < 0 ? 'supergroup' : 'private' },
+            date: Math.floor(Date.now() / 1000),
+            text: message.text,
+          },
+        },
+      });
+      return id;
     },
     pushUpdate: queueUpdate,
     waitForCall: (method, predicate = () => true, timeoutMs = 20_000) =>

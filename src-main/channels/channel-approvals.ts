@@ -1,0 +1,228 @@
+import { randomInt } from 'node:crypto';
+import type { Logger } from '../base/logger.js';
+import type {
+  ApprovalDecision,
+  ApprovalPrompter,
+  ApprovalRequest,
+  ApprovalResolution,
+} from '../exec/approval-types.js';
+import type { ChannelButton, ChannelButtonPress, ChannelTarget, RunningChannel } from '../plugins/sdk/channels.js';
+
+/** What the host answers for a session: where an approval of its run is offered. */
+export interface ApprovalPlace {
+  channelId: string;
+  target: ChannelTarget;
+  running: RunningChannel;
+  /** Buttons when the channel has them (capabilities.buttons and a buttons adapter); else text. */
+  buttons: boolean;
+  /** Set when the prompt goes to the owner's DM for someone else's conversation ("in Ann's chat"). */
+  onBehalfOf?: string;
+}
+
+/** The approval service as the channels see it: answer a request, read how one was settled. */
+export interface ChannelApprovalService {
+  resolve(id: string, decision: ApprovalDecision, resolvedBy: string): unknown;
+  get(id: string): { resolution?: ApprovalResolution } | undefined;
+}
+
+export interface ChannelApprovalsDeps {
+  placeFor(sessionKey: string): ApprovalPlace | undefined;
+  /** The owner's account on this channel, paired or allowlisted: the only one who may answer. */
+  isOwner(channelId: string, senderId: string): boolean;
+  approvals(): ChannelApprovalService | undefined;
+  log: Logger;
+}
+
+const BUTTONS: Record<ApprovalDecision, ChannelButton> = {
+  'allow-once': { id: 'once', label: 'Allow once', style: 'primary' },
+  'allow-always': { id: 'always', label: 'Always', style: 'primary' },
+  deny: { id: 'deny', label: 'Deny', style: 'danger' },
+};
+
+/** `/approve <code> allow|always|deny` words (and the full decision names) → a decision. */
+const WORDS: Record<string, ApprovalDecision> = {
+  allow: 'allow-once',
+  once: 'allow-once',
+  'allow-once': 'allow-once',
+  always: 'allow-always',
+  'allow-always': 'allow-always',
+  deny: 'deny',
+};
+
+const DONE: Record<ApprovalDecision, string> = {
+  'allow-once': '✅ Allowed once',
+  'allow-always': '✅ Always allowed',
+  deny: '❌ Denied',
+};
+
+/** No 0/O, 1/I/L: typed on a phone. */
+const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+
+interface Offered {
+  code: string;
+  request: ApprovalRequest;
+  place: ApprovalPlace;
+  text: string;
+  messageId?: string;
+}
+
+function describeResolver(resolvedBy: string): string {
+  if (resolvedBy.startsWith('channel:')) return `by ${resolvedBy.slice('channel:'.length)}`;
+  if (resolvedBy === 'expiry') return 'nobody answered in time';
+  if (resolvedBy === 'cancelled') return 'the run was cancelled';
+  return `by ${resolvedBy}`;
+}
+
+/**
+ * Exec approvals in channels: a request for a run whose session came from a channel is offered
+ * there (buttons where the channel has them, else `/approve <code> allow|always|deny`). Only the
+ * owner's account (`identityLinks.owner`, paired or allowlisted) may answer; anyone else's press is
+ * refused with a notice. The first answer on any surface wins (the approval service settles it),
+ * and the prompt is then edited to say how it ended, whoever answered.
+ */
+export class ChannelApprovals implements ApprovalPrompter {
+  readonly name = 'channels';
+  private readonly offered = new Map<string, Offered>();
+
+  constructor(private readonly deps: ChannelApprovalsDeps) {}
+
+  covers(request: Pick<ApprovalRequest, 'sessionKey'>): boolean {
+    return this.deps.placeFor(request.sessionKey) !== undefined;
+  }
+
+  /** Prompts waiting for an answer (tests, the UI). */
+  pending(): { code: string; approvalId: string; channel: string }[] {
+    return [...this.offered.values()].map((o) => ({
+      code: o.code,
+      approvalId: o.request.id,
+      channel: o.place.channelId,
+    }));
+  }
+
+  async prompt(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision | undefined> {
+    const place = this.deps.placeFor(request.sessionKey);
+    if (!place || signal.aborted) return undefined;
+    const code = this.newCode();
+    const why = request.reasons.map((reason) => reason.detail).join('; ');
+    const text = [
+      `Approval needed (${code})${place.onBehalfOf ? ` for ${place.onBehalfOf}` : ''}: the assistant wants to run`,
+      request.command,
+      ...(why ? [`Why: ${why}`] : []),
+      `In: ${request.cwd}`,
+    ].join('\n');
+    const offered: Offered = { code, request, place, text };
+    this.offered.set(code, offered);
+    const log = this.deps.log.child({ channel: place.channelId, approval: request.id });
+    try {
+      if (place.buttons && place.running.buttons) {
+        const sent = await place.running.buttons.sendPrompt(place.target, {
+          promptId: code,
+          text,
+          buttons: request.allowedDecisions.map((decision) => BUTTONS[decision]),
+        });
+        offered.messageId = sent.messageId;
+      } else {
+        const words = request.allowedDecisions
+          .map((decision) => (decision === 'allow-once' ? 'allow' : decision === 'allow-always' ? 'always' : 'deny'))
+          .join('|');
+        const sent = await place.running.outbound?.sendText(
+          place.target,
+          `${text}\nAnswer with: /approve ${code} ${words}`,
+        );
+        if (sent) offered.messageId = sent.messageId;
+      }
+    } catch (error) {
+      log.warn('could not offer an approval in the channel', { error: String(error) });
+    }
+    // The answer comes through the approval service (a press, /approve, or another surface);
+    // this prompter only learns it is over, then says how in the channel.
+    await new Promise<void>((resolve) => {
+      if (signal.aborted) resolve();
+      else signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    // The service records the resolution right after aborting its prompters.
+    await Promise.resolve();
+    this.offered.delete(code);
+    const resolution = this.deps.approvals()?.get(request.id)?.resolution;
+    const outcome = resolution
+      ? `${DONE[resolution.decision]} (${describeResolver(resolution.resolvedBy)})`
+      : 'No longer waiting.';
+    await this.settleMessage(offered, outcome).catch((error: unknown) =>
+      log.warn('could not update an approval prompt', { error: String(error) }),
+    );
+    return undefined;
+  }
+
+  /** A button press from the channel: the owner's answers the approval, anyone else's is refused. */
+  async press(channelId: string, press: ChannelButtonPress): Promise<void> {
+    const offered = this.offered.get(press.promptId);
+    const answer = (notice: string) =>
+      press
+        .answer(notice)
+        .catch((error: unknown) => this.deps.log.debug('could not answer a button press', { error: String(error) }));
+    if (!offered || offered.place.channelId !== channelId) {
+      await answer('This approval is no longer waiting.');
+      return;
+    }
+    if (!this.deps.isOwner(channelId, press.sender.id)) {
+      this.deps.log.warn('an approval button was pressed by someone who is not the owner; refused', {
+        channel: channelId,
+        sender: press.sender.id,
+      });
+      await answer('Only the owner can answer this approval.');
+      return;
+    }
+    const decision = (Object.keys(BUTTONS) as ApprovalDecision[]).find((d) => BUTTONS[d].id === press.buttonId);
+    await answer(this.answer(offered, decision, channelId, press.sender.id));
+  }
+
+  /**
+   * `/approve <code> allow|always|deny` typed in a channel. Undefined when the text is not for an
+   * approval this channel offered (the gateway's own `/approve` answers it then); else the reply.
+   */
+  command(channelId: string, senderId: string, text: string): string | undefined {
+    const match = /^\/approve(?:@\S+)?\s+(\S+)\s+(\S+)\s*$/i.exec(text.trim());
+    if (!match) return undefined;
+    const wanted = match[1]!;
+    const offered = [...this.offered.values()].find(
+      (o) => o.place.channelId === channelId && (o.code === wanted.toUpperCase() || o.request.id === wanted),
+    );
+    if (!offered || !this.deps.isOwner(channelId, senderId)) return undefined;
+    const decision = WORDS[match[2]!.toLowerCase()];
+    if (!decision) return `unknown answer "${match[2]}": use /approve ${offered.code} allow|always|deny`;
+    return this.answer(offered, decision, channelId, senderId);
+  }
+
+  private answer(
+    offered: Offered,
+    decision: ApprovalDecision | undefined,
+    channelId: string,
+    senderId: string,
+  ): string {
+    if (!decision || !offered.request.allowedDecisions.includes(decision))
+      return `That answer is not allowed for this approval (${offered.request.allowedDecisions.join(', ')}).`;
+    const service = this.deps.approvals();
+    if (!service) return 'Approvals are not available right now.';
+    try {
+      service.resolve(offered.request.id, decision, `channel:${channelId}:${senderId}`);
+      return DONE[decision];
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+  }
+
+  private async settleMessage(offered: Offered, outcome: string): Promise<void> {
+    const { place, messageId } = offered;
+    const text = `${offered.text}\n\n${outcome}`;
+    if (messageId && place.buttons && place.running.buttons)
+      await place.running.buttons.settlePrompt(place.target, messageId, text);
+    else await place.running.outbound?.sendText(place.target, `Approval ${offered.code}: ${outcome}`);
+  }
+
+  private newCode(): string {
+    for (;;) {
+      const code = Array.from({ length: 6 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
+      if (!this.offered.has(code)) return code;
+    }
+  }
+}
