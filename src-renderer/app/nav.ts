@@ -13,6 +13,7 @@ export const navEntries: NavEntry[] = [
   { id: 'dreams', label: 'nav.dreams' },
   { id: 'schedule', label: 'nav.schedule' },
   { id: 'usage', label: 'nav.usage' },
+  { id: 'skills', label: 'nav.skills' },
   { id: 'canvas', label: 'nav.canvas' },
   { id: 'terminal', label: 'nav.terminal' },
   { id: 'auth', label: 'nav.auth' },

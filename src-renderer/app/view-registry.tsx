@@ -11,6 +11,7 @@ export const viewComponents: Record<ViewId, ComponentType> = {
   dreams: lazy(() => import('../features/dreams/dreams-view.js').then((m) => ({ default: m.DreamsView }))),
   schedule: lazy(() => import('../features/schedule/schedule-view.js').then((m) => ({ default: m.ScheduleView }))),
   usage: lazy(() => import('../features/usage/usage-view.js').then((m) => ({ default: m.UsageView }))),
+  skills: lazy(() => import('../features/skills/skills-view.js').then((m) => ({ default: m.SkillsView }))),
   canvas: lazy(() => import('../features/canvas/canvas-view.js').then((m) => ({ default: m.CanvasView }))),
   terminal: lazy(() => import('../features/terminal/terminal-view.js').then((m) => ({ default: m.TerminalView }))),
   devices: lazy(() => import('../features/devices/devices-view.js').then((m) => ({ default: m.DevicesView }))),

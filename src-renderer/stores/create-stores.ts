@@ -12,6 +12,7 @@ import { disposeAll, type GatewayPort } from './gateway-port.js';
 import { createMemoryStore, type MemoryState } from './memory-store.js';
 import { createScheduleStore, type ScheduleState } from './schedule-store.js';
 import { createSessionsStore, type SessionsState } from './sessions-store.js';
+import { createSkillsStore, type SkillsState } from './skills-store.js';
 import { createTerminalStore, type TerminalState } from './terminal-store.js';
 import { createUiStore, type UiState, type ViewId } from './ui-store.js';
 import { createUsageStore, type UsageState } from './usage-store.js';
@@ -27,6 +28,7 @@ export interface Stores {
   dreams: StoreApi<DreamsState>;
   schedule: StoreApi<ScheduleState>;
   usage: StoreApi<UsageState>;
+  skills: StoreApi<SkillsState>;
   canvas: StoreApi<CanvasState>;
   terminal: StoreApi<TerminalState>;
   devices: StoreApi<DevicesState>;
@@ -58,6 +60,7 @@ export function createStores(client: GatewayPort, options: CreateStoresOptions):
     dreams: createDreamsStore(client),
     schedule: createScheduleStore(client),
     usage: createUsageStore(client),
+    skills: createSkillsStore(client),
     canvas: createCanvasStore(client),
     terminal: createTerminalStore(client),
     devices: createDevicesStore(client),

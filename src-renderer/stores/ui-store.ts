@@ -9,6 +9,7 @@ export const views = [
   'dreams',
   'schedule',
   'usage',
+  'skills',
   'canvas',
   'terminal',
   'devices',

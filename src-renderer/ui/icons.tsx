@@ -9,6 +9,7 @@ const paths: Record<ViewId | 'menu' | 'send' | 'stop' | 'paperclip' | 'search' |
   dreams: 'M21 12.8A9 9 0 1 1 11.2 3a7 7 0 0 0 9.8 9.8z',
   schedule: 'M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20zM12 6v6l4 2',
   usage: 'M3 3v18h18M7 16v-4M12 16V8M17 16v-7',
+  skills: 'M13 2 3 14h9l-1 8 10-12h-9l1-8z',
   canvas: 'M3 3h18v18H3zM3 9h18M9 21V9',
   terminal: 'M4 17l6-6-6-6M12 19h8',
   devices: 'M7 2h10a2 2 0 0 1 2 2v16a2 2 0 0 1-2 2H7a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2zM12 18h.01',
