@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
@@ -83,6 +83,23 @@ export interface FakeSlackServer {
   rateLimitNext(method: string, seconds: number): void;
   /** From now on the bot token is refused with `invalid_auth`. */
   revokeToken(): void;
+  /** The signing secret Events API requests are signed with. */
+  signingSecret: string;
+  /**
+   * Events API mode: POSTs a body to the app's Request URL as Slack does, signed (`X-Slack-Signature`
+   * v0 over `v0:timestamp:body`) unless `signature` is given; `ageSeconds` backdates the timestamp;
+   * `retryNum` sets `X-Slack-Retry-Num`. Resolves with the HTTP status and body.
+   */
+  postToRequestUrl(
+    url: string,
+    body: string,
+    options?: { signature?: string; ageSeconds?: number; retryNum?: number },
+  ): Promise<{ status: number; text: string }>;
+  /** An `event_callback` body for a person's message (DM unless `channelType`), with its event id. */
+  eventCallback(
+    input: Omit<SlackUserMessageInput, 'dropAfterDelivery'>,
+    eventId?: string,
+  ): { body: string; eventId: string; ts: string };
   close(): Promise<void>;
 }
 
@@ -111,6 +128,7 @@ export async function startFakeSlackServer(
 ): Promise<FakeSlackServer> {
   const botToken = options.botToken ?? 'xoxb-fake-1234';
   const appToken = options.appToken ?? 'xapp-fake-5678';
+  const signingSecret = 'fake-signing-secret-0123456789abcdef';
   const bot = { userId: 'UBOT0001', name: 'hearth', botId: 'BBOT0001', team: 'Fake Team', teamId: 'T0001' };
   const calls: FakeSlackCall[] = [];
   const envelopes: FakeSlackServer['envelopes'] = [];
@@ -439,6 +457,50 @@ export async function startFakeSlackServer(
     },
     revokeToken() {
       revoked = true;
+    },
+    signingSecret,
+    async postToRequestUrl(url, body, options = {}) {
+      const timestamp = String(Math.floor(Date.now() / 1000) - (options.ageSeconds ?? 0));
+      const signature =
+        options.signature ??
+        `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-slack-request-timestamp': timestamp,
+          'x-slack-signature': signature,
+          ...(options.retryNum
+            ? { 'x-slack-retry-num': String(options.retryNum), 'x-slack-retry-reason': 'http_timeout' }
+            : {}),
+        },
+        body,
+      });
+      return { status: response.status, text: await response.text() };
+    },
+    eventCallback(input, eventId = `Ev${String(++eventCounter).padStart(8, '0')}`) {
+      const ts = nextTs();
+      const text = input.mentionBot ? `<@${bot.userId}> ${input.text}` : input.text;
+      const event = {
+        type: 'message',
+        channel_type: input.channelType ?? 'im',
+        channel: input.channel,
+        user: input.user,
+        text,
+        ts,
+        event_ts: ts,
+        ...(input.threadTs ? { thread_ts: input.threadTs } : {}),
+      };
+      const body = JSON.stringify({
+        token: 'verification-token',
+        team_id: bot.teamId,
+        api_app_id: 'AAPP0001',
+        event,
+        type: 'event_callback',
+        event_id: eventId,
+        event_time: Math.floor(Date.now() / 1000),
+      });
+      return { body, eventId, ts };
     },
     close: () =>
       new Promise<void>((resolve) => {
