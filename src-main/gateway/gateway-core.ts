@@ -151,6 +151,7 @@ export class GatewayCore implements InProcessGateway, Disposable {
           rateLimiter: this.rateLimiter,
           bootstrap: this.options.bootstrap,
           clock: this.options.clock,
+          apiTokens: this.options.apiTokens,
         }),
       buildHello: (connection, identity) => this.buildHello(connection, identity),
       dispatch: (method, params, call) => this.registry.dispatch(method, params, call),

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectToGateway } from '../../cli/gateway-connection.js';
 import { runCliCaptured } from '../../testing/cli-run.js';
 import { type ProductFixture, startProductFixture } from '../../testing/product-fixture.js';
 
@@ -108,6 +109,28 @@ describe('API tokens', () => {
     const again = await hearth('tokens', 'revoke', id);
     expect(again.code).not.toBe(0);
     expect(again.stderr).toContain(`unknown API token: ${id}`);
+  });
+
+  it('works on the WebSocket too (`hearth mcp serve` / `hearth acp --token`), never past its scopes', async () => {
+    const token = await mint('editor', 'operator.read');
+    const target = { url: product.host.wsUrl, token };
+    const client = await connectToGateway(target, { scopes: ['operator.read'] });
+    try {
+      expect((await client.waitForConnected()).auth.scopes).toEqual(['operator.read']);
+      await expect(client.request('sessions.list', {})).resolves.toHaveProperty('sessions');
+      await expect(
+        client.request('chat.send', { sessionKey: 'main', message: 'hi', idempotencyKey: 'ws-write' }),
+      ).rejects.toThrow('operator.write');
+    } finally {
+      client.dispose();
+    }
+    await expect(connectToGateway(target, { scopes: ['operator.read', 'operator.write'] })).rejects.toThrow(
+      'this API token holds operator.read; ask for no more',
+    );
+    expect((await hearth('tokens', 'revoke', 'editor')).code).toBe(0);
+    await expect(connectToGateway(target, { scopes: ['operator.read'] })).rejects.toThrow(
+      'API token revoked or never issued',
+    );
   });
 
   it('refuses a bad scope or name with the reason', async () => {

@@ -12,6 +12,7 @@ import {
   scopesNotHeld,
   type WireError,
 } from '../../protocol/index.js';
+import { ApiTokenStore } from './api-tokens.js';
 import type { AuthRateLimiter } from './auth-rate-limit.js';
 import { verifyDeviceProof } from './device-proof.js';
 import type { DeviceRegistry } from './device-registry.js';
@@ -64,6 +65,8 @@ export interface HandshakeDeps {
   rateLimiter: AuthRateLimiter;
   bootstrap?: BootstrapTokens;
   clock: Clock;
+  /** Minted API tokens (`hearth tokens create`): accepted as auth.token, with their own scopes. */
+  apiTokens?: ApiTokenStore;
 }
 
 export interface AcceptedIdentity {
@@ -251,6 +254,34 @@ export async function authenticateConnect(
   const person = isOwnerSurface(peer);
 
   if (!device) {
+    // An API token: a program's own credential, anywhere, holding exactly the scopes minted with it.
+    if (
+      secretGiven !== undefined &&
+      !secretOk &&
+      role === 'operator' &&
+      deps.apiTokens &&
+      ApiTokenStore.isApiToken(secretGiven)
+    ) {
+      const checked = deps.apiTokens.verify(secretGiven);
+      if (!checked.ok) {
+        const message =
+          checked.reason === 'expired'
+            ? 'unauthorized: this API token has expired'
+            : 'unauthorized: API token revoked or never issued';
+        return fail(authRefusal(message, 'AUTH_TOKEN_MISMATCH', false));
+      }
+      if (!holdsScopes(checked.info.scopes, requested)) {
+        return fail(
+          authRefusal(
+            `this API token holds ${scopeList(checked.info.scopes)}; ask for no more (requested ${scopeList(requested)})`,
+            'AUTH_SCOPE_MISMATCH',
+            false,
+          ),
+        );
+      }
+      if (rateLimited) deps.rateLimiter.recordSuccess(source);
+      return { ok: true, identity: { role, scopes: requested, method: 'api-token', person: false } };
+    }
     if (secretGiven !== undefined && !secretOk)
       return fail(authRefusal('unauthorized: gateway token mismatch', 'AUTH_TOKEN_MISMATCH', false));
     if (!secretOk) {
