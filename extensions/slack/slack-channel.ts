@@ -8,6 +8,7 @@ import { isFatalSlackError, SlackApi, SlackApiError, sleep } from './slack-api.j
 import { type SlackConfig, slackConfigSchema, validateSlackConfig } from './slack-config.js';
 import { SlackEventIds } from './slack-event-ids.js';
 import { type SlackMessageEvent, safelyNormalise } from './slack-events.js';
+import { downloadSlackFiles, type SlackFileRef } from './slack-files.js';
 import { verifySlackRequest } from './slack-signature.js';
 import { runSocketMode } from './slack-socket.js';
 import { SLACK_MAX_MESSAGE, sendSlackText, startSlackStream } from './slack-stream.js';
@@ -44,7 +45,7 @@ export const slackChannel = defineChannel<SlackConfig>({
     reactions: false,
     buttons: false,
     groups: true,
-    media: [],
+    media: ['image', 'document'],
     maxMessageLength: SLACK_MAX_MESSAGE,
     markdown: 'slack-mrkdwn',
   },
@@ -91,10 +92,16 @@ export const slackChannel = defineChannel<SlackConfig>({
     const dmChannels = new Map<string, string>();
     const channelOf = (target: ChannelTarget) =>
       target.peerKind === 'direct' ? (dmChannels.get(target.peerId) ?? target.peerId) : target.peerId;
-    const remember = (normalised: { message: ChannelInboundMessage; channel: string }) => {
-      if (normalised.message.target.peerKind === 'direct')
-        dmChannels.set(normalised.message.target.peerId, normalised.channel);
-      return normalised.message;
+    // Files are fetched only if the host lets the sender through (a stranger's never are).
+    const trustedHosts = [new URL(config.apiBaseUrl).host, 'files.slack.com'];
+    const remember = (normalised: { message: ChannelInboundMessage; channel: string; files: SlackFileRef[] }) => {
+      const { message, files } = normalised;
+      if (message.target.peerKind === 'direct') dmChannels.set(message.target.peerId, normalised.channel);
+      if (files.length === 0) return message;
+      return {
+        ...message,
+        loadAttachments: () => downloadSlackFiles(files, { token, fetch: context.fetch, signal, trustedHosts }),
+      };
     };
 
     const running = (async () => {

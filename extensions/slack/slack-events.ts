@@ -1,4 +1,5 @@
 import type { ChannelInboundMessage, ChannelPeerKind } from '../../src-main/plugins/sdk/index.js';
+import { fileRefsOf, type SlackFileRef } from './slack-files.js';
 import { fromSlackText } from './slack-mrkdwn.js';
 
 /** The fields of a Slack `message` / `app_mention` event the channel reads (https://api.slack.com/events). */
@@ -45,7 +46,7 @@ function peerKindOf(event: SlackMessageEvent, channel: string): ChannelPeerKind 
 export function normaliseSlackEvent(
   event: SlackMessageEvent,
   botUserId: string,
-): { message: ChannelInboundMessage; channel: string } | { skip: string } {
+): { message: ChannelInboundMessage; channel: string; files: SlackFileRef[] } | { skip: string } {
   if (!event || typeof event !== 'object') return { skip: 'no event' };
   if (event.type !== 'message' && event.type !== 'app_mention') return { skip: `event type ${String(event.type)}` };
   if (!PERSON_SUBTYPES.has(event.subtype as string | undefined))
@@ -55,14 +56,13 @@ export function normaliseSlackEvent(
     return { skip: 'malformed message (no channel, user or ts)' };
   if (event.bot_id !== undefined || user === botUserId) return { skip: 'message from a bot' };
   const raw = typeof event.text === 'string' ? event.text : '';
-  const hasFiles = Array.isArray(event.files) && event.files.length > 0;
-  if (raw.trim() === '' && !hasFiles) return { skip: 'message without text' };
+  const files = fileRefsOf(event.files);
+  if (raw.trim() === '' && files.length === 0) return { skip: 'message without text' };
   const mention = `<@${botUserId}>`;
   const mentioned = event.type === 'app_mention' || raw.includes(mention);
   const text = fromSlackText(raw.split(mention).join(' '))
     .replace(/[ \t]{2,}/g, ' ')
     .trim();
-  const notes = hasFiles ? ['[a file was attached in Slack; reading Slack files is not built yet]'] : [];
   const peerKind = peerKindOf(event, channel);
   const threadTs = typeof event.thread_ts === 'string' ? event.thread_ts : undefined;
   const replyTo = threadTs ?? (peerKind === 'direct' ? undefined : ts);
@@ -76,11 +76,12 @@ export function normaliseSlackEvent(
         ...(replyTo ? { replyToMessageId: replyTo } : {}),
       },
       sender: { id: user },
-      text: [text, ...notes].filter((part) => part !== '').join('\n'),
+      text,
       addressedToBot: mentioned,
       ts: Number.isFinite(seconds) ? Math.round(seconds * 1000) : Date.now(),
     },
     channel,
+    files,
   };
 }
 

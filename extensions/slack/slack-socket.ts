@@ -4,6 +4,7 @@ import { isFatalSlackError, type SlackApi, sleep } from './slack-api.js';
 import type { SlackConfig } from './slack-config.js';
 import type { SlackEventIds } from './slack-event-ids.js';
 import { type SlackMessageEvent, safelyNormalise } from './slack-events.js';
+import type { SlackFileRef } from './slack-files.js';
 
 // Socket Mode (https://api.slack.com/apis/socket-mode): apps.connections.open with the app-level
 // token gives a one-use WebSocket URL; Slack says `hello`, then sends envelopes
@@ -21,7 +22,11 @@ export interface SocketModeDeps {
   signal: AbortSignal;
   describe(error: unknown, token: 'bot' | 'app'): string;
   /** Notes where a DM's replies go; returns the message. */
-  remember(normalised: { message: ChannelInboundMessage; channel: string }): ChannelInboundMessage;
+  remember(normalised: {
+    message: ChannelInboundMessage;
+    channel: string;
+    files: SlackFileRef[];
+  }): ChannelInboundMessage;
 }
 
 interface Envelope {

@@ -159,6 +159,42 @@ describe('Slack, end to end through the channel host (Socket Mode)', () => {
     expect((await slackStatus()).state).toBe('connected');
   });
 
+  it("hands a shared file to the model, names one too big to read, and never fetches a stranger's", async () => {
+    const bytes = new Uint8Array(Array.from({ length: 700 }, (_, i) => (i * 13) % 256));
+    product.llm.script([{ type: 'text', text: 'A nice picture.' }]);
+    const before = product.llm.requests.length;
+    slack.sendUserFile({
+      channel: OWNER_DM,
+      user: OWNER,
+      bytes,
+      name: 'cat.png',
+      mimetype: 'image/png',
+      text: 'what is this?',
+    });
+    await slack.waitForBotMessage(OWNER_DM, (m) => m.text === 'A nice picture.');
+    expect(product.llm.requests[before]?.lastUserText).toContain('what is this?');
+    expect(JSON.stringify(product.llm.requests[before]?.body)).toContain(Buffer.from(bytes).toString('base64'));
+
+    product.llm.script([{ type: 'text', text: 'Too big for me.' }]);
+    slack.sendUserFile({
+      channel: OWNER_DM,
+      user: OWNER,
+      bytes: new Uint8Array(10),
+      name: 'huge.pdf',
+      mimetype: 'application/pdf',
+      reportedSize: 6 * 1024 * 1024,
+    });
+    await slack.waitForBotMessage(OWNER_DM, (m) => m.text === 'Too big for me.');
+    expect(product.llm.requests.at(-1)?.lastUserText).toContain(
+      '[huge.pdf was attached, but it is over 5 MB and was not read]',
+    );
+
+    const downloads = slack.calls.filter((c) => c.method === 'files.download').length;
+    slack.sendUserFile({ channel: 'DVISITOR', user: 'UVISITOR', bytes, name: 'x.png', mimetype: 'image/png' });
+    await slack.waitForBotMessage('DVISITOR', (m) => /pairing code/.test(m.text));
+    expect(slack.calls.filter((c) => c.method === 'files.download')).toHaveLength(downloads);
+  });
+
   it('gives an unknown sender a pairing code once, in their DM, and nothing reaches the model', async () => {
     const before = product.llm.requests.length;
     slack.sendUserMessage({ channel: 'DSTRANGE', user: 'USTRANGE', text: 'hello?' });

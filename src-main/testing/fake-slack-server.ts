@@ -64,6 +64,19 @@ export interface FakeSlackServer {
   readonly connections: number;
   /** A person writes; returns the event id and the message ts. */
   sendUserMessage(input: SlackUserMessageInput): { eventId: string; ts: string };
+  /**
+   * A person shares a file (subtype file_share, with `files`); the bytes are served at its
+   * `url_private_download`, to the bot token only. `reportedSize` overrides the size Slack reports.
+   */
+  sendUserFile(input: {
+    channel: string;
+    user: string;
+    bytes: Uint8Array;
+    name: string;
+    mimetype: string;
+    text?: string;
+    reportedSize?: number;
+  }): { eventId: string; ts: string };
   /** Sends a raw event (malformed-event tests); returns its event id. */
   sendEvent(event: Record<string, unknown>): string;
   /** Sends an event already delivered once more, `retry_attempt` + 1 (whether acknowledged or not). */
@@ -140,6 +153,7 @@ export async function startFakeSlackServer(
   const tickets = new Set<string>();
   const sockets = new Set<Socket>();
   const dms = new Map<string, string>();
+  const files = new Map<string, Uint8Array>();
   let live: WebSocket | undefined;
   let connections = 0;
   let revoked = false;
@@ -195,7 +209,18 @@ export async function startFakeSlackServer(
 
   const server = createServer((request, response) => {
     void (async () => {
-      const method = (request.url ?? '').split('?')[0]!.replace(/^\/api\//, '');
+      const path = (request.url ?? '').split('?')[0]!;
+      if (path.startsWith('/files-pri/')) {
+        const bytes = files.get(path);
+        const authorised = request.headers.authorization === `Bearer ${botToken}` && !revoked;
+        calls.push({ method: 'files.download', params: { path }, status: bytes && authorised ? 200 : 404 });
+        changed();
+        // Slack answers a file request without the token with its login page; a 404 here is as clear.
+        if (!bytes || !authorised) return void response.writeHead(404).end();
+        response.writeHead(200, { 'content-type': 'application/octet-stream' });
+        return void response.end(Buffer.from(bytes));
+      }
+      const method = path.replace(/^\/api\//, '');
       let params: Record<string, unknown>;
       try {
         params = await readParams(request);
@@ -419,6 +444,35 @@ export async function startFakeSlackServer(
         input.dropAfterDelivery ?? false,
       );
       if (input.mentionBot) send({ type: 'app_mention', ...base });
+      return { eventId, ts };
+    },
+    sendUserFile(input) {
+      const ts = nextTs();
+      dms.set(input.user, input.channel);
+      const id = `F${String(files.size + 1).padStart(8, '0')}`;
+      const path = `/files-pri/${bot.teamId}-${id}/${encodeURIComponent(input.name)}`;
+      files.set(path, input.bytes);
+      const url = `http://127.0.0.1:${port}${path}`;
+      const eventId = send({
+        type: 'message',
+        subtype: 'file_share',
+        channel_type: 'im',
+        channel: input.channel,
+        user: input.user,
+        text: input.text ?? '',
+        ts,
+        event_ts: ts,
+        files: [
+          {
+            id,
+            name: input.name,
+            mimetype: input.mimetype,
+            size: input.reportedSize ?? input.bytes.length,
+            url_private: url,
+            url_private_download: url,
+          },
+        ],
+      });
       return { eventId, ts };
     },
     sendEvent: (event) => send(event),
