@@ -1,4 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import type {
+  ChannelHealth,
+  ChannelInboundMessage,
+  ChannelStartContext,
+  RunningChannel,
+} from '../../src-main/plugins/sdk/index.js';
+import { type FakeSlackServer, startFakeSlackServer } from '../../src-main/testing/fake-slack-server.js';
+import { slackChannel } from './slack-channel.js';
 import { validateSlackConfig } from './slack-config.js';
 import { normaliseSlackEvent } from './slack-events.js';
 import { slackSignature, verifySlackRequest } from './slack-signature.js';
@@ -102,5 +110,102 @@ describe('Slack config', () => {
     expect(() => validateSlackConfig({ mode: 'rtm' })).toThrow(/channels\.slack\.mode must be "socket" or "events"/);
     expect(() => validateSlackConfig({ editIntervalMs: 5 })).toThrow(/editIntervalMs must be an integer from 50/);
     expect(() => validateSlackConfig({ apiBaseUrl: 'slack' })).toThrow(/apiBaseUrl must be an http\(s\) URL/);
+  });
+});
+
+describe('the Slack plugin alone, against the fake Slack', () => {
+  const silent: ChannelStartContext<unknown>['log'] = {
+    debug() {},
+    info() {},
+    warn() {},
+    error() {},
+    child: () => silent,
+  };
+  let slack: FakeSlackServer | undefined;
+  let running: RunningChannel | undefined;
+  afterEach(async () => {
+    await running?.dispose();
+    running = undefined;
+    await slack?.close();
+    slack = undefined;
+  });
+
+  async function start(secrets: Record<string, string | undefined>, received: ChannelInboundMessage[] = []) {
+    slack = await startFakeSlackServer();
+    const health: ChannelHealth[] = [];
+    const changed = new Set<() => void>();
+    const controller = new AbortController();
+    running = await slackChannel.start({
+      channelId: 'slack',
+      accountId: 'default',
+      config: validateSlackConfig({ apiBaseUrl: slack.apiUrl, editIntervalMs: 50 }),
+      secret: async (account) =>
+        account in secrets
+          ? secrets[account]
+          : (
+              { 'channels.slack.token': slack!.botToken, 'channels.slack.appToken': slack!.appToken } as Record<
+                string,
+                string
+              >
+            )[account],
+      storage: { read: async () => ({}), write: async () => {} },
+      log: silent,
+      fetch,
+      signal: controller.signal,
+      receive: async (message) => {
+        received.push(message);
+        for (const listener of changed) listener();
+      },
+      reportHealth: (h) => {
+        health.push(h);
+        for (const listener of changed) listener();
+      },
+    });
+    const until = (test: () => boolean) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (!test()) return;
+          changed.delete(check);
+          resolve();
+        };
+        changed.add(check);
+        check();
+      });
+    return { health, received, until };
+  }
+
+  it('refuses to start without a bot token or an app token, saying which entry to fill', async () => {
+    await expect(start({ 'channels.slack.token': undefined })).rejects.toThrow(
+      /no bot token: .*"channels\.slack\.token" \(`hearth channels token slack`\)/,
+    );
+    await slack?.close();
+    await expect(start({ 'channels.slack.appToken': undefined })).rejects.toThrow(
+      /no app-level token: .*hearth channels token slack --secret channels\.slack\.appToken/,
+    );
+  });
+
+  it('shows a wrong app token as an error naming it, without retrying', async () => {
+    const { health, until } = await start({ 'channels.slack.appToken': 'xapp-wrong' });
+    await until(() => health.some((h) => h.state === 'error'));
+    expect(health.at(-1)).toMatchObject({
+      state: 'error',
+      error: expect.stringMatching(/Slack rejected the app-level token \(invalid_auth\)/),
+    });
+    expect(JSON.stringify(health)).not.toContain('xapp-wrong');
+    expect(slack!.calls.filter((c) => c.method === 'apps.connections.open')).toHaveLength(1);
+  });
+
+  it('skips malformed and unsupported events, and keeps taking the next message', async () => {
+    const { health, received, until } = await start({});
+    await until(() => health.some((h) => h.state === 'connected'));
+    const bad = [
+      slack!.sendEvent({ type: 'message' }),
+      slack!.sendEvent({ type: 'reaction_added', user: 'U1', reaction: 'tada' }),
+      slack!.sendEvent({ type: 'message', subtype: 'message_deleted', channel: 'D1', ts: '1.1' }),
+    ];
+    const good = slack!.sendUserMessage({ channel: 'D1', user: 'U1', text: 'still here' });
+    for (const eventId of [...bad, good.eventId]) await slack!.waitForAck(eventId);
+    await until(() => received.length === 1);
+    expect(received.map((m) => m.text)).toEqual(['still here']);
   });
 });
