@@ -35,6 +35,7 @@ const groups: Record<string, () => Promise<Register>> = {
   tokens: async () => (await import('./commands/tokens.js')).registerTokensCommands,
   channels: async () => (await import('./commands/channels.js')).registerChannelsCommands,
   skills: async () => (await import('./commands/skills.js')).registerSkillsCommands,
+  agents: async () => (await import('./commands/agents.js')).registerAgentsCommands,
 };
 
 /** The first word that is not an option (or an option's value): the command group asked for. */

@@ -29,6 +29,7 @@ import { wireMcp } from './wire-mcp.js';
 import { type WiredMemory, wireMemory } from './wire-memory.js';
 import { createSessionDefaultsSlot, wireOpenClawUi } from './wire-openclaw-ui.js';
 import { wirePluginMethods } from './wire-plugin-methods.js';
+import { wireRoster } from './wire-roster.js';
 import { wireSessions } from './wire-sessions.js';
 import { wireSkills } from './wire-skills.js';
 import { wireUsage } from './wire-usage.js';
@@ -182,6 +183,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
     root.add(await (await import('./wire-channels.js')).wireChannels({ ...base, secrets, plugins, approvals }));
     const execConfig = (agentId: string) => execConfigFor(config, agentId);
     const gatewayUrl = options.gatewayUrl ?? (() => 'http://127.0.0.1');
+    root.add(wireRoster(base));
     root.add(wireOpenClawUi({ ...base, services, approvals, execConfig, gatewayUrl, defaultsSlot: openClawDefaults }));
     return { secrets, sessionCount: sessions.count, dispose: () => root.dispose() };
   } catch (error) {

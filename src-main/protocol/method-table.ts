@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { agentMethods } from './methods/agent.js';
+import { agentsAdminMethods } from './methods/agents-admin.js';
 import { authProfilesMethods } from './methods/auth-profiles.js';
 import { canvasMethods } from './methods/canvas.js';
 import { channelsMethods } from './methods/channels.js';
@@ -32,6 +33,7 @@ export const methodTable = {
   ...chatMethods,
   ...sessionsMethods,
   ...agentMethods,
+  ...agentsAdminMethods,
   ...modelsMethods,
   ...authProfilesMethods,
   ...execMethods,
