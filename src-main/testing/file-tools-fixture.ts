@@ -33,7 +33,9 @@ export interface FileToolsFixture {
   dispose(): Promise<void>;
 }
 
-export async function createFileToolsFixture(options: { grantedRoots?: string[] } = {}): Promise<FileToolsFixture> {
+export async function createFileToolsFixture(
+  options: { grantedRoots?: string[]; modelTakesImages?: boolean } = {},
+): Promise<FileToolsFixture> {
   const root = await realpath(await mkdtemp(join(tmpdir(), 'hearth-files-')));
   const home = join(root, 'home');
   const workspace = join(home, 'workspace');
@@ -67,6 +69,7 @@ export async function createFileToolsFixture(options: { grantedRoots?: string[] 
     forbidden,
     askAlways: [join(home, '.aws')],
     grantedRoots: () => options.grantedRoots ?? [],
+    modelTakesImages: () => options.modelTakesImages ?? true,
     ask: askThroughApprovals(approvals),
     home,
   });

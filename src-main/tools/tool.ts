@@ -36,6 +36,14 @@ export interface ToolDefinition<Input = unknown> {
 export interface ToolOutput {
   output: string;
   isError?: boolean;
+  /** Images for the model beside the text (read of a PNG, a browser screenshot), base64. */
+  images?: ToolImage[];
+}
+
+export interface ToolImage {
+  mediaType: string;
+  /** base64 */
+  data: string;
 }
 
 export type ToolSource = 'builtin' | 'plugin' | 'channel' | 'mcp';

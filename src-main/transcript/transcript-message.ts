@@ -67,6 +67,8 @@ export interface ToolResultMessage extends MessageBase {
   toolName: string;
   output: string;
   isError?: boolean;
+  /** Images the tool returned (read of an image, a screenshot), sent to the model after the text. */
+  images?: { mediaType: string; data: string }[];
   /** Set when afterToolCall truncation cut the output. */
   truncated?: { originalChars: number; keptChars: number };
 }

@@ -48,6 +48,7 @@ export function estimateMessageTokens(message: AgentMessage): number {
       tokens += attachment.kind === 'image' ? 1_000 : Math.ceil((attachment.data.length * 0.75) / 4);
     }
   }
+  if (message.kind === 'tool_result' && message.images) tokens += message.images.length * 1_000;
   messageCache.set(message, tokens);
   return tokens;
 }

@@ -38,7 +38,15 @@ export function toModelMessages(messages: readonly AgentMessage[]): ModelMessage
           toolName: message.toolName,
           output: message.isError
             ? { type: 'error-text', value: message.output }
-            : { type: 'text', value: message.output },
+            : message.images?.length
+              ? {
+                  type: 'content',
+                  value: [
+                    { type: 'text', text: message.output },
+                    ...message.images.map((image) => ({ type: 'image-data' as const, ...image })),
+                  ],
+                }
+              : { type: 'text', value: message.output },
         };
         const previous = last();
         if (previous?.role === 'tool') previous.content.push(part);

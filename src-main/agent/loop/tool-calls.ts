@@ -26,7 +26,7 @@ export interface RunToolCallInput {
 /** Runs one tool call through the hooks; every failure becomes an error result the model can read. */
 export async function runToolCall(input: RunToolCallInput): Promise<ToolResultMessage> {
   const { call } = input;
-  const result = (output: string, isError?: boolean): ToolResultMessage => ({
+  const result = (output: string, isError?: boolean, images?: ToolResultMessage['images']): ToolResultMessage => ({
     kind: 'tool_result',
     id: input.newId(),
     ts: input.now(),
@@ -34,6 +34,7 @@ export async function runToolCall(input: RunToolCallInput): Promise<ToolResultMe
     toolName: call.toolName,
     output,
     ...(isError ? { isError: true } : {}),
+    ...(images?.length ? { images } : {}),
   });
 
   const tool = input.tools.get(call.toolName);
@@ -59,7 +60,7 @@ export async function runToolCall(input: RunToolCallInput): Promise<ToolResultMe
       } else {
         try {
           const output = await tool.execute(parsed.data, { ...input.context, signal: input.signal });
-          outcome = result(output.output, output.isError);
+          outcome = result(output.output, output.isError, output.images);
         } catch (error) {
           input.log.warn('tool failed', { tool: call.toolName, error: (error as Error).message });
           outcome = result(`${call.toolName} failed: ${(error as Error).message}`, true);

@@ -5,7 +5,7 @@ import { FileAccess, type FileAccessDeps } from './file-access.js';
 import { createFindTool } from './find-tool.js';
 import { createGrepTool } from './grep-tool.js';
 import { createListTool } from './list-tool.js';
-import { createReadTool } from './read-tool.js';
+import { createReadTool, type ReadToolOptions } from './read-tool.js';
 import { createWriteTool } from './write-tool.js';
 
 export {
@@ -23,10 +23,10 @@ export { type FilesToolsConfig, filesToolsConfigSchema } from './files-config.js
 export const fileToolNames = ['read', 'write', 'edit', 'apply_patch', 'list', 'find', 'grep'] as const;
 
 /** read, write, edit, apply_patch, list, find, grep: one gate (FileAccess) for all of them. */
-export function createFileTools(deps: FileAccessDeps): ToolDefinition[] {
+export function createFileTools(deps: FileAccessDeps & ReadToolOptions): ToolDefinition[] {
   const access = new FileAccess(deps);
   return [
-    createReadTool(access),
+    createReadTool(access, deps),
     createWriteTool(access),
     createEditTool(access),
     createApplyPatchTool(access),

@@ -35,12 +35,11 @@ describe('read', () => {
     });
   });
 
-  it('refuses a binary file and says what it is', async () => {
-    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
-    await writeFile(join(fx.workspace, 'logo.png'), png);
+  it('refuses a binary file that is not an image and says what it is', async () => {
+    await writeFile(join(fx.workspace, 'doc.pdf'), Buffer.from('%PDF-1.7\n\0\0'));
     await writeFile(join(fx.workspace, 'blob.bin'), Buffer.from('abc\0def'));
-    expect(await fx.run('read', { path: 'logo.png' })).toEqual({
-      output: 'refused: logo.png is a binary file (PNG image, 12 bytes); read works on text only',
+    expect(await fx.run('read', { path: 'doc.pdf' })).toEqual({
+      output: 'refused: doc.pdf is a binary file (PDF document, 11 bytes); read works on text only',
       isError: true,
     });
     expect((await fx.run('read', { path: 'blob.bin' })).output).toMatch(/binary file \(binary data, 7 bytes\)/);

@@ -1,10 +1,11 @@
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
-import type { ToolDefinition } from '../tool.js';
+import type { ToolDefinition, ToolOutput } from '../tool.js';
 import { type FileAccess, FileToolError } from './file-access.js';
 import { fileToolResult } from './file-tool-result.js';
+import { formatBytes, IMAGE_MAX_BYTES, sniffImage } from './image-file.js';
 import { assertTextFile } from './text-file.js';
 import { nonEmpty, positiveWhole } from './tool-input.js';
 
@@ -21,20 +22,44 @@ export const READ_MAX_CHARS = 60_000;
 /** Beyond this size the total line count is not worth a full scan. */
 const COUNT_LINES_UP_TO_BYTES = 32 * 1024 * 1024;
 
-/** `read`: a text file, or a range of its lines; binary files are refused with what they are. */
-export function createReadTool(access: FileAccess): ToolDefinition<ReadToolInput> {
+export interface ReadToolOptions {
+  /** Whether the agent's model takes images; when false an image is described, not sent. Default: yes. */
+  modelTakesImages?(agentId: string): boolean;
+}
+
+/**
+ * `read`: a text file, or a range of its lines. A PNG, JPEG, GIF or WebP (by its first bytes)
+ * comes back as an image to a model that takes images; other binary files are refused with
+ * what they are.
+ */
+export function createReadTool(access: FileAccess, options: ReadToolOptions = {}): ToolDefinition<ReadToolInput> {
   return {
     name: 'read',
-    description: 'Read a text file; offset (first line, from 1) and limit pick lines.',
+    description: 'Read a text file (offset: first line, limit: lines) or an image.',
     inputSchema: readToolInputSchema,
-    execute: (input, context) =>
-      fileToolResult(input.path, async () => {
+    execute: async (input, context) => {
+      let image: ToolOutput['images'];
+      const result = await fileToolResult(input.path, async () => {
         const { path, shown } = await access.check(input.path, 'read', 'read', context);
         const info = await stat(path);
         if (info.isDirectory()) throw new FileToolError(`${shown} is a folder; use list to see what is in it`);
+        const kind = await sniffImage(path);
+        if (kind) {
+          const what = `${shown}: ${kind.label}, ${formatBytes(info.size)}`;
+          if (options.modelTakesImages?.(context.agentId) === false)
+            return `${what}. Not shown: this agent's model takes text only (pick a model that takes images to see it)`;
+          if (info.size > IMAGE_MAX_BYTES)
+            throw new FileToolError(
+              `refused: ${shown} is a ${kind.label} of ${formatBytes(info.size)}, over the ${formatBytes(IMAGE_MAX_BYTES)} an image may be; make a smaller copy with exec (e.g. convert -resize 50%) and read that`,
+            );
+          image = [{ mediaType: kind.mediaType, data: (await readFile(path)).toString('base64') }];
+          return what;
+        }
         await assertTextFile(path, shown, 'read');
         return readLines(path, shown, input.offset ?? 1, input.limit ?? READ_DEFAULT_LINES, info.size, context.signal);
-      }),
+      });
+      return image && !result.isError ? { ...result, images: image } : result;
+    },
   };
 }
 
