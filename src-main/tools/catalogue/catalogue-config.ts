@@ -45,7 +45,8 @@ const profileCores: Record<Exclude<ToolProfile, 'full' | 'custom'>, readonly str
     'read',
     'write',
     'edit',
-    'apply_patch',
+    // apply_patch (85 tokens of schema) is one tools_load away: write and edit cover most changes,
+    // and the default prompt stays under issue 19's 2 000 tokens a turn.
     'list',
     'find',
     'grep',
