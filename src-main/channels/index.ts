@@ -1,13 +1,17 @@
 // The channel host: runs channel plugins, gates senders (DM policy, pairing), turns their
 // messages into chat turns and streams the replies back (docs/CHANNELS.md).
+
+export { ChannelApprovals } from './channel-approvals.js';
 export {
   type ChannelChat,
   ChannelHost,
   type ChannelHostDeps,
+  type ChannelIdentityView,
   type ChannelStatusView,
   pairingInstruction,
   type RegisteredChannel,
 } from './channel-host.js';
+export { type Dock, OWNER_PERSON } from './channel-identity.js';
 export { type ChannelHostSettings, splitChannelConfig } from './channel-settings.js';
 export {
   PAIRING_CODE_LENGTH,

@@ -1,5 +1,5 @@
 import { type Disposable, DisposableStore, HearthError } from '../../base/index.js';
-import { type ChannelHost, PAIRING_MAX_PENDING, PAIRING_TTL_MS } from '../../channels/index.js';
+import { type ChannelHost, OWNER_PERSON, PAIRING_MAX_PENDING, PAIRING_TTL_MS } from '../../channels/index.js';
 import type { ChannelView } from '../../protocol/methods/channels.js';
 import type { MethodRouter } from '../method-router.js';
 
@@ -23,6 +23,7 @@ function viewsOf(host: ChannelHost): ChannelView[] {
       restarts: channel.restarts,
       capabilities: {
         editMessages: capabilities?.editMessages ?? false,
+        buttons: capabilities?.buttons ?? false,
         groups: capabilities?.groups ?? false,
         maxMessageLength: capabilities?.maxMessageLength ?? 0,
         markdown: capabilities?.markdown ?? 'plain',
@@ -95,6 +96,12 @@ export function registerChannelsMethods(
       const channel = views().find((c) => c.id === params.channel)!;
       return { channel };
     }),
+  );
+  store.add(
+    router.handle('channels.identities.list', () => ({
+      identities: deps.host()?.identities() ?? [],
+      ownerPerson: OWNER_PERSON,
+    })),
   );
   store.add(
     router.handle('channels.pairing.list', (params) => {

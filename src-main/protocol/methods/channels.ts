@@ -22,6 +22,8 @@ export interface ChannelView {
   restarts: number;
   capabilities: {
     editMessages: boolean;
+    /** Prompts with buttons (approvals); without, approvals are answered with `/approve`. */
+    buttons?: boolean;
     groups: boolean;
     maxMessageLength: number;
     markdown: string;
@@ -71,6 +73,19 @@ export interface ChannelsPairingListResult {
   limits: { pendingPerAccount: number; ttlMs: number };
 }
 
+/** One person of `memory.identityLinks`, their channel accounts, and a conversation docked to one of them. */
+export interface ChannelIdentityView {
+  person: string;
+  accounts: {
+    account: string;
+    channel: string;
+    userId: string;
+    /** Paired or on the channel's allowFrom: their messages reach the agent. */
+    known: boolean;
+  }[];
+  dock?: { sessionKey: string; channel: string; userId: string; dockedAt: number };
+}
+
 const code = z.string().trim().min(1).max(32);
 
 export const channelsMethods = {
@@ -88,6 +103,11 @@ export const channelsMethods = {
     scope: 'operator.admin',
     controlPlaneWrite: true,
     params: z.object({ channel: z.string().min(1) }).strict(),
+  }),
+  /** Linked identities (`memory.identityLinks`; `owner` answers approvals in channels) and docked conversations. */
+  'channels.identities.list': method<{ identities: ChannelIdentityView[]; ownerPerson: string }>()({
+    scope: 'operator.read',
+    params: z.object({}).strict(),
   }),
   'channels.pairing.list': method<ChannelsPairingListResult>()({
     scope: 'operator.pairing',
