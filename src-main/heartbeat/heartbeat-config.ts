@@ -3,6 +3,17 @@ import type { HeartbeatSettings } from './heartbeat-service.js';
 
 const hour = z.number().int().min(0).max(24);
 
+/** A file or folder inside the agent's workspace, written relative to it. */
+const watchedPath = z
+  .string()
+  .min(1)
+  .refine(
+    (path) => !path.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(path),
+    'a path relative to the workspace, not an absolute one',
+  )
+  .refine((path) => !path.split(/[\\/]/).includes('..'), 'a path inside the workspace (no "..")')
+  .refine((path) => !['.', './', ''].includes(path.trim()), 'a file or folder, not the whole workspace');
+
 /** hearth.json `heartbeat`: how often the free pre-check runs, and when a beat may call the model. */
 export const heartbeatConfigSchema = z
   .object({
@@ -21,6 +32,11 @@ export const heartbeatConfigSchema = z
     tz: z.string().min(1).optional(),
     /** The agent whose HEARTBEAT.md is read and who runs the heartbeat turn. */
     agentId: z.string().min(1).default('main'),
+    /**
+     * Workspace files or folders whose change is a reason for the next beat (`["inbox.md", "notes/"]`).
+     * Empty: nothing is watched.
+     */
+    watch: z.array(watchedPath).max(100).default([]),
     /** Longest a heartbeat turn may run before it is aborted. */
     runTimeoutMs: z
       .number()

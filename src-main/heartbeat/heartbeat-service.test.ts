@@ -16,13 +16,17 @@ function harness(options: {
   const clock: FakeClock = createFakeClock(options.start ?? Date.UTC(2026, 0, 5, 0, 0));
   const prompts: string[] = [];
   const delivered: string[] = [];
-  let events = 0;
+  let events: string[] = [];
   const heartbeat = createHeartbeat({
     clock,
     log: silentLogger,
     settings: () => ({ enabled: true, intervalMs: interval, tz: 'UTC', ...options.settings }),
     readChecklist: async () => options.checklist,
-    pendingEvents: () => events,
+    takeEvents: () => {
+      const taken = events;
+      events = [];
+      return taken;
+    },
     failedJobs: () => [],
     runTurn: async (prompt) => {
       prompts.push(prompt);
@@ -37,7 +41,14 @@ function harness(options: {
       await heartbeat.beat();
     }
   };
-  return { clock, heartbeat, prompts, delivered, pass, addEvent: () => events++ };
+  return {
+    clock,
+    heartbeat,
+    prompts,
+    delivered,
+    pass,
+    addEvent: (detail = 'telegram: a message') => events.push(detail),
+  };
 }
 
 describe('heartbeat at zero tokens when idle', () => {

@@ -14,18 +14,22 @@ export interface HeartbeatSettings {
   tz?: string;
 }
 
-export interface HeartbeatState {
-  enabled: boolean;
-  intervalMs: number;
+/** What survives a restart (heartbeat-state-file.ts): the beats so far and how the last one ended. */
+export interface HeartbeatCounters {
   lastBeatAtMs?: number;
-  /** Beats that made a model call / that did not (nothing was due). */
+  /** Beats that made a model call / that did not (nothing was due, or outside active hours). */
   turns: number;
   quietBeats: number;
+  lastResult?: HeartbeatLastResult;
+}
+
+export interface HeartbeatState extends HeartbeatCounters {
+  enabled: boolean;
+  intervalMs: number;
   lastReasons: HeartbeatReason[];
   lastDelivered?: string;
   /** When the timer fires next; undefined when the heartbeat is off. */
   nextBeatAtMs?: number;
-  lastResult?: HeartbeatLastResult;
   problems: string[];
 }
 
@@ -41,12 +45,18 @@ export interface HeartbeatDeps {
   settings(): HeartbeatSettings;
   /** HEARTBEAT.md's text ('' when the file is missing). */
   readChecklist(): Promise<string>;
-  pendingEvents(): number;
+  /**
+   * The events (channels, watched files) that came since the last look, as details; taking them
+   * empties the source. Asked only in active hours, so events outside them wait for the next one.
+   */
+  takeEvents(): readonly string[];
   failedJobs(sinceMs: number): string[];
   /** One heartbeat turn (run kind `heartbeat`); resolves with the model's reply; throws when the turn failed. */
   runTurn(prompt: string): Promise<string | HeartbeatTurnOutcome>;
   /** A reply worth telling the person. */
   deliver(text: string): void;
+  /** The counters to continue from (the ones kept before a restart or a settings change). */
+  initial?: HeartbeatCounters;
 }
 
 export interface HeartbeatService extends Disposable {
@@ -59,9 +69,15 @@ export interface HeartbeatService extends Disposable {
 
 export function describeReason(reason: HeartbeatReason): string {
   if (reason.kind === 'item') return `due: ${reason.text}`;
-  if (reason.kind === 'events') return `${reason.count} new event(s)`;
+  if (reason.kind === 'events') {
+    const shown = reason.details.slice(0, 3).join('; ');
+    const more = reason.count > 3 ? `; and ${reason.count - 3} more` : '';
+    return shown ? `${reason.count} new event(s): ${shown}${more}` : `${reason.count} new event(s)`;
+  }
   return `failed jobs: ${reason.names.join(', ')}`;
 }
+
+const CATCH_UP_MS = 24 * 60 * 60_000;
 
 function localHour(ms: number, tz: string | undefined): number {
   const hour = new Intl.DateTimeFormat('en-US', { hour: 'numeric', hourCycle: 'h23', timeZone: tz }).format(ms);
@@ -71,7 +87,11 @@ function localHour(ms: number, tz: string | undefined): number {
 /** Every interval a free, deterministic pre-check; the model is called only when it finds something. */
 export function createHeartbeat(deps: HeartbeatDeps): HeartbeatService {
   const { clock } = deps;
-  let sinceMs = clock.now();
+  // After a restart the window reaches back to the last beat (a day at most), so a checklist item
+  // that came due while Hearth was off is looked at once, as a missed cron run is.
+  const lastBeat = deps.initial?.lastBeatAtMs;
+  let sinceMs =
+    lastBeat !== undefined ? Math.min(clock.now(), Math.max(lastBeat, clock.now() - CATCH_UP_MS)) : clock.now();
   let checklistCache: { text: string; checklist: Checklist } | undefined;
   let beating: Promise<void> | undefined;
   const didBeat = new Emitter<HeartbeatLastResult>();
@@ -82,8 +102,10 @@ export function createHeartbeat(deps: HeartbeatDeps): HeartbeatService {
   const state: HeartbeatState = {
     enabled: deps.settings().enabled,
     intervalMs: deps.settings().intervalMs,
-    turns: 0,
-    quietBeats: 0,
+    turns: deps.initial?.turns ?? 0,
+    quietBeats: deps.initial?.quietBeats ?? 0,
+    ...(deps.initial?.lastBeatAtMs !== undefined ? { lastBeatAtMs: deps.initial.lastBeatAtMs } : {}),
+    ...(deps.initial?.lastResult ? { lastResult: deps.initial.lastResult } : {}),
     lastReasons: [],
     problems: [],
   };
@@ -115,7 +137,7 @@ export function createHeartbeat(deps: HeartbeatDeps): HeartbeatService {
       checklist: checklistCache.checklist,
       sinceMs: window,
       nowMs: now,
-      pendingEvents: deps.pendingEvents(),
+      events: deps.takeEvents(),
       failedJobs: deps.failedJobs(window),
     });
     state.lastReasons = reasons;

@@ -6,6 +6,15 @@ export {
   parseHeartbeatConfig,
 } from './heartbeat-config.js';
 export {
+  type ChangedPathSource,
+  createHeartbeatInbox,
+  type HeartbeatEvent,
+  type HeartbeatEventSource,
+  type HeartbeatInbox,
+  isWatchedPath,
+  watchedFilesSource,
+} from './heartbeat-events.js';
+export {
   type HeartbeatReason,
   heartbeatPrompt,
   NOTHING_TO_REPORT,
@@ -15,9 +24,11 @@ export {
 export {
   createHeartbeat,
   describeReason,
+  type HeartbeatCounters,
   type HeartbeatDeps,
   type HeartbeatService,
   type HeartbeatSettings,
   type HeartbeatState,
   type HeartbeatTurnOutcome,
 } from './heartbeat-service.js';
+export { readHeartbeatCounters, writeHeartbeatCounters } from './heartbeat-state-file.js';

@@ -6,15 +6,25 @@ import type { Clock } from '../base/clock.js';
 import { type AsyncDisposable, type Disposable, DisposableStore, toDisposable } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
 import type { ConfigService } from '../config/index.js';
+import type { GatewayEventBus } from '../gateway/event-bus.js';
 import type { GatewayCore } from '../gateway/gateway-core.js';
 import {
+  type ChangedPathSource,
   createHeartbeat,
+  createHeartbeatInbox,
   type HeartbeatConfig,
+  type HeartbeatCounters,
+  type HeartbeatEventSource,
   type HeartbeatService,
   heartbeatSettingsOf,
   parseHeartbeatConfig,
+  readHeartbeatCounters,
+  watchedFilesSource,
+  writeHeartbeatCounters,
 } from '../heartbeat/index.js';
+import { nodeWatchSource } from '../memory/index.js';
 import type { HearthPaths } from '../paths/index.js';
+import type { ChatEvent } from '../protocol/index.js';
 import type { HeartbeatLastResult, HeartbeatStatus } from '../protocol/methods/gateway.js';
 
 /**
@@ -27,26 +37,49 @@ export function heartbeatSessionKey(agentId: string): string {
 }
 
 /**
+ * Channel messages no turn answered, seen on the bus: a channel run (run id `channel:<id>:…`)
+ * that ended in an error or was aborted. The person did not get an answer; the heartbeat may
+ * tell them, or retry what the message asked.
+ */
+export function unansweredChannelMessages(bus: Pick<GatewayEventBus, 'onDidPublish'>): HeartbeatEventSource {
+  return (onEvent) =>
+    bus.onDidPublish(({ event, payload }) => {
+      if (event !== 'chat') return;
+      const chat = payload as ChatEvent;
+      if (!chat.runId?.startsWith('channel:') || (chat.state !== 'error' && chat.state !== 'aborted')) return;
+      const channel = chat.runId.split(':')[1] ?? 'a channel';
+      const why = chat.state === 'error' ? chat.errorMessage : 'the turn was stopped';
+      onEvent({ source: 'channel', detail: `${channel}: a message was not answered (${why})` });
+    });
+}
+
+/**
  * The heartbeat (issue 16): every `heartbeat.intervalMinutes` a free pre-check over the agent's
  * HEARTBEAT.md and the cron jobs that failed since the last beat; only when it finds something
  * does one `heartbeat` run (HEARTBEAT.md as its only bootstrap file, the background lane) call
  * the model. Every beat ends with a `heartbeat` event; `status.heartbeat` is this state.
+ * New events are reasons too: a channel message no turn answered, and a change to a file under
+ * `heartbeat.watch` (memory's workspace watcher). The beat counters and the last result are kept
+ * in `state/heartbeat.json`, so a restart continues them.
  * A change of the `heartbeat` config section restarts the timer with the new settings.
  */
 export function wireHeartbeat(deps: {
   core: Pick<GatewayCore, 'bus' | 'statusSections'>;
   config: Pick<ConfigService, 'current' | 'onDidChange'>;
-  paths: Pick<HearthPaths, 'workspaceDir'>;
+  paths: Pick<HearthPaths, 'workspaceDir' | 'stateDir'>;
   clock: Clock;
   log: Logger;
   services: RuntimeServices;
+  /** Events besides the channels' and the watched files' (a plugin's, a test's). */
+  eventSources?: readonly HeartbeatEventSource[];
+  /** Changed paths under a workspace folder; fs.watch unless a test drives it. */
+  watchPaths?: (workspaceDir: string) => ChangedPathSource;
 }): AsyncDisposable {
   const { core, config, clock } = deps;
   const log = deps.log.child({ part: 'heartbeat' });
   const root = new DisposableStore();
   const active = new Map<string, string>();
   let problem: string | undefined;
-  let lastResult: HeartbeatLastResult | undefined;
 
   const read = (): HeartbeatConfig => {
     try {
@@ -58,6 +91,25 @@ export function wireHeartbeat(deps: {
     }
   };
   let settings = read();
+
+  const stateFile = join(deps.paths.stateDir, 'heartbeat.json');
+  const kept = readHeartbeatCounters(stateFile);
+  if (kept.problem) log.warn('heartbeat state not read', { problem: kept.problem });
+  let counters: HeartbeatCounters | undefined = kept.counters;
+  let lastResult: HeartbeatLastResult | undefined = counters?.lastResult;
+  let saving: Promise<void> = Promise.resolve();
+  const save = (next: HeartbeatCounters) => {
+    counters = next;
+    saving = saving
+      .then(() => writeHeartbeatCounters(stateFile, next))
+      .catch((error) => log.warn('could not write the heartbeat state', { error: String(error) }));
+  };
+
+  // Events wait here between beats; a beat in active hours takes them all.
+  const inbox = createHeartbeatInbox();
+  let turnRunning = false;
+  for (const source of [unansweredChannelMessages(core.bus), ...(deps.eventSources ?? [])])
+    root.add(source((event) => inbox.add(event)));
 
   // Failed cron runs, noticed from the bus: a failure is a reason for the next beat, once.
   const failures: { name: string; atMs: number }[] = [];
@@ -82,6 +134,7 @@ export function wireHeartbeat(deps: {
     const { runtime } = deps.services;
     const sessionKey = heartbeatSessionKey(settings.agentId);
     const runId = `heartbeat-${randomUUID()}`;
+    turnRunning = true;
     runtime.start({
       runId,
       sessionKey,
@@ -91,35 +144,57 @@ export function wireHeartbeat(deps: {
       timeoutMs: settings.runTimeoutMs,
     });
     active.set(runId, sessionKey);
-    const run = await runtime.wait(runId).finally(() => active.delete(runId));
+    const run = await runtime.wait(runId).finally(() => {
+      active.delete(runId);
+      turnRunning = false;
+    });
     if (run?.status !== 'ok')
       throw new Error(run?.error?.message ?? `the heartbeat turn ended ${run?.status ?? 'unseen'}`);
     return { reply: run.text, sessionKey };
   };
 
-  const start = (): { service: HeartbeatService; listener: Disposable } => {
+  const watchFiles = (): Disposable | undefined => {
+    if (!settings.enabled || settings.watch.length === 0) return undefined;
+    const dir = deps.paths.workspaceDir(settings.agentId);
+    const source = watchedFilesSource((deps.watchPaths ?? nodeWatchSource)(dir), settings.watch);
+    try {
+      return source((event) => {
+        // What the heartbeat turn itself wrote is not news for the next beat (it would wake itself forever).
+        if (!turnRunning) inbox.add(event);
+      });
+    } catch (error) {
+      log.warn('cannot watch heartbeat.watch; file changes will not wake the heartbeat', { error: String(error) });
+      return undefined;
+    }
+  };
+
+  const start = (): { service: HeartbeatService; listener: Disposable; watcher?: Disposable } => {
     const service = createHeartbeat({
       clock,
       log,
       settings: () => heartbeatSettingsOf(settings),
       readChecklist: () =>
         readFile(join(deps.paths.workspaceDir(settings.agentId), 'HEARTBEAT.md'), 'utf8').catch(() => ''),
-      // Channels and watched files will count here once they exist; today the bus has none for us.
-      pendingEvents: () => 0,
+      takeEvents: () => inbox.take(),
       failedJobs,
       runTurn,
       // The beat's `heartbeat` event (below) carries the reply to connected clients.
       deliver: () => {},
+      ...(counters ? { initial: counters } : {}),
     });
     const listener = service.onDidBeat((result) => {
       lastResult = result;
+      const { turns, quietBeats, lastBeatAtMs } = service.state();
+      save({ turns, quietBeats, ...(lastBeatAtMs !== undefined ? { lastBeatAtMs } : {}), lastResult: result });
       core.bus.publish('heartbeat', { ...result, agentId: settings.agentId });
     });
-    return { service, listener };
+    const watcher = watchFiles();
+    return { service, listener, ...(watcher ? { watcher } : {}) };
   };
   let current = start();
   const stop = () => {
     current.listener.dispose();
+    current.watcher?.dispose();
     current.service.dispose();
   };
   root.add(
@@ -144,7 +219,9 @@ export function wireHeartbeat(deps: {
       turns: state.turns,
       quietBeats: state.quietBeats,
       ...(lastResult ? { lastResult } : {}),
-      problems: problem ? [problem, ...state.problems] : state.problems,
+      pendingEvents: inbox.size(),
+      watch: settings.watch,
+      problems: [...(problem ? [problem] : []), ...(kept.problem ? [kept.problem] : []), ...state.problems],
     };
   };
   root.add(
@@ -159,6 +236,7 @@ export function wireHeartbeat(deps: {
       stop();
       // A running heartbeat turn is aborted so shutdown does not wait on the model.
       for (const [runId, sessionKey] of active) deps.services.runtime.abort(sessionKey, runId);
+      await saving;
     },
   };
 }

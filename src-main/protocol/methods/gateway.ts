@@ -41,6 +41,10 @@ export interface HeartbeatStatus {
   turns?: number;
   quietBeats?: number;
   lastResult?: HeartbeatLastResult;
+  /** Events (channel messages no turn answered, watched files that changed) waiting for the next beat. */
+  pendingEvents?: number;
+  /** `heartbeat.watch`: the workspace files and folders whose change wakes the next beat. */
+  watch?: string[];
   /** HEARTBEAT.md lines that could not be read, or a config problem. */
   problems?: string[];
 }
