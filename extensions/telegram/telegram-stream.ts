@@ -90,7 +90,9 @@ export function startTelegramStream(
     timer = undefined;
     chain = chain.then(async () => {
       if (ended || latest === shown || latest.trim() === '') return;
-      const text = preview(latest);
+      // What this call shows: more text may arrive while it is on the wire, and must still be sent.
+      const sending = latest;
+      const text = preview(sending);
       lastCallAt = Date.now();
       try {
         if (messageId === undefined) {
@@ -102,9 +104,9 @@ export function startTelegramStream(
         } else {
           await api.call('editMessageText', { chat_id: Number(target.peerId), message_id: messageId, text });
         }
-        shown = latest;
+        shown = sending;
       } catch (error) {
-        if (isUnchanged(error)) shown = latest;
+        if (isUnchanged(error)) shown = sending;
         else options.onError(error);
       }
     });
