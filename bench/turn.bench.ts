@@ -128,9 +128,7 @@ export async function run(): Promise<BenchResult[]> {
       const received = performance.now();
       if (i < 10) continue;
       times.push(ms);
-      // The transcript's fsync follows the final event and overlaps the next turn: not a step of the chain.
-      const chain = marks.filter((mark) => mark.phase !== 'reply-synced');
-      const points = [{ phase: 'client send', at: sent }, ...chain, { phase: 'client has final', at: received }];
+      const points = [{ phase: 'client send', at: sent }, ...marks, { phase: 'client has final', at: received }];
       for (let p = 1; p < points.length; p++) {
         const label = `${points[p - 1]!.phase} → ${points[p]!.phase}`;
         spans.set(label, [...(spans.get(label) ?? []), points[p]!.at - points[p - 1]!.at]);

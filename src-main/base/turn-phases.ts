@@ -32,10 +32,10 @@ export type TurnPhase =
   | 'model-done'
   /** The reply is appended to the transcript. */
   | 'reply-appended'
+  /** The transcript is synced to disk (and the sessions' change announced). */
+  | 'reply-synced'
   /** The final event is published to the event bus. */
-  | 'final'
-  /** The transcript is synced to disk (after the final event: agent-runtime.ts says why). */
-  | 'reply-synced';
+  | 'final';
 
 export interface TurnPhaseMark {
   phase: TurnPhase;

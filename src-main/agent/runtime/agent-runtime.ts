@@ -137,7 +137,6 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
       run.endedAt = deps.clock.now();
       run.updatedAt = run.endedAt;
     };
-    let syncing: Promise<void> | undefined;
     try {
       await deps.lanes.run(
         run.sessionKey,
@@ -193,6 +192,10 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
           markTurnPhase('model-done');
           if (outcome.messages.length > 0) await deps.sessions.append(agentId, record.sessionId, outcome.messages);
           markTurnPhase('reply-appended');
+          // On disk before the final event: a client that reacts to it (events, chat.history,
+          // OpenClaw's session.message, which the sync announces) finds the turn complete.
+          await deps.sessions.sync(agentId, record.sessionId);
+          markTurnPhase('reply-synced');
           if (outcome.status === 'ok') {
             end('ok');
             publisher.final(outcome.usage, outcome.stopReason, outcome.model);
@@ -206,14 +209,6 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
             log.warn('turn failed', { error: error.message });
             publisher.error(error.message, (error as { reason?: string }).reason);
           }
-          // The reply is written before its final event goes out, so a crash of this process
-          // loses nothing that was acknowledged; its fsync (a few ms) follows the event instead of
-          // delaying it, and outside the lane, so the next turn need not wait for the disk either
-          // (the store orders the writes of one file). Only a power cut in those milliseconds
-          // could cost the last reply; the user's message was on disk before the model was called.
-          syncing = deps.sessions
-            .sync(agentId, record.sessionId)
-            .catch((error: unknown) => log.error('transcript fsync failed', { error: String(error) }));
         },
         { signal: run.controller.signal },
       );
@@ -227,12 +222,6 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
       log.error('turn crashed', { error: failure.message });
       end('error', failure);
       publisher.error(failure.message);
-    } finally {
-      // The run is done (and `wait` resolves) once its transcript is on disk.
-      if (syncing) {
-        await syncing;
-        markTurnPhase('reply-synced');
-      }
     }
   }
 
