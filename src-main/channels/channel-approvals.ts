@@ -1,11 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Logger } from '../base/logger.js';
-import type {
-  ApprovalDecision,
-  ApprovalPrompter,
-  ApprovalRequest,
-  ApprovalResolution,
-} from '../exec/approval-types.js';
+import type { ApprovalDecision, ApprovalPrompter, ApprovalRequest, ApprovalResolution } from '../exec/index.js';
 import type { ChannelButton, ChannelButtonPress, ChannelTarget, RunningChannel } from '../plugins/sdk/channels.js';
 
 /** What the host answers for a session: where an approval of its run is offered. */

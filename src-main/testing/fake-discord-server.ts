@@ -144,7 +144,10 @@ export async function startFakeDiscordServer(
   /** A person's DM channel with the bot (the same one their DMs come from). */
   const dmChannelOf = (userId: string) => {
     let id = dmChannels.get(userId);
-    if (!id) dmChannels.set(userId, (id = snowflake()));
+    if (!id) {
+      id = snowflake();
+      dmChannels.set(userId, id);
+    }
     return id;
   };
   const notify = () => changes.emit('change');

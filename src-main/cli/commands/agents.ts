@@ -40,7 +40,9 @@ function withAgentOptions(command: Command): Command {
 
 /** `hearth agents list|add|set|remove`: the agents in hearth.json, edited through the running gateway. */
 export function registerAgentsCommands(program: Command, context: CliContext): void {
-  const agents = program.command('agents').description('your agents: list, add, change, remove (docs/AGENT.md "Your agents")');
+  const agents = program
+    .command('agents')
+    .description('your agents: list, add, change, remove (docs/AGENT.md "Your agents")');
 
   withGatewayOptions(agents.command('list').description('every agent, its model and workspace')).action(
     async (options: GatewayOptions) => {

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectToGateway } from '../../cli/gateway-connection.js';
 import { runCliCaptured } from '../../testing/cli-run.js';
 import { type ProductFixture, startProductFixture } from '../../testing/product-fixture.js';
+import { connectToGateway } from '../gateway-connection.js';
 
 // Scoped API tokens (issue 15): minted, listed and revoked with `hearth tokens` through the CLI's
 // own code path, then used as bearer tokens on the real /v1 and /mcp doors of a composed host.
