@@ -107,7 +107,7 @@ export class DiscordRest {
         }),
       );
       files.forEach((file, index) => {
-        form.append(`files[${index}]`, new Blob([file.data], { type: file.mediaType }), file.name);
+        form.append(`files[${index}]`, new Blob([new Uint8Array(file.data)], { type: file.mediaType }), file.name);
       });
       payload = form;
     } else if (body !== undefined) {
