@@ -9,6 +9,7 @@ import { type DiscordConfig, discordConfigSchema, validateDiscordConfig } from '
 import { DISCORD_INTENTS, DiscordGateway, type GatewayUser } from './discord-gateway.js';
 import { DISCORD_MAX_MESSAGE } from './discord-markdown.js';
 import { DiscordApiError, DiscordRest, sleep } from './discord-rest.js';
+import { discordSetup } from './discord-setup.js';
 import { sendDiscordText, startDiscordStream } from './discord-stream.js';
 
 /** Largest file the channel downloads for the model; a bigger one is named in the text instead. */
@@ -172,6 +173,7 @@ export const discordChannel = defineChannel<DiscordConfig>({
     validate: validateDiscordConfig,
     secrets: [{ account: 'channels.discord.token', description: 'the bot token from the Discord Developer Portal' }],
   },
+  setup: discordSetup,
   security: { defaultDmPolicy: 'pairing' },
   reload: { configPrefixes: ['channels.discord'] },
   async start(context): Promise<RunningChannel> {

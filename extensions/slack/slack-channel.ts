@@ -9,6 +9,7 @@ import { type SlackConfig, slackConfigSchema, validateSlackConfig } from './slac
 import { SlackEventIds } from './slack-event-ids.js';
 import { type SlackMessageEvent, safelyNormalise } from './slack-events.js';
 import { downloadSlackFiles, type SlackFileRef } from './slack-files.js';
+import { slackSetup } from './slack-setup.js';
 import { verifySlackRequest } from './slack-signature.js';
 import { runSocketMode } from './slack-socket.js';
 import { SLACK_MAX_MESSAGE, sendSlackText, startSlackStream } from './slack-stream.js';
@@ -58,6 +59,7 @@ export const slackChannel = defineChannel<SlackConfig>({
       { account: 'channels.slack.signingSecret', description: 'the signing secret, for Events API mode' },
     ],
   },
+  setup: slackSetup,
   security: { defaultDmPolicy: 'pairing' },
   reload: { configPrefixes: ['channels.slack'] },
   async start(context): Promise<RunningChannel> {

@@ -9,6 +9,7 @@ import {
 } from '../../src-main/plugins/sdk/index.js';
 import { sleep, TelegramApi, TelegramApiError } from './telegram-api.js';
 import { type TelegramConfig, telegramConfigSchema, validateTelegramConfig } from './telegram-config.js';
+import { telegramSetup } from './telegram-setup.js';
 import { sendTelegramText, startTelegramStream, TELEGRAM_MAX_MESSAGE } from './telegram-stream.js';
 
 interface BotUser {
@@ -397,6 +398,7 @@ export const telegramChannel = defineChannel<TelegramConfig>({
     validate: validateTelegramConfig,
     secrets: [{ account: 'channels.telegram.token', description: 'the bot token from @BotFather' }],
   },
+  setup: telegramSetup,
   security: { defaultDmPolicy: 'pairing' },
   reload: { configPrefixes: ['channels.telegram'] },
   async start(context): Promise<RunningChannel> {

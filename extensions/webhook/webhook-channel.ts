@@ -6,6 +6,7 @@ import {
   type RunningChannel,
 } from '../../src-main/plugins/sdk/index.js';
 import { validateWebhookConfig, type WebhookConfig, webhookConfigSchema } from './webhook-config.js';
+import { webhookSetup } from './webhook-setup.js';
 import { signedHeaders, verifyWebhookRequest } from './webhook-signature.js';
 
 /** What a script POSTs: `{"text": "...", "sender": "...", "conversation"?: "...", "id"?: "..."}`. */
@@ -115,6 +116,7 @@ export const webhookChannel = defineChannel<WebhookConfig>({
     ],
   },
   // Only a holder of the shared secret can post at all: the signature is the sender's credential.
+  setup: webhookSetup,
   security: { defaultDmPolicy: 'open' },
   reload: { configPrefixes: ['channels.webhook'] },
   async start(context): Promise<RunningChannel> {

@@ -13,6 +13,7 @@ export {
 } from './channel-host.js';
 export { type Dock, OWNER_PERSON } from './channel-identity.js';
 export { type ChannelHostSettings, splitChannelConfig } from './channel-settings.js';
+export { describeSetup, planSetup, type SetupFieldState, type SetupPlan, setupOf } from './channel-setup.js';
 export {
   PAIRING_CODE_LENGTH,
   PAIRING_MAX_PENDING,

@@ -100,7 +100,7 @@ function webhookOn(routes: GatewayCore['httpRoutes'], path: string): ChannelWebh
 /** The channel plugins, run by the channel host, on the gateway as channels.* (docs/CHANNELS.md). */
 export async function wireChannels(deps: {
   core: Pick<GatewayCore, 'registry' | 'bus' | 'callAs' | 'subscribeAs' | 'httpRoutes'>;
-  config: Pick<ConfigService, 'current' | 'onDidChange'>;
+  config: Pick<ConfigService, 'current' | 'onDidChange' | 'patch'>;
   paths: HearthPaths;
   clock: Clock;
   log: Logger;
@@ -118,7 +118,23 @@ export async function wireChannels(deps: {
   root.add(toDisposable(() => shutdown.abort()));
 
   let host: ChannelHost | undefined;
-  root.add(registerChannelsMethods(core.registry, { host: () => host, now: () => clock.now() }));
+  root.add(
+    registerChannelsMethods(core.registry, {
+      host: () => host,
+      now: () => clock.now(),
+      // The setup wizard, enable/disable and identity links write hearth.json and the secret store.
+      write: {
+        config: {
+          get current() {
+            return config.current as typeof config.current & { channels?: Record<string, unknown> };
+          },
+          patch: (patch) => config.patch(patch),
+        },
+        secrets: deps.secrets,
+        setTimeout: (run, ms) => clock.setTimeout(run, ms),
+      },
+    }),
+  );
 
   // One caller for every channel's chat.send; its events are the ones that caller may see.
   const caller = channelCaller('host');

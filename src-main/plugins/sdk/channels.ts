@@ -58,6 +58,44 @@ export interface ChannelConfigAdapter<Config> {
   secrets?: readonly ChannelSecretSpec[];
 }
 
+/** How a setup wizard asks for one value. `secret` values go to the secret store, never hearth.json. */
+export type ChannelSetupFieldKind = 'text' | 'secret' | 'number' | 'boolean' | 'select';
+
+/**
+ * One question of the setup wizard. A non-secret field is the config key `key` of
+ * `channels.<id>`; a secret field is stored in the secret store (see `secret`).
+ */
+export interface ChannelSetupField {
+  /** The config key (`mode`), or for a secret a short name of it (`token`). */
+  key: string;
+  label: string;
+  /** One or two sentences: where to find the value, what it changes. */
+  help?: string;
+  kind: ChannelSetupFieldKind;
+  required?: boolean;
+  /** What the channel uses when the field is left empty (not written to hearth.json). */
+  default?: string | number | boolean;
+  /** `select`: the choices. */
+  options?: readonly { value: string; label: string }[];
+  placeholder?: string;
+  /** Shown under "Advanced" (API base URLs, intervals): the defaults suit most people. */
+  advanced?: boolean;
+  /** Asked only when another field has this value (`webhookUrl` when `mode` is `webhook`). */
+  when?: { key: string; equals: string | number | boolean };
+  /**
+   * `secret`: the secret store entry the value is stored in. With `configKey`, the entry named
+   * by that config key when the block sets it (Telegram's `tokenSecret`), else `account`.
+   */
+  secret?: { account: string; configKey?: string };
+}
+
+/** The setup adapter: what the UI's wizard asks, rendered from this description. */
+export interface ChannelSetupAdapter {
+  /** What to do before the wizard (e.g. "create a bot with @BotFather"), as short steps. */
+  steps?: readonly string[];
+  fields: readonly ChannelSetupField[];
+}
+
 export type ChannelPeerKind = 'direct' | 'group' | 'channel';
 
 /** Where a message came from and where its reply goes. */
@@ -241,6 +279,11 @@ export interface ChannelPlugin<Config = unknown> {
   meta: ChannelMeta;
   capabilities: ChannelCapabilities;
   config: ChannelConfigAdapter<Config>;
+  /**
+   * Setup: the wizard the UI renders (`channels.setup.describe`). Absent: the host derives one
+   * from `config.schema` and `config.secrets`.
+   */
+  setup?: ChannelSetupAdapter;
   /** Pairing and security: the DM policy when config names none (default `pairing`). */
   security?: { defaultDmPolicy?: DmPolicy };
   /** Config paths whose change restarts this channel only (default `channels.<id>`). */

@@ -86,6 +86,67 @@ export interface ChannelIdentityView {
   dock?: { sessionKey: string; channel: string; userId: string; dockedAt: number };
 }
 
+/** One question of a channel's setup wizard (`channels.setup.describe`), rendered by the UI. */
+export interface ChannelSetupFieldView {
+  /** The config key of `channels.<id>`, or a secret's short name. */
+  key: string;
+  label: string;
+  help?: string;
+  kind: 'text' | 'secret' | 'number' | 'boolean' | 'select';
+  required?: boolean;
+  /** Used when left empty (and then not written to hearth.json). */
+  default?: string | number | boolean;
+  options?: { value: string; label: string }[];
+  placeholder?: string;
+  /** Under "Advanced": the default suits most people. */
+  advanced?: boolean;
+  /** Asked only when the field `key` has this value. */
+  when?: { key: string; equals: string | number | boolean };
+  /** Non-secret: what hearth.json holds now. */
+  value?: string | number | boolean;
+  /** Secret: the secret store entry, and whether it holds a value (which never leaves the gateway). */
+  secretAccount?: string;
+  stored?: boolean;
+}
+
+export interface ChannelSetupDescription {
+  channel: string;
+  name: string;
+  icon?: string;
+  description?: string;
+  /** `channels.<id>` exists in hearth.json. */
+  configured: boolean;
+  /** What to do before filling the fields (create the bot…). */
+  steps: string[];
+  fields: ChannelSetupFieldView[];
+}
+
+export interface ChannelSetupApplyResult {
+  channel: ChannelView;
+  /** Config paths the write changed (under `channels.<id>` only). */
+  changedPaths: string[];
+  /** Secret store entries written (names only). */
+  secretsStored: string[];
+  /** With `test`: the channel's health once it left `starting` (or when the wait ended). */
+  test?: { ok: boolean; state: ChannelView['state']; account?: string; error?: string };
+}
+
+export interface ChannelIdentitiesResult {
+  identities: ChannelIdentityView[];
+  ownerPerson: string;
+}
+
+const setupValue = z.union([z.string().max(4096), z.number(), z.boolean(), z.null()]);
+/** A person of identityLinks: a short name (`owner`, `ann`). */
+const person = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'a person is 1-64 letters, digits, "_", "." or "-" (e.g. owner)');
+/** A channel account: `<channel>:<platform user id>` (`telegram:42`). */
+const account = z
+  .string()
+  .max(200)
+  .regex(/^[a-z0-9][a-z0-9_-]*:\S+$/, 'an account is <channel>:<user id>, e.g. telegram:42');
+
 const code = z.string().trim().min(1).max(32);
 
 export const channelsMethods = {
@@ -108,6 +169,45 @@ export const channelsMethods = {
   'channels.identities.list': method<{ identities: ChannelIdentityView[]; ownerPerson: string }>()({
     scope: 'operator.read',
     params: z.object({}).strict(),
+  }),
+  /** A channel's setup wizard: its questions with the current answers (secrets: only whether one is stored). */
+  'channels.setup.describe': method<ChannelSetupDescription>()({
+    scope: 'operator.admin',
+    params: z.object({ channel: z.string().min(1) }).strict(),
+  }),
+  /**
+   * Applies the wizard's answers: checked by the plugin's validate (an error names the field),
+   * secrets into the secret store, the rest under `channels.<id>` (only that channel restarts).
+   * `test` waits (up to `timeoutMs`, default 15 s) for the channel's health after the restart.
+   */
+  'channels.setup.apply': method<ChannelSetupApplyResult>()({
+    scope: 'operator.admin',
+    controlPlaneWrite: true,
+    params: z
+      .object({
+        channel: z.string().min(1),
+        values: z.record(z.string(), setupValue),
+        test: z.boolean().optional(),
+        timeoutMs: z.number().int().positive().max(60_000).optional(),
+      })
+      .strict(),
+  }),
+  /** Turns a configured channel on or off (`channels.<id>.enabled`). */
+  'channels.setEnabled': method<{ channel: ChannelView }>()({
+    scope: 'operator.admin',
+    controlPlaneWrite: true,
+    params: z.object({ channel: z.string().min(1), enabled: z.boolean() }).strict(),
+  }),
+  /** Links a channel account to a person (`memory.identityLinks`); an account belongs to one person. */
+  'channels.identities.link': method<ChannelIdentitiesResult>()({
+    scope: 'operator.admin',
+    controlPlaneWrite: true,
+    params: z.object({ person, account }).strict(),
+  }),
+  'channels.identities.unlink': method<ChannelIdentitiesResult>()({
+    scope: 'operator.admin',
+    controlPlaneWrite: true,
+    params: z.object({ person, account }).strict(),
   }),
   'channels.pairing.list': method<ChannelsPairingListResult>()({
     scope: 'operator.pairing',
