@@ -3,12 +3,14 @@ import {
   type ChannelInboundMessage,
   type ChannelTarget,
   defineChannel,
+  downloadAttachments,
   type RunningChannel,
+  sleep,
 } from '../../src-main/plugins/sdk/index.js';
 import { type DiscordConfig, discordConfigSchema, validateDiscordConfig } from './discord-config.js';
 import { DISCORD_INTENTS, DiscordGateway, type GatewayUser } from './discord-gateway.js';
 import { DISCORD_MAX_MESSAGE } from './discord-markdown.js';
-import { DiscordApiError, DiscordRest, sleep } from './discord-rest.js';
+import { DiscordApiError, DiscordRest } from './discord-rest.js';
 import { discordSetup } from './discord-setup.js';
 import { sendDiscordText, startDiscordStream } from './discord-stream.js';
 
@@ -109,32 +111,15 @@ function attachmentsOf(data: MessageCreate): AttachmentRef[] {
 }
 
 /** Downloads a message's attachments; one over the cap, or that cannot be fetched, is named in a note. */
-async function downloadAttachments(
+function downloadDiscordAttachments(
   rest: DiscordRest,
   refs: readonly AttachmentRef[],
 ): Promise<{ attachments: ChannelAttachment[]; notes: string[] }> {
-  const attachments: ChannelAttachment[] = [];
-  const notes: string[] = [];
-  for (const ref of refs) {
-    if (ref.size !== undefined && ref.size > MAX_ATTACHMENT_BYTES) {
-      notes.push(
-        `[${ref.name} was attached, but it is over ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MB and was not read]`,
-      );
-      continue;
-    }
-    try {
-      const bytes = await rest.download(ref.url, MAX_ATTACHMENT_BYTES);
-      attachments.push({
-        kind: ref.mediaType.startsWith('image/') ? 'image' : 'file',
-        mediaType: ref.mediaType,
-        name: ref.name,
-        data: Buffer.from(bytes).toString('base64'),
-      });
-    } catch (error) {
-      notes.push(`[${ref.name} was attached, but it could not be downloaded: ${describeFailure(error)}]`);
-    }
-  }
-  return { attachments, notes };
+  return downloadAttachments(refs, {
+    maxBytes: MAX_ATTACHMENT_BYTES,
+    download: (ref) => rest.download(ref.url, MAX_ATTACHMENT_BYTES),
+    describe: describeFailure,
+  });
 }
 
 function describeFailure(error: unknown): string {
@@ -250,7 +235,7 @@ export const discordChannel = defineChannel<DiscordConfig>({
           await context.receive(
             attachments.length === 0
               ? message
-              : { ...message, loadAttachments: () => downloadAttachments(rest, attachments) },
+              : { ...message, loadAttachments: () => downloadDiscordAttachments(rest, attachments) },
           );
         },
       });

@@ -1,6 +1,5 @@
 import WebSocket from 'ws';
-import type { ChannelStartContext } from '../../src-main/plugins/sdk/index.js';
-import { sleep } from './discord-rest.js';
+import { type ChannelStartContext, sleep } from '../../src-main/plugins/sdk/index.js';
 
 // The Discord Gateway over a plain WebSocket (https://discord.com/developers/docs/events/gateway):
 // HELLO (op 10) → heartbeats (op 1, answered by op 11) and IDENTIFY (op 2) → READY; dispatches

@@ -2,6 +2,13 @@
 // `Authorization: Bot <token>`; a 429 is waited out (the JSON body's `retry_after` seconds, else
 // the `Retry-After` header); every error's text is free of the token.
 
+import {
+  fetchWithin,
+  type RateLimitLimits,
+  redactSecret,
+  withRateLimitRetries,
+} from '../../src-main/plugins/sdk/index.js';
+
 export class DiscordApiError extends Error {
   constructor(
     readonly route: string,
@@ -17,37 +24,17 @@ export class DiscordApiError extends Error {
   }
 }
 
-/** Resolves after `ms`, or rejects when `signal` aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 export interface DiscordFile {
   name: string;
   mediaType: string;
   data: Uint8Array;
 }
 
-export interface DiscordRestOptions {
+export interface DiscordRestOptions extends RateLimitLimits {
   baseUrl: string;
   token: string;
   fetch: typeof fetch;
   signal: AbortSignal;
-  /** Longest wait a 429 may ask for before the call fails instead (seconds). */
-  maxRetryAfterSeconds?: number;
-  /** 429s honoured per call before it fails. */
-  maxRateLimitRetries?: number;
 }
 
 export class DiscordRest {
@@ -64,23 +51,13 @@ export class DiscordRest {
     files: readonly DiscordFile[] = [],
     timeoutMs = 30_000,
   ): Promise<T> {
-    const { maxRateLimitRetries = 5, maxRetryAfterSeconds = 120 } = this.options;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.once<T>(method, path, body, files, timeoutMs);
-      } catch (error) {
-        if (
-          error instanceof DiscordApiError &&
-          error.status === 429 &&
-          attempt < maxRateLimitRetries &&
-          (error.retryAfterSeconds ?? 1) <= maxRetryAfterSeconds
-        ) {
-          await sleep((error.retryAfterSeconds ?? 1) * 1000, this.options.signal);
-          continue;
-        }
-        throw error;
-      }
-    }
+    return withRateLimitRetries(() => this.once<T>(method, path, body, files, timeoutMs), {
+      signal: this.options.signal,
+      retryAfterSeconds: (error) =>
+        error instanceof DiscordApiError && error.status === 429 ? (error.retryAfterSeconds ?? 1) : undefined,
+      maxRateLimitRetries: this.options.maxRateLimitRetries,
+      maxRetryAfterSeconds: this.options.maxRetryAfterSeconds,
+    });
   }
 
   private async once<T>(
@@ -91,7 +68,6 @@ export class DiscordRest {
     timeoutMs: number,
   ): Promise<T> {
     const route = `${method} ${path}`;
-    const signal = AbortSignal.any([this.options.signal, AbortSignal.timeout(timeoutMs)]);
     const headers: Record<string, string> = {
       authorization: `Bot ${this.options.token}`,
       'user-agent': 'DiscordBot (https://github.com/hearth, 1.0)',
@@ -114,21 +90,12 @@ export class DiscordRest {
       headers['content-type'] = 'application/json';
       payload = JSON.stringify(body);
     }
-    let response: Response;
-    try {
-      response = await this.options.fetch(`${this.options.baseUrl}${path}`, {
-        method,
-        headers,
-        ...(payload !== undefined ? { body: payload } : {}),
-        signal,
-      });
-    } catch (error) {
-      if (this.options.signal.aborted) throw this.options.signal.reason;
-      const cause = (error as { cause?: { code?: string } }).cause?.code;
-      const reason =
-        (error as Error).name === 'TimeoutError' ? `no answer in ${timeoutMs} ms` : (cause ?? 'network error');
-      throw new DiscordApiError(route, 0, this.redact(reason));
-    }
+    const response = await fetchWithin(
+      this.options.fetch,
+      `${this.options.baseUrl}${path}`,
+      { method, headers, ...(payload !== undefined ? { body: payload } : {}) },
+      { signal: this.options.signal, timeoutMs, fail: (reason) => new DiscordApiError(route, 0, this.redact(reason)) },
+    );
     if (response.status === 204) return undefined as T;
     const text = await response.text().catch(() => '');
     let json: unknown;
@@ -159,18 +126,12 @@ export class DiscordRest {
 
   /** Downloads an attachment from its CDN URL (no token sent); refuses more than `maxBytes`. */
   async download(url: string, maxBytes: number, timeoutMs = 60_000): Promise<Uint8Array> {
-    const signal = AbortSignal.any([this.options.signal, AbortSignal.timeout(timeoutMs)]);
-    let response: Response;
-    try {
-      response = await this.options.fetch(url, { signal });
-    } catch (error) {
-      if (this.options.signal.aborted) throw this.options.signal.reason;
-      throw new DiscordApiError(
-        'attachment',
-        0,
-        (error as Error).name === 'TimeoutError' ? `no answer in ${timeoutMs} ms` : 'network error',
-      );
-    }
+    const response = await fetchWithin(
+      this.options.fetch,
+      url,
+      {},
+      { signal: this.options.signal, timeoutMs, fail: (reason) => new DiscordApiError('attachment', 0, reason) },
+    );
     if (!response.ok) throw new DiscordApiError('attachment', response.status, `download answered ${response.status}`);
     const bytes = new Uint8Array(await response.arrayBuffer());
     if (bytes.length > maxBytes)
@@ -179,6 +140,6 @@ export class DiscordRest {
   }
 
   private redact(text: string): string {
-    return text.split(this.options.token).join('<token>');
+    return redactSecret(text, this.options.token);
   }
 }

@@ -1,4 +1,8 @@
-import type { ChannelReplyStream, ChannelTarget } from '../../src-main/plugins/sdk/index.js';
+import {
+  type ChannelReplyStream,
+  type ChannelTarget,
+  startEditInPlaceStream,
+} from '../../src-main/plugins/sdk/index.js';
 import { DISCORD_MAX_MESSAGE, splitForDiscord, toDiscordMarkdown } from './discord-markdown.js';
 import type { DiscordFile, DiscordRest } from './discord-rest.js';
 
@@ -8,12 +12,6 @@ interface SentMessage {
 
 /** Mentions in a reply never ping (no @everyone, no roles, no users); replying does not ping either. */
 const NO_PINGS = { parse: [], replied_user: false };
-
-function replyReference(target: ChannelTarget) {
-  return target.replyToMessageId
-    ? { message_reference: { message_id: target.replyToMessageId, fail_if_not_exists: false } }
-    : {};
-}
 
 /** POST /channels/{id}/messages: text (already in Discord's dialect), optionally files (multipart). */
 export async function createDiscordMessage(
@@ -55,10 +53,10 @@ export async function sendDiscordText(
 }
 
 /**
- * A streamed reply as one message edited in place (PATCH), like Telegram's: the first words are
- * sent at once, later texts are coalesced into at most one edit per `editIntervalMs`, the final
- * text lands in the same message and continues in follow-up messages past Discord's 2000 characters.
- * Calls for one reply never overlap, so edits land in order; a 429 is waited out by the REST client.
+ * A streamed reply as one message edited in place (PATCH; the SDK's edit-in-place stream): the
+ * first words are sent at once, later texts are coalesced into at most one edit per
+ * `editIntervalMs`, the final text lands in the same message (unless it already shows it) and
+ * continues in follow-up messages past Discord's 2000 characters. A 429 is waited out by the REST client.
  */
 export function startDiscordStream(
   rest: DiscordRest,
@@ -66,76 +64,37 @@ export function startDiscordStream(
   target: ChannelTarget,
   options: { editIntervalMs: number; onError(error: unknown): void },
 ): ChannelReplyStream {
-  let messageId: string | undefined;
-  let shown = '';
-  let latest = '';
-  let lastCallAt = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let chain: Promise<void> = Promise.resolve();
-  let ended = false;
-  const preview = (text: string) =>
-    text.length <= DISCORD_MAX_MESSAGE ? text : `${text.slice(0, DISCORD_MAX_MESSAGE - 1)}…`;
   let channel: Promise<string> | undefined;
   const channelId = () => {
     channel ??= channelOf(target);
     return channel;
   };
-  const path = async () => `/channels/${await channelId()}/messages/${messageId}`;
-
-  const push = () => {
-    timer = undefined;
-    chain = chain.then(async () => {
-      if (ended || latest === shown || latest.trim() === '') return;
-      // What this call shows: more text may arrive while it is on the wire.
-      const sending = latest;
-      const text = preview(toDiscordMarkdown(sending));
-      lastCallAt = Date.now();
-      try {
-        if (messageId === undefined)
-          messageId = (
-            await rest.request<SentMessage>('POST', `/channels/${await channelId()}/messages`, {
-              content: text,
-              allowed_mentions: NO_PINGS,
-              ...replyReference(target),
-            })
-          ).id;
-        else await rest.request('PATCH', await path(), { content: text, allowed_mentions: NO_PINGS });
-        shown = sending;
-      } catch (error) {
-        options.onError(error);
-      }
+  const edit = async (messageId: string, content: string) => {
+    await rest.request('PATCH', `/channels/${await channelId()}/messages/${messageId}`, {
+      content,
+      allowed_mentions: NO_PINGS,
     });
   };
-
-  return {
-    update(textSoFar) {
-      if (ended) return;
-      latest = textSoFar;
-      if (timer) return;
-      const wait = lastCallAt === 0 ? 0 : lastCallAt + options.editIntervalMs - Date.now();
-      if (wait <= 0) push();
-      else timer = setTimeout(push, wait);
+  return startEditInPlaceStream<string>({
+    ...options,
+    preview: (text) => {
+      const rendered = toDiscordMarkdown(text);
+      return rendered.length <= DISCORD_MAX_MESSAGE ? rendered : `${rendered.slice(0, DISCORD_MAX_MESSAGE - 1)}…`;
     },
-    async end(finalText) {
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      await chain;
-      ended = true;
-      const parts = splitForDiscord(toDiscordMarkdown(finalText.trim() === '' ? '(no reply)' : finalText));
-      const wait = lastCallAt + options.editIntervalMs - Date.now();
-      if (messageId !== undefined && wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      for (const [index, part] of parts.entries()) {
-        if (index === 0 && messageId !== undefined) {
-          if (part !== preview(toDiscordMarkdown(shown)))
-            await rest.request('PATCH', await path(), { content: part, allowed_mentions: NO_PINGS });
-        } else
-          await createDiscordMessage(
-            rest,
-            await channelId(),
-            part,
-            index === 0 ? { replyTo: target.replyToMessageId } : {},
-          );
-      }
+    send: async (content) =>
+      createDiscordMessage(rest, await channelId(), content, { replyTo: target.replyToMessageId }),
+    edit,
+    finalParts: (text) => splitForDiscord(toDiscordMarkdown(text)),
+    editFinal: async (messageId, part, alreadyShown) => {
+      if (!alreadyShown) await edit(messageId, part);
     },
-  };
+    sendFinal: async (part, index) => {
+      await createDiscordMessage(
+        rest,
+        await channelId(),
+        part,
+        index === 0 ? { replyTo: target.replyToMessageId } : {},
+      );
+    },
+  });
 }

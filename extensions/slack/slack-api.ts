@@ -2,6 +2,13 @@
 // Bolt: the channel must own acknowledgement (an envelope is acked only once the host took its
 // message), the 429 waits and the base URL (the fake server in tests), which Bolt's receivers hide.
 
+import {
+  fetchWithin,
+  type RateLimitLimits,
+  redactSecret,
+  withRateLimitRetries,
+} from '../../src-main/plugins/sdk/index.js';
+
 export class SlackApiError extends Error {
   constructor(
     readonly method: string,
@@ -30,32 +37,12 @@ export const FATAL_AUTH_ERRORS = new Set([
 export const isFatalSlackError = (error: unknown) =>
   error instanceof SlackApiError && FATAL_AUTH_ERRORS.has(error.error);
 
-/** Resolves after `ms`, or rejects when `signal` aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-export interface SlackApiOptions {
+export interface SlackApiOptions extends RateLimitLimits {
   /** e.g. `https://slack.com/api`; methods are `${baseUrl}/${method}`. */
   baseUrl: string;
   token: string;
   fetch: typeof fetch;
   signal: AbortSignal;
-  /** Longest wait a 429 may ask for before the call fails instead (seconds). */
-  maxRetryAfterSeconds?: number;
-  /** 429s honoured per call before it fails. */
-  maxRateLimitRetries?: number;
 }
 
 export class SlackApi {
@@ -71,45 +58,29 @@ export class SlackApi {
     params: Record<string, unknown> = {},
     timeoutMs = 30_000,
   ): Promise<T> {
-    const { maxRateLimitRetries = 5, maxRetryAfterSeconds = 120 } = this.options;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.once<T>(method, params, timeoutMs);
-      } catch (error) {
-        if (
-          error instanceof SlackApiError &&
-          error.status === 429 &&
-          attempt < maxRateLimitRetries &&
-          (error.retryAfterSeconds ?? 1) <= maxRetryAfterSeconds
-        ) {
-          await sleep((error.retryAfterSeconds ?? 1) * 1000, this.options.signal);
-          continue;
-        }
-        throw error;
-      }
-    }
+    return withRateLimitRetries(() => this.once<T>(method, params, timeoutMs), {
+      signal: this.options.signal,
+      retryAfterSeconds: (error) =>
+        error instanceof SlackApiError && error.status === 429 ? (error.retryAfterSeconds ?? 1) : undefined,
+      maxRateLimitRetries: this.options.maxRateLimitRetries,
+      maxRetryAfterSeconds: this.options.maxRetryAfterSeconds,
+    });
   }
 
   private async once<T>(method: string, params: Record<string, unknown>, timeoutMs: number): Promise<T> {
-    const signal = AbortSignal.any([this.options.signal, AbortSignal.timeout(timeoutMs)]);
-    let response: Response;
-    try {
-      response = await this.options.fetch(`${this.options.baseUrl.replace(/\/+$/, '')}/${method}`, {
+    const response = await fetchWithin(
+      this.options.fetch,
+      `${this.options.baseUrl.replace(/\/+$/, '')}/${method}`,
+      {
         method: 'POST',
         headers: {
           authorization: `Bearer ${this.options.token}`,
           'content-type': 'application/json; charset=utf-8',
         },
         body: JSON.stringify(params),
-        signal,
-      });
-    } catch (error) {
-      if (this.options.signal.aborted) throw this.options.signal.reason;
-      const cause = (error as { cause?: { code?: string } }).cause?.code;
-      const reason =
-        (error as Error).name === 'TimeoutError' ? `no answer in ${timeoutMs} ms` : (cause ?? 'network error');
-      throw new SlackApiError(method, this.redact(reason), 0);
-    }
+      },
+      { signal: this.options.signal, timeoutMs, fail: (reason) => new SlackApiError(method, this.redact(reason), 0) },
+    );
     if (response.status === 429) {
       const retryAfter = Number(response.headers.get('retry-after'));
       await response.body?.cancel().catch(() => {});
@@ -132,6 +103,6 @@ export class SlackApi {
   }
 
   private redact(text: string): string {
-    return text.split(this.options.token).join('<token>');
+    return redactSecret(text, this.options.token);
   }
 }

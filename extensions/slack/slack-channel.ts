@@ -3,8 +3,9 @@ import {
   type ChannelTarget,
   defineChannel,
   type RunningChannel,
+  sleep,
 } from '../../src-main/plugins/sdk/index.js';
-import { isFatalSlackError, SlackApi, SlackApiError, sleep } from './slack-api.js';
+import { isFatalSlackError, SlackApi, SlackApiError } from './slack-api.js';
 import { type SlackConfig, slackConfigSchema, validateSlackConfig } from './slack-config.js';
 import { SlackEventIds } from './slack-event-ids.js';
 import { type SlackMessageEvent, safelyNormalise } from './slack-events.js';

@@ -1,4 +1,4 @@
-import type { ChannelAttachment } from '../../src-main/plugins/sdk/index.js';
+import { type ChannelAttachment, downloadAttachments } from '../../src-main/plugins/sdk/index.js';
 
 /** Largest file the channel downloads for the model; a bigger one is named in the text instead. */
 export const MAX_SLACK_FILE_BYTES = 5 * 1024 * 1024;
@@ -32,20 +32,13 @@ export function fileRefsOf(files: unknown): SlackFileRef[] {
  * `files:read`). A file over the cap, or one that cannot be fetched, is named in a note instead.
  * The token is sent only to the host the Web API lives on or Slack's file host, never elsewhere.
  */
-export async function downloadSlackFiles(
+export function downloadSlackFiles(
   refs: readonly SlackFileRef[],
   options: { token: string; fetch: typeof fetch; signal: AbortSignal; trustedHosts: readonly string[] },
 ): Promise<{ attachments: ChannelAttachment[]; notes: string[] }> {
-  const attachments: ChannelAttachment[] = [];
-  const notes: string[] = [];
-  for (const ref of refs) {
-    if (ref.size !== undefined && ref.size > MAX_SLACK_FILE_BYTES) {
-      notes.push(
-        `[${ref.name} was attached, but it is over ${MAX_SLACK_FILE_BYTES / 1024 / 1024} MB and was not read]`,
-      );
-      continue;
-    }
-    try {
+  return downloadAttachments(refs, {
+    maxBytes: MAX_SLACK_FILE_BYTES,
+    download: async (ref) => {
       const host = new URL(ref.url).host;
       if (!options.trustedHosts.includes(host)) throw new Error(`not a Slack file URL (${host})`);
       const response = await options.fetch(ref.url, {
@@ -55,15 +48,7 @@ export async function downloadSlackFiles(
       if (!response.ok) throw new Error(`download answered ${response.status}`);
       const bytes = new Uint8Array(await response.arrayBuffer());
       if (bytes.length > MAX_SLACK_FILE_BYTES) throw new Error(`it is ${bytes.length} bytes, over the cap`);
-      attachments.push({
-        kind: ref.mediaType.startsWith('image/') ? 'image' : 'file',
-        mediaType: ref.mediaType,
-        name: ref.name,
-        data: Buffer.from(bytes).toString('base64'),
-      });
-    } catch (error) {
-      notes.push(`[${ref.name} was attached, but it could not be downloaded: ${(error as Error).message}]`);
-    }
-  }
-  return { attachments, notes };
+      return bytes;
+    },
+  });
 }

@@ -1,6 +1,6 @@
 import WebSocket from 'ws';
-import type { ChannelInboundMessage, ChannelStartContext } from '../../src-main/plugins/sdk/index.js';
-import { isFatalSlackError, type SlackApi, sleep } from './slack-api.js';
+import { type ChannelInboundMessage, type ChannelStartContext, sleep } from '../../src-main/plugins/sdk/index.js';
+import { isFatalSlackError, type SlackApi } from './slack-api.js';
 import type { SlackConfig } from './slack-config.js';
 import type { SlackEventIds } from './slack-event-ids.js';
 import { type SlackMessageEvent, safelyNormalise } from './slack-events.js';

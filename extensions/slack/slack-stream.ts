@@ -1,4 +1,8 @@
-import type { ChannelReplyStream, ChannelTarget } from '../../src-main/plugins/sdk/index.js';
+import {
+  type ChannelReplyStream,
+  type ChannelTarget,
+  startEditInPlaceStream,
+} from '../../src-main/plugins/sdk/index.js';
 import type { SlackApi } from './slack-api.js';
 import { splitForSlack, toSlackMrkdwn } from './slack-mrkdwn.js';
 
@@ -38,11 +42,10 @@ export async function sendSlackText(
 }
 
 /**
- * A streamed reply as one message updated in place. The first text is posted at once; later
- * texts are coalesced into at most one chat.update per `editIntervalMs`. `end` puts the final
- * text into the same message, then further messages (same thread) if it is longer than one may
- * be. A 429 is waited out inside the API client; calls for one reply never overlap, so updates
- * land in order.
+ * A streamed reply as one message updated in place (the SDK's edit-in-place stream): the first
+ * text is posted at once, later texts are coalesced into at most one chat.update per
+ * `editIntervalMs`; `end` puts the final text into the same message, then further messages (same
+ * thread) if it is longer than one may be. A 429 is waited out inside the API client.
  */
 export function startSlackStream(
   api: SlackApi,
@@ -50,65 +53,31 @@ export function startSlackStream(
   target: ChannelTarget,
   options: { editIntervalMs: number; onError(error: unknown): void },
 ): ChannelReplyStream {
-  let ts: string | undefined;
   // chat.update needs the channel id chat.postMessage answered with (a DM's D…, not the user).
   let channel = channelOf(target);
-  let shown = '';
-  let latest = '';
-  let lastCallAt = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let chain: Promise<void> = Promise.resolve();
-  let ended = false;
-
-  const push = () => {
-    timer = undefined;
-    chain = chain.then(async () => {
-      if (ended || latest === shown || latest.trim() === '') return;
-      const text = preview(latest);
-      const sending = latest;
-      lastCallAt = Date.now();
-      try {
-        if (ts === undefined) {
-          const sent = await api.call<{ ts: string; channel?: string }>('chat.postMessage', {
-            channel,
-            text,
-            mrkdwn: true,
-            ...threadOf(target),
-          });
-          ts = sent.ts;
-          channel = sent.channel ?? channel;
-        } else await api.call('chat.update', { channel, ts, text });
-        shown = sending;
-      } catch (error) {
-        options.onError(error);
-      }
+  const post = (text: string) =>
+    api.call<{ ts: string; channel?: string }>('chat.postMessage', {
+      channel,
+      text,
+      mrkdwn: true,
+      ...threadOf(target),
     });
+  const update = async (ts: string, text: string) => {
+    await api.call('chat.update', { channel, ts, text });
   };
-
-  return {
-    update(textSoFar) {
-      if (ended) return;
-      latest = textSoFar;
-      if (timer) return;
-      const wait = lastCallAt === 0 ? 0 : lastCallAt + options.editIntervalMs - Date.now();
-      if (wait <= 0) push();
-      else timer = setTimeout(push, wait);
+  return startEditInPlaceStream<string>({
+    ...options,
+    preview,
+    send: async (text) => {
+      const sent = await post(text);
+      channel = sent.channel ?? channel;
+      return sent.ts;
     },
-    async end(finalText) {
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      await chain;
-      ended = true;
-      const parts = splitForSlack(finalText.trim() === '' ? '(no reply)' : finalText, SOURCE_PART);
-      const wait = lastCallAt + options.editIntervalMs - Date.now();
-      if (ts !== undefined && wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      let first = true;
-      for (const part of parts) {
-        const text = toSlackMrkdwn(part);
-        if (first && ts !== undefined) await api.call('chat.update', { channel, ts, text });
-        else await api.call('chat.postMessage', { channel, text, mrkdwn: true, ...threadOf(target) });
-        first = false;
-      }
+    edit: update,
+    finalParts: (text) => splitForSlack(text, SOURCE_PART).map(toSlackMrkdwn),
+    editFinal: update,
+    sendFinal: async (text) => {
+      await post(text);
     },
-  };
+  });
 }

@@ -3,6 +3,13 @@
 // update offset (acknowledge only after the host took a message), the 429 waits and the base URL
 // (a local Bot API server, or the fake one in tests), which a framework's runner would hide.
 
+import {
+  fetchWithin,
+  type RateLimitLimits,
+  redactSecret,
+  withRateLimitRetries,
+} from '../../src-main/plugins/sdk/index.js';
+
 export class TelegramApiError extends Error {
   constructor(
     readonly method: string,
@@ -16,31 +23,11 @@ export class TelegramApiError extends Error {
   }
 }
 
-export interface TelegramApiOptions {
+export interface TelegramApiOptions extends RateLimitLimits {
   baseUrl: string;
   token: string;
   fetch: typeof fetch;
   signal: AbortSignal;
-  /** Longest wait a 429 may ask for before the call fails instead (seconds). */
-  maxRetryAfterSeconds?: number;
-  /** 429s honoured per call before it fails. */
-  maxRateLimitRetries?: number;
-}
-
-/** Resolves after `ms`, or rejects when `signal` aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 export class TelegramApi {
@@ -51,43 +38,27 @@ export class TelegramApi {
    * any other failure throws a TelegramApiError whose text never contains the token.
    */
   async call<T>(method: string, params: Record<string, unknown> = {}, timeoutMs = 30_000): Promise<T> {
-    const { maxRateLimitRetries = 5, maxRetryAfterSeconds = 120 } = this.options;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.once<T>(method, params, timeoutMs);
-      } catch (error) {
-        if (
-          error instanceof TelegramApiError &&
-          error.code === 429 &&
-          attempt < maxRateLimitRetries &&
-          (error.retryAfterSeconds ?? 1) <= maxRetryAfterSeconds
-        ) {
-          await sleep((error.retryAfterSeconds ?? 1) * 1000, this.options.signal);
-          continue;
-        }
-        throw error;
-      }
-    }
+    return withRateLimitRetries(() => this.once<T>(method, params, timeoutMs), {
+      signal: this.options.signal,
+      retryAfterSeconds: (error) =>
+        error instanceof TelegramApiError && error.code === 429 ? (error.retryAfterSeconds ?? 1) : undefined,
+      maxRateLimitRetries: this.options.maxRateLimitRetries,
+      maxRetryAfterSeconds: this.options.maxRetryAfterSeconds,
+    });
   }
 
   private async once<T>(method: string, params: Record<string, unknown>, timeoutMs: number): Promise<T> {
     const { baseUrl, token } = this.options;
-    const signal = AbortSignal.any([this.options.signal, AbortSignal.timeout(timeoutMs)]);
-    let response: Response;
-    try {
-      response = await this.options.fetch(`${baseUrl.replace(/\/+$/, '')}/bot${token}/${method}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(params),
-        signal,
-      });
-    } catch (error) {
-      if (this.options.signal.aborted) throw this.options.signal.reason;
-      const cause = (error as { cause?: { code?: string } }).cause?.code;
-      const reason =
-        (error as Error).name === 'TimeoutError' ? `no answer in ${timeoutMs} ms` : (cause ?? 'network error');
-      throw new TelegramApiError(method, 0, this.redact(reason));
-    }
+    const response = await fetchWithin(
+      this.options.fetch,
+      `${baseUrl.replace(/\/+$/, '')}/bot${token}/${method}`,
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(params) },
+      {
+        signal: this.options.signal,
+        timeoutMs,
+        fail: (reason) => new TelegramApiError(method, 0, this.redact(reason)),
+      },
+    );
     let body: {
       ok?: boolean;
       result?: unknown;
@@ -113,18 +84,16 @@ export class TelegramApi {
   /** Downloads a file getFile pointed at (`file_path`); refuses more than `maxBytes`. */
   async download(filePath: string, maxBytes: number, timeoutMs = 60_000): Promise<Uint8Array> {
     const { baseUrl, token } = this.options;
-    const signal = AbortSignal.any([this.options.signal, AbortSignal.timeout(timeoutMs)]);
-    let response: Response;
-    try {
-      response = await this.options.fetch(`${baseUrl.replace(/\/+$/, '')}/file/bot${token}/${filePath}`, { signal });
-    } catch (error) {
-      if (this.options.signal.aborted) throw this.options.signal.reason;
-      throw new TelegramApiError(
-        'file',
-        0,
-        this.redact((error as Error).name === 'TimeoutError' ? `no answer in ${timeoutMs} ms` : 'network error'),
-      );
-    }
+    const response = await fetchWithin(
+      this.options.fetch,
+      `${baseUrl.replace(/\/+$/, '')}/file/bot${token}/${filePath}`,
+      {},
+      {
+        signal: this.options.signal,
+        timeoutMs,
+        fail: (reason) => new TelegramApiError('file', 0, this.redact(reason)),
+      },
+    );
     if (!response.ok) throw new TelegramApiError('file', response.status, `download answered ${response.status}`);
     const bytes = new Uint8Array(await response.arrayBuffer());
     if (bytes.length > maxBytes)
@@ -133,6 +102,6 @@ export class TelegramApi {
   }
 
   private redact(text: string): string {
-    return text.split(this.options.token).join('<token>');
+    return redactSecret(text, this.options.token);
   }
 }

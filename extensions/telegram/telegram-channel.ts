@@ -5,9 +5,11 @@ import {
   type ChannelInboundMessage,
   type ChannelStartContext,
   defineChannel,
+  downloadAttachments,
   type RunningChannel,
+  sleep,
 } from '../../src-main/plugins/sdk/index.js';
-import { sleep, TelegramApi, TelegramApiError } from './telegram-api.js';
+import { TelegramApi, TelegramApiError } from './telegram-api.js';
 import { type TelegramConfig, telegramConfigSchema, validateTelegramConfig } from './telegram-config.js';
 import { telegramSetup } from './telegram-setup.js';
 import { sendTelegramText, startTelegramStream, TELEGRAM_MAX_MESSAGE } from './telegram-stream.js';
@@ -226,33 +228,19 @@ function mediaOf(m: IncomingMessage): MediaRef[] {
  * Downloads what a message carries (getFile, then the file URL) into attachments. A file over
  * the cap, or one that cannot be fetched, is named in a note instead, so the model knows.
  */
-export async function downloadMedia(
+export function downloadMedia(
   api: TelegramApi,
   media: readonly MediaRef[],
 ): Promise<{ attachments: ChannelAttachment[]; notes: string[] }> {
-  const attachments: ChannelAttachment[] = [];
-  const notes: string[] = [];
-  for (const ref of media) {
-    const label = ref.name ?? (ref.kind === 'image' ? 'a photo' : 'a file');
-    if (ref.size !== undefined && ref.size > MAX_ATTACHMENT_BYTES) {
-      notes.push(`[${label} was attached, but it is over ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MB and was not read]`);
-      continue;
-    }
-    try {
+  return downloadAttachments(media, {
+    maxBytes: MAX_ATTACHMENT_BYTES,
+    download: async (ref) => {
       const file = await api.call<{ file_path?: string }>('getFile', { file_id: ref.fileId });
       if (!file.file_path) throw new Error('getFile gave no file_path');
-      const bytes = await api.download(file.file_path, MAX_ATTACHMENT_BYTES);
-      attachments.push({
-        kind: ref.kind,
-        mediaType: ref.mediaType,
-        ...(ref.name ? { name: ref.name } : {}),
-        data: Buffer.from(bytes).toString('base64'),
-      });
-    } catch (error) {
-      notes.push(`[${label} was attached, but it could not be downloaded: ${describeFailure(error)}]`);
-    }
-  }
-  return { attachments, notes };
+      return api.download(file.file_path, MAX_ATTACHMENT_BYTES);
+    },
+    describe: describeFailure,
+  });
 }
 
 /** The message with a loader for its media, fetched only if the host lets the sender through. */

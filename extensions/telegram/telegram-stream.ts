@@ -1,4 +1,8 @@
-import type { ChannelReplyStream, ChannelTarget } from '../../src-main/plugins/sdk/index.js';
+import {
+  type ChannelReplyStream,
+  type ChannelTarget,
+  startEditInPlaceStream,
+} from '../../src-main/plugins/sdk/index.js';
 import type { TelegramApi } from './telegram-api.js';
 import { TelegramApiError } from './telegram-api.js';
 import { splitForTelegram, toTelegramMarkdownV2 } from './telegram-markdown.js';
@@ -16,6 +20,12 @@ const isUnchanged = (error: unknown) =>
 const isParseError = (error: unknown) =>
   error instanceof TelegramApiError && error.code === 400 && /can't parse entities|too long/.test(error.description);
 
+/** A reply quotes the message it answers (groups), and is still sent if that one is gone. */
+const replyParameters = (target: ChannelTarget) =>
+  target.replyToMessageId
+    ? { reply_parameters: { message_id: Number(target.replyToMessageId), allow_sending_without_reply: true } }
+    : {};
+
 /** Sends one rendered part with MarkdownV2, falling back to plain text if Telegram refuses the markup. */
 async function sendRendered(
   api: TelegramApi,
@@ -31,10 +41,8 @@ async function sendRendered(
       await api.call('editMessageText', { ...base, message_id: messageId, text, ...extra });
       return messageId;
     }
-    const replyTo = target.replyToMessageId
-      ? { reply_parameters: { message_id: Number(target.replyToMessageId), allow_sending_without_reply: true } }
-      : {};
-    return (await api.call<SentMessage>('sendMessage', { ...base, text, ...extra, ...replyTo })).message_id;
+    return (await api.call<SentMessage>('sendMessage', { ...base, text, ...extra, ...replyParameters(target) }))
+      .message_id;
   };
   try {
     return await send(
@@ -64,76 +72,32 @@ export async function sendTelegramText(api: TelegramApi, target: ChannelTarget, 
 }
 
 /**
- * A streamed reply as one message edited in place. The first text is sent at once (the person
- * sees the answer start); later texts are coalesced into at most one edit per `editIntervalMs`,
- * as plain text (half-written markdown would not parse). `end` renders the final text as
- * MarkdownV2, in the same message, then further messages if it is longer than one may be.
- * A 429 is waited out inside the API client; calls for one reply never overlap, so edits land in order.
+ * A streamed reply as one message edited in place (the SDK's edit-in-place stream): previews go
+ * out as plain text (half-written markdown would not parse), coalesced into at most one edit per
+ * `editIntervalMs`; `end` renders the final text as MarkdownV2 in the same message, then further
+ * messages if it is longer than one may be. A 429 is waited out inside the API client.
  */
 export function startTelegramStream(
   api: TelegramApi,
   target: ChannelTarget,
   options: { editIntervalMs: number; onError(error: unknown): void },
 ): ChannelReplyStream {
-  let messageId: number | undefined;
-  let shown = '';
-  let latest = '';
-  let lastCallAt = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let chain: Promise<void> = Promise.resolve();
-  let ended = false;
-
-  const preview = (text: string) =>
-    text.length <= TELEGRAM_MAX_MESSAGE ? text : `${text.slice(0, TELEGRAM_MAX_MESSAGE - 1)}…`;
-
-  const push = () => {
-    timer = undefined;
-    chain = chain.then(async () => {
-      if (ended || latest === shown || latest.trim() === '') return;
-      // What this call shows: more text may arrive while it is on the wire, and must still be sent.
-      const sending = latest;
-      const text = preview(sending);
-      lastCallAt = Date.now();
-      try {
-        if (messageId === undefined) {
-          const replyTo = target.replyToMessageId
-            ? { reply_parameters: { message_id: Number(target.replyToMessageId), allow_sending_without_reply: true } }
-            : {};
-          messageId = (await api.call<SentMessage>('sendMessage', { chat_id: Number(target.peerId), text, ...replyTo }))
-            .message_id;
-        } else {
-          await api.call('editMessageText', { chat_id: Number(target.peerId), message_id: messageId, text });
-        }
-        shown = sending;
-      } catch (error) {
-        if (isUnchanged(error)) shown = sending;
-        else options.onError(error);
-      }
-    });
-  };
-
-  return {
-    update(textSoFar) {
-      if (ended) return;
-      latest = textSoFar;
-      if (timer) return;
-      const wait = messageId === undefined && lastCallAt === 0 ? 0 : lastCallAt + options.editIntervalMs - Date.now();
-      if (wait <= 0) push();
-      else timer = setTimeout(push, wait);
+  const chat = { chat_id: Number(target.peerId) };
+  return startEditInPlaceStream<number>({
+    ...options,
+    preview: (text) => (text.length <= TELEGRAM_MAX_MESSAGE ? text : `${text.slice(0, TELEGRAM_MAX_MESSAGE - 1)}…`),
+    send: async (text) =>
+      (await api.call<SentMessage>('sendMessage', { ...chat, text, ...replyParameters(target) })).message_id,
+    edit: async (messageId, text) => {
+      await api.call('editMessageText', { ...chat, message_id: messageId, text });
     },
-    async end(finalText) {
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      await chain;
-      ended = true;
-      const parts = splitForTelegram(finalText.trim() === '' ? '(no reply)' : finalText, SOURCE_PART);
-      const wait = lastCallAt + options.editIntervalMs - Date.now();
-      if (messageId !== undefined && wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      let id = messageId;
-      for (const part of parts) {
-        await sendRendered(api, target, part, id);
-        id = undefined;
-      }
+    isUnchanged,
+    finalParts: (text) => splitForTelegram(text, SOURCE_PART),
+    editFinal: async (messageId, part) => {
+      await sendRendered(api, target, part, messageId);
     },
-  };
+    sendFinal: async (part) => {
+      await sendRendered(api, target, part, undefined);
+    },
+  });
 }

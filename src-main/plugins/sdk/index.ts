@@ -1,3 +1,4 @@
+export { type AttachmentDownloadOptions, type AttachmentRef, downloadAttachments } from './attachment-downloads.js';
 export {
   type ChannelAttachment,
   type ChannelButton,
@@ -35,6 +36,7 @@ export {
 export type { CliBackendContribution, CliBackendService } from './cli-backends.js';
 export type { ContextEngineContribution, ContextEngineService } from './context.js';
 export type { Contribution, PluginServiceContext } from './contributions.js';
+export { type EditInPlaceOptions, startEditInPlaceStream } from './edit-in-place-stream.js';
 export type { MemoryBackendContribution, MemoryBackendService } from './memory.js';
 export {
   type BootstrapFilesHook,
@@ -44,4 +46,12 @@ export {
   type PluginMethodContribution,
 } from './plugin-api.js';
 export type { ModelProviderContribution, ModelProviderService } from './providers.js';
+export {
+  fetchWithin,
+  type RateLimitLimits,
+  type RateLimitOptions,
+  redactSecret,
+  sleep,
+  withRateLimitRetries,
+} from './rate-limited-api.js';
 export type { ToolContext, ToolDefinition, ToolOutput } from './tools.js';
