@@ -37,6 +37,7 @@ const openAiResponses: ModelProviderService = {
   displayName: 'OpenAI (Responses API)',
   requiresCredential: true,
   knownModels: builtinModelLimits.openai,
+  toolResultImages: true,
   createModel: (modelId, s) =>
     createOpenAI({ apiKey: requireKey(s), baseURL: s.baseURL, headers: s.headers, fetch: s.fetch }).responses(modelId),
 };
@@ -46,6 +47,7 @@ const anthropic: ModelProviderService = {
   displayName: 'Anthropic',
   requiresCredential: true,
   knownModels: builtinModelLimits.anthropic,
+  toolResultImages: true,
   createModel(modelId, s) {
     const key = requireKey(s);
     // OAuth / session tokens go as a bearer token, API keys as x-api-key.
@@ -59,6 +61,7 @@ const google: ModelProviderService = {
   displayName: 'Google Gemini',
   requiresCredential: true,
   knownModels: builtinModelLimits.google,
+  toolResultImages: true,
   createModel: (modelId, s) =>
     createGoogleGenerativeAI({ apiKey: requireKey(s), baseURL: s.baseURL, headers: s.headers, fetch: s.fetch })(
       modelId,
@@ -70,6 +73,7 @@ const bedrock: ModelProviderService = {
   displayName: 'Amazon Bedrock',
   requiresCredential: true,
   knownModels: builtinModelLimits.bedrock,
+  toolResultImages: true,
   createModel(modelId, s) {
     const key = requireKey(s);
     if (!s.region) throw new Error(`provider "${s.providerId}" (bedrock) needs "region" in its config`);

@@ -18,6 +18,12 @@ export interface ModelCatalogEntry {
 
 export interface ModelCatalog {
   limits(ref: ModelRef): ResolvedModelLimits;
+  /**
+   * Why an image in a tool result would not reach the model, or undefined when it would: the
+   * model must take images (its `input` in config, else in the built-in table; an unknown model
+   * takes text only) and its provider's API must carry images in tool results.
+   */
+  imageRefusal(ref: ModelRef): string | undefined;
   /** Every model named in config or the built-in table for the configured providers. */
   list(providerIds: readonly string[]): ModelCatalogEntry[];
 }
@@ -57,6 +63,18 @@ export function createModelCatalog(deps: ModelCatalogDeps): ModelCatalog {
         deps.log.warn('unknown model: using default limits', { model: id, ...defaults });
       }
       return { ...defaults, name: ref.model, known: false };
+    },
+    imageRefusal(ref) {
+      const id = formatModelRef(ref);
+      // Per field, so config that only corrects a known model's limits keeps its input kinds.
+      const configured = deps.providers()[ref.provider]?.models?.[ref.model]?.input;
+      const service = deps.registry.get(kindOf(ref.provider));
+      const input = configured ?? service?.knownModels?.[ref.model]?.input ?? ['text'];
+      if (!input.includes('image'))
+        return `the model ${id} takes text only${configured ? '' : ` (to change that, set providers.${ref.provider}.models.${ref.model}.input to ["text", "image"])`}`;
+      if (!service?.toolResultImages)
+        return `the ${kindOf(ref.provider)} API cannot carry images in a tool result, so ${id} cannot see them here (the anthropic, openai-responses, google and bedrock kinds can)`;
+      return undefined;
     },
     list(providerIds) {
       return providerIds.flatMap((provider) =>

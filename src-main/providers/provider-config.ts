@@ -14,11 +14,20 @@ export const providerKinds = [
 ] as const;
 export type ProviderKind = (typeof providerKinds)[number];
 
+/** What a model takes as input besides text (a model without `image` is never sent images). */
+export const modelInputKinds = ['text', 'image'] as const;
+export type ModelInputKind = (typeof modelInputKinds)[number];
+
 export const modelLimitsSchema = z
   .object({
     name: z.string().min(1).optional(),
     contextWindow: z.number().int().positive(),
     maxOutputTokens: z.number().int().positive(),
+    /**
+     * What the model accepts, e.g. `["text", "image"]`. A model nobody declared takes text only:
+     * an image sent to a text-only API fails the whole call, a note in its place does not.
+     */
+    input: z.array(z.enum(modelInputKinds)).min(1).optional(),
   })
   .strict();
 

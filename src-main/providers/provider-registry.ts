@@ -36,6 +36,11 @@ export interface ModelProviderService {
   createModel(modelId: string, settings: ProviderModelSettings): SdkLanguageModel;
   /** Limits for well-known models; config overrides them. */
   readonly knownModels?: Record<string, ModelLimits>;
+  /**
+   * Whether its API carries an image inside a tool result (Anthropic, Responses, Gemini,
+   * Bedrock). Chat Completions APIs do not: the SDK turns the image into base64 text there.
+   */
+  readonly toolResultImages?: boolean;
 }
 
 export interface ProviderRegistry {

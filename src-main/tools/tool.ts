@@ -15,6 +15,8 @@ export interface ToolContext {
   userId?: string;
   /** Who started the run: a person's turn (`default`), a heartbeat, or a cron job (which may not edit cron jobs). */
   runKind?: 'default' | 'heartbeat' | 'cron';
+  /** The model this call's reply came from (`provider/model`), e.g. so `read` sends images only to a model that takes them. */
+  modelRef?: string;
 }
 
 /** A tool the model can call. Capabilities (exec, memory, …) build these; the agent loop calls them. */

@@ -160,7 +160,8 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopResu
         call,
         tools: toolsByName,
         hooks: input.hooks ?? {},
-        context: input.toolContext,
+        // The attempt's model, not the turn's first: after a failover the fallback is the one that reads the result.
+        context: { ...input.toolContext, modelRef: input.modelRef },
         signal: input.signal,
         log: input.log,
         newId: input.newId,

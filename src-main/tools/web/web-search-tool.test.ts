@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../base/logger.js';
 import { type FakeSearchServer, startFakeSearchServer } from '../../testing/fake-search-server.js';
+import { webSearchConfigSchema } from './web-config.js';
 import {
   braveSearchProvider,
+  configuredSearchProvider,
   createWebSearchTool,
   type SearchProvider,
   searxngSearchProvider,
@@ -59,5 +61,38 @@ describe('web_search', () => {
     expect((await run(brave)).output).toBe('web_search: Brave Search answered HTTP 500');
     const gone = searxngSearchProvider({ baseUrl: 'http://127.0.0.1:1' });
     expect((await run(gone)).output).toMatch(/^web_search: SearXNG could not be reached/);
+  });
+
+  it('builds the configured provider with its key from the secret store, naming a missing entry', async () => {
+    server = await startFakeSearchServer('searxng');
+    const store = new Map([['searx-token', 's3cret']]);
+    const secrets = { backend: 'keychain', get: async (name: string) => store.get(name) };
+    const searx = configuredSearchProvider(
+      webSearchConfigSchema.parse({ provider: 'searxng', url: server.baseUrl, apiKeySecret: 'searx-token' }),
+      secrets,
+    );
+    expect((await run(searx)).output).toMatch(/^1\. SearXNG: hearth agent/);
+    expect(server.requests[0]!.headers.authorization).toBe('Bearer s3cret');
+
+    const brave = configuredSearchProvider(webSearchConfigSchema.parse({ provider: 'brave' }), secrets);
+    expect(await run(brave)).toEqual({
+      output:
+        'web_search: the Brave Search API key is not in the secret store (keychain): tools.web.search.apiKeySecret is "auth-profile:brave-search" (the default), and the store has no such entry; store the key with: hearth auth set brave-search --provider brave (the key on stdin)',
+      isError: true,
+    });
+    const named = configuredSearchProvider(
+      webSearchConfigSchema.parse({ provider: 'brave', apiKeySecret: 'my-brave' }),
+      secrets,
+    );
+    expect((await run(named)).output).toContain('apiKeySecret is "my-brave", and the store has no such entry');
+  });
+
+  it('refuses a SearXNG setting without its URL, and an unknown provider, naming the field', () => {
+    const issues = (input: unknown) =>
+      webSearchConfigSchema.safeParse(input).error?.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    expect(issues({ provider: 'searxng' })).toEqual([
+      'url: SearXNG needs the instance URL, e.g. "url": "http://nas.local:8888"',
+    ]);
+    expect(issues({ provider: 'google' })).toEqual(['provider: provider must be "brave" or "searxng"']);
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ToolDefinition } from '../tool.js';
+import { BRAVE_DEFAULT_SECRET, type WebSearchConfig } from './web-config.js';
 
 /** One search hit as the model gets it. */
 export interface SearchResult {
@@ -80,6 +81,39 @@ export function searxngSearchProvider(options: {
   };
 }
 
+/** Where the search key lives: the secret store, by shape (e.g. `keychain`, `encrypted-file` as `backend`). */
+export interface SearchSecretSource {
+  readonly backend?: string;
+  get(name: string): Promise<string | undefined>;
+}
+
+/**
+ * The provider `tools.web.search` names, its key read from the secret store at each search (so
+ * a key stored while the gateway runs is used at once). A key the store lacks is an error that
+ * names the entry and how to store it, not a request sent without one.
+ */
+export function configuredSearchProvider(search: WebSearchConfig, secrets: SearchSecretSource): SearchProvider {
+  const who = search.provider === 'brave' ? 'Brave Search' : 'SearXNG';
+  const secretName = search.apiKeySecret ?? (search.provider === 'brave' ? BRAVE_DEFAULT_SECRET : undefined);
+  const apiKey = secretName
+    ? async () => {
+        const value = await secrets.get(secretName);
+        if (value) return value;
+        const profile = /^auth-profile:(.+)$/.exec(secretName)?.[1];
+        const how = profile
+          ? `store the key with: hearth auth set ${profile} --provider ${search.provider} (the key on stdin)`
+          : `store the key in the secret store under that name, or set apiKeySecret to "auth-profile:<id>" and run: hearth auth set <id> --provider ${search.provider} (the key on stdin)`;
+        throw new WebSearchError(
+          `web_search: the ${who} API key is not in the secret store${secrets.backend ? ` (${secrets.backend})` : ''}: tools.web.search.apiKeySecret is "${secretName}"${search.apiKeySecret ? '' : ' (the default)'}, and the store has no such entry; ${how}`,
+        );
+      }
+    : undefined;
+  if (search.provider === 'brave')
+    return braveSearchProvider({ baseUrl: search.url, apiKey: apiKey ?? (async () => undefined) });
+  if (!search.url) throw new WebSearchError('web_search: tools.web.search.url is required for SearXNG');
+  return searxngSearchProvider({ baseUrl: search.url, ...(apiKey ? { apiKey } : {}) });
+}
+
 async function getJson(
   url: string,
   headers: Record<string, string>,
@@ -115,8 +149,8 @@ export function createWebSearchTool(deps: { provider(): SearchProvider }): ToolD
     description: 'Search the web; returns titles, URLs and snippets.',
     inputSchema: webSearchInputSchema,
     async execute(input, context) {
-      const provider = deps.provider();
       try {
+        const provider = deps.provider();
         const hits = await provider.search(input.query, input.count ?? 8, context.signal);
         if (hits.length === 0) return { output: `No results for "${input.query}" (${provider.name}).` };
         return {
