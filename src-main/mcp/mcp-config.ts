@@ -41,6 +41,12 @@ export const mcpServerConfigSchema = z
     timeoutMs: z.number().int().min(100).max(3_600_000).default(60_000),
     /** Longest wait for the server to start and list its tools (default 15 s). */
     connectTimeoutMs: z.number().int().min(100).max(300_000).default(15_000),
+    /**
+     * OAuth 2.1 for a remote server that asks for it (a 401 naming its authorization server). On by
+     * default for a `url` without an Authorization header; `false` turns it off; `scope` is asked for
+     * when the server's metadata names none.
+     */
+    oauth: z.union([z.boolean(), z.object({ scope: z.string().min(1).optional() }).strict()]).optional(),
     /** Per tool (the server's own name): override what its annotations say. */
     tools: z.record(z.string(), z.object({ access: mcpAccessSchema.optional() }).strict()).default({}),
   })
@@ -90,6 +96,12 @@ export const agentMcpConfigSchema = z
   .strict();
 
 export type AgentMcpConfig = z.output<typeof agentMcpConfigSchema>;
+
+/** Whether Hearth may authorize with this server over OAuth (remote, no fixed Authorization header, not turned off). */
+export function usesOAuth(server: McpServerConfig): boolean {
+  if (transportOf(server) === 'stdio' || server.oauth === false) return false;
+  return !Object.keys(server.headers).some((header) => header.toLowerCase() === 'authorization');
+}
 
 export function parseMcpConfig(raw: unknown): McpConfig {
   return mcpConfigSchema.parse(raw ?? {});

@@ -1,11 +1,12 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult, Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Clock } from '../base/clock.js';
 import type { Disposable } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
 import type { McpServerStatus } from '../protocol/methods/mcp.js';
 import { type McpServerConfig, type McpValue, transportOf } from './mcp-config.js';
+import { McpNeedsAuthorizationError, type McpOAuthProvider } from './mcp-oauth.js';
 import type { McpCallResult } from './mcp-result.js';
 
 /**
@@ -20,6 +21,8 @@ let sdk:
       StreamableHTTPClientTransport: typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport;
       ErrorCode: typeof import('@modelcontextprotocol/sdk/types.js').ErrorCode;
       McpError: typeof import('@modelcontextprotocol/sdk/types.js').McpError;
+      auth: typeof import('@modelcontextprotocol/sdk/client/auth.js').auth;
+      UnauthorizedError: typeof import('@modelcontextprotocol/sdk/client/auth.js').UnauthorizedError;
     }>
   | undefined;
 function loadSdk() {
@@ -29,18 +32,32 @@ function loadSdk() {
     import('@modelcontextprotocol/sdk/client/stdio.js'),
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
     import('@modelcontextprotocol/sdk/types.js'),
-  ]).then(([client, sse, stdio, http, types]) => ({
+    import('@modelcontextprotocol/sdk/client/auth.js'),
+  ]).then(([client, sse, stdio, http, types, auth]) => ({
     Client: client.Client,
     SSEClientTransport: sse.SSEClientTransport,
     StdioClientTransport: stdio.StdioClientTransport,
     StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
     ErrorCode: types.ErrorCode,
     McpError: types.McpError,
+    auth: auth.auth,
+    UnauthorizedError: auth.UnauthorizedError,
   }));
   return sdk;
 }
 
 export type McpTool = Tool;
+export type McpResource = Resource;
+export type McpResourceTemplate = ResourceTemplate;
+export type McpPrompt = Prompt;
+
+/** What a server's `resources/read` answers (the SDK's ReadResourceResult, loosely). */
+export interface McpResourceContents {
+  contents: { uri: string; mimeType?: string; text?: string; blob?: string }[];
+}
+
+/** `mcp.auth.start`'s answer: authorized already, or the URL the person opens. */
+export type McpAuthStart = { authorized: true } | { authorized: false; authorizationUrl: string };
 
 export interface McpConnectionDeps {
   name: string;
@@ -52,6 +69,8 @@ export interface McpConnectionDeps {
   /** Hearth's environment; a stdio server inherits only PATH, HOME and the like of it (inheritedEnv). */
   baseEnv: Record<string, string | undefined>;
   clientVersion: string;
+  /** OAuth for a remote server (mcp-oauth.ts); absent for stdio servers and fixed Authorization headers. */
+  oauth?: McpOAuthProvider;
   /**
    * Why a stdio server's command line must not start (the exec hard floor's reasons), or none.
    * A server command is a program Hearth starts like any other: `rm -rf ~` under `mcp.servers`
@@ -60,6 +79,8 @@ export interface McpConnectionDeps {
   refuseCommand?(commandLine: string): string[];
   /** The tool list changed (`notifications/tools/list_changed`, or a restart listed different tools). */
   onToolsChanged(): void;
+  /** Whether the server offers resources changed (its tools `resources_list` / `resource_read` come or go). */
+  onResourcesChanged?(): void;
   /** State, tools or last error changed (what `status()` says). */
   onStatusChanged?(): void;
 }
@@ -112,6 +133,8 @@ export class McpConnection implements Disposable {
   private connecting: Promise<void> | undefined;
   private state: McpServerStatus['state'] = 'idle';
   private toolList: McpTool[] | undefined;
+  private resourceList: { resources: McpResource[]; templates: McpResourceTemplate[] } | undefined;
+  private promptList: McpPrompt[] | undefined;
   private lastError: { message: string; at: number } | undefined;
   private restarts = 0;
   private failures = 0;
@@ -121,7 +144,13 @@ export class McpConnection implements Disposable {
   private disposed = false;
   private failedAt: number | undefined;
 
-  constructor(private readonly deps: McpConnectionDeps) {}
+  constructor(private readonly deps: McpConnectionDeps) {
+    // The stored tokens are read now, so the status says "authorized" before the first connect.
+    deps.oauth?.prime().then(
+      () => deps.onStatusChanged?.(),
+      () => {},
+    );
+  }
 
   get name(): string {
     return this.deps.name;
@@ -138,6 +167,9 @@ export class McpConnection implements Disposable {
       enabled: this.deps.config.enabled,
       state: this.state,
       toolCount: this.toolList?.length ?? 0,
+      ...(this.resourceList ? { resourceCount: this.resourceList.resources.length } : {}),
+      ...(this.promptList ? { promptCount: this.promptList.length } : {}),
+      ...(this.deps.oauth ? { oauth: this.deps.oauth.status() } : {}),
       restarts: this.restarts,
       ...(this.lastError ? { lastError: this.lastError.message, lastErrorAt: this.lastError.at } : {}),
       ...(this.connectedAt !== undefined && this.state === 'ready' ? { connectedAt: this.connectedAt } : {}),
@@ -150,7 +182,8 @@ export class McpConnection implements Disposable {
    * server was never listed (it could not start).
    */
   async tools(): Promise<McpTool[] | undefined> {
-    if (this.state === 'ready' || this.state === 'restarting') return this.toolList;
+    // A server waiting for the person to authorize is not asked again by every turn.
+    if (this.state === 'ready' || this.state === 'restarting' || this.state === 'needs_auth') return this.toolList;
     // A server that just failed to start is not waited for again on every turn (one that hangs
     // would cost each turn its connect timeout); `test()` and calls still try at once.
     if (
@@ -179,16 +212,7 @@ export class McpConnection implements Disposable {
     signal: AbortSignal,
     onProgress?: (text: string) => void,
   ): Promise<McpCallResult> {
-    const label = `MCP server "${this.deps.name}"`;
-    if (this.state === 'restarting')
-      throw new Error(
-        `${label} is restarting after it stopped (${this.lastError?.message ?? 'no error'}); try again shortly`,
-      );
-    await this.ensureConnected().catch((error: unknown) => {
-      throw new Error(`${label} is not available: ${messageOf(error)}`);
-    });
-    const client = this.client;
-    if (!client) throw new Error(`${label} is not connected`);
+    const client = await this.readyClient();
     const { timeoutMs } = this.deps.config;
     try {
       return (await client.callTool({ name, arguments: args }, undefined, {
@@ -205,20 +229,160 @@ export class McpConnection implements Disposable {
           : {}),
       })) as McpCallResult;
     } catch (error) {
-      if (signal.aborted) throw new Error(`${label}: the call to ${name} was cancelled (the turn was aborted)`);
-      const { ErrorCode, McpError } = await loadSdk();
-      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
-        throw new Error(`${label}: ${name} did not answer within ${timeoutMs} ms; the call was cancelled`);
-      if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
-        // onClosed (the transport's close) ran before the rejection reached here.
-        const restarting = this.status().state === 'restarting' ? '; it is being restarted' : '';
-        throw new Error(`${label} stopped during the call to ${name}${this.tail()}${restarting}`);
-      }
-      if (error instanceof McpError) throw new Error(`${label}: ${name} failed: ${error.message}`);
-      // Transport-level failure (HTTP down): reconnect on the next use.
-      if (transportOf(this.deps.config) !== 'stdio') await this.drop(`${name}: ${messageOf(error)}`);
-      throw new Error(`${label}: ${name} failed: ${messageOf(error)}`);
+      throw await this.explain(error, name, signal);
     }
+  }
+
+  /** Whether the server offers resources (its `resources` capability), as of its last start. */
+  hasResources(): boolean {
+    return this.resourceList !== undefined;
+  }
+
+  /** The resources and resource templates as last listed (refreshed on `notifications/resources/list_changed`). */
+  async resources(signal: AbortSignal): Promise<{ resources: McpResource[]; templates: McpResourceTemplate[] }> {
+    await this.readyClient();
+    if (signal.aborted) throw new Error(`MCP server "${this.deps.name}": cancelled (the turn was aborted)`);
+    return this.resourceList ?? { resources: [], templates: [] };
+  }
+
+  async readResource(uri: string, signal: AbortSignal): Promise<McpResourceContents> {
+    const client = await this.readyClient();
+    try {
+      return (await client.readResource(
+        { uri },
+        { signal, timeout: this.deps.config.timeoutMs },
+      )) as McpResourceContents;
+    } catch (error) {
+      throw await this.explain(error, `resources/read ${uri}`, signal);
+    }
+  }
+
+  /** The server's prompts (starting it if needed); [] when it offers none. */
+  async prompts(): Promise<McpPrompt[]> {
+    await this.readyClient();
+    return this.promptList ?? [];
+  }
+
+  /** Whether the server offers prompts, as of its last start. */
+  hasPrompts(): boolean {
+    return this.promptList !== undefined;
+  }
+
+  async getPrompt(name: string, args: Record<string, string>, signal: AbortSignal): Promise<GetPromptResult> {
+    const client = await this.readyClient();
+    try {
+      return await client.getPrompt({ name, arguments: args }, { signal, timeout: this.deps.config.timeoutMs });
+    } catch (error) {
+      throw await this.explain(error, `prompts/get ${name}`, signal);
+    }
+  }
+
+  /**
+   * `mcp.auth.start`: connects if the stored tokens (or a refresh) suffice; else registers with
+   * the server's authorization server if needed and answers the URL the person opens. The
+   * redirect comes back to the gateway's callback (`finishAuthorization`).
+   */
+  async startAuthorization(): Promise<McpAuthStart> {
+    const oauth = this.deps.oauth;
+    if (!oauth)
+      throw new Error(
+        `MCP server "${this.deps.name}" does not use OAuth (a stdio server, or its headers set Authorization)`,
+      );
+    if (this.state === 'needs_auth') this.setState('idle');
+    try {
+      await this.ensureConnected();
+      return { authorized: true };
+    } catch (error) {
+      if (this.state !== 'needs_auth') throw error;
+    }
+    // The failed connect saved what discovery found (the 401's resource_metadata, the server's metadata).
+    const { auth } = await loadSdk();
+    const result = await oauth.interactive(() => auth(oauth, { serverUrl: this.deps.config.url! }));
+    if (result === 'AUTHORIZED') {
+      this.setState('idle');
+      await this.ensureConnected();
+      return { authorized: true };
+    }
+    const url = oauth.authorizationUrl();
+    if (!url) throw new Error(`MCP server "${this.deps.name}": the authorization server gave no authorization URL`);
+    return { authorized: false, authorizationUrl: url.toString() };
+  }
+
+  /** Whether `state` (from the redirect) is this server's open authorization. */
+  ownsAuthorization(state: string): boolean {
+    return this.deps.oauth?.owns(state) ?? false;
+  }
+
+  /** The redirect came back with `code`: tokens are fetched (PKCE) and stored, then the server connects. */
+  async finishAuthorization(code: string): Promise<void> {
+    const oauth = this.deps.oauth;
+    if (!oauth) throw new Error(`MCP server "${this.deps.name}" does not use OAuth`);
+    const { auth } = await loadSdk();
+    try {
+      await auth(oauth, { serverUrl: this.deps.config.url!, authorizationCode: code });
+    } finally {
+      oauth.endPending();
+    }
+    this.deps.log.info('mcp server authorized', { server: this.deps.name });
+    if (this.state === 'needs_auth' || this.state === 'failed') this.setState('idle');
+    await this.ensureConnected();
+  }
+
+  /** The redirect came back with an error (the person declined): recorded as the last error. */
+  failAuthorization(message: string): void {
+    this.deps.oauth?.endPending();
+    this.recordError(message);
+    this.deps.onStatusChanged?.();
+  }
+
+  /** `mcp.auth.clear`: forgets the registration and tokens; the server needs authorizing again. */
+  async clearAuthorization(): Promise<void> {
+    const oauth = this.deps.oauth;
+    if (!oauth) throw new Error(`MCP server "${this.deps.name}" does not use OAuth`);
+    await oauth.clear();
+    await this.drop('authorization cleared');
+  }
+
+  /** The connected client, connecting first; throws a message for the model when it cannot. */
+  private async readyClient(): Promise<Client> {
+    const label = `MCP server "${this.deps.name}"`;
+    if (this.state === 'restarting')
+      throw new Error(
+        `${label} is restarting after it stopped (${this.lastError?.message ?? 'no error'}); try again shortly`,
+      );
+    if (this.state === 'needs_auth' && this.deps.oauth) throw new McpNeedsAuthorizationError(this.deps.name);
+    await this.ensureConnected().catch((error: unknown) => {
+      if (error instanceof McpNeedsAuthorizationError) throw error;
+      throw new Error(`${label} is not available: ${messageOf(error)}`);
+    });
+    const client = this.client;
+    if (!client) throw new Error(`${label} is not connected`);
+    return client;
+  }
+
+  /** What a failed request means, as a message the model (or the person) can act on. */
+  private async explain(error: unknown, name: string, signal: AbortSignal): Promise<Error> {
+    const label = `MCP server "${this.deps.name}"`;
+    const { timeoutMs } = this.deps.config;
+    if (signal.aborted) return new Error(`${label}: the call to ${name} was cancelled (the turn was aborted)`);
+    const { ErrorCode, McpError, UnauthorizedError } = await loadSdk();
+    if (error instanceof McpNeedsAuthorizationError || error instanceof UnauthorizedError) {
+      // The refresh was refused (or no tokens are left): the person has to authorize again.
+      await this.drop(`${name}: ${messageOf(error)}`);
+      this.setState('needs_auth');
+      return new McpNeedsAuthorizationError(this.deps.name);
+    }
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
+      return new Error(`${label}: ${name} did not answer within ${timeoutMs} ms; the call was cancelled`);
+    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+      // onClosed (the transport's close) ran before the rejection reached here.
+      const restarting = this.status().state === 'restarting' ? '; it is being restarted' : '';
+      return new Error(`${label} stopped during the call to ${name}${this.tail()}${restarting}`);
+    }
+    if (error instanceof McpError) return new Error(`${label}: ${name} failed: ${error.message}`);
+    // Transport-level failure (HTTP down): reconnect on the next use.
+    if (transportOf(this.deps.config) !== 'stdio') await this.drop(`${name}: ${messageOf(error)}`);
+    return new Error(`${label}: ${name} failed: ${messageOf(error)}`);
   }
 
   dispose(): void {
@@ -265,6 +429,21 @@ export class McpConnection implements Disposable {
               if (tools) this.setTools(tools);
             },
           },
+          // Listed here (all pages, templates too) rather than by the SDK's one-page refresh.
+          resources: {
+            autoRefresh: false,
+            debounceMs: 0,
+            onChanged: () => {
+              if (this.client === client) void this.refreshResources(client);
+            },
+          },
+          prompts: {
+            autoRefresh: false,
+            debounceMs: 0,
+            onChanged: () => {
+              if (this.client === client) void this.refreshPrompts(client);
+            },
+          },
         },
       },
     );
@@ -276,7 +455,13 @@ export class McpConnection implements Disposable {
       const connected = (async () => {
         // The SDK's own timeouts are a backstop: the race below is the one that reports.
         await client.connect(transport, { timeout: config.connectTimeoutMs * 2 });
-        return listAllTools(client, config.connectTimeoutMs * 2);
+        const capabilities = client.getServerCapabilities() ?? {};
+        const [tools, resources, prompts] = await Promise.all([
+          listAllTools(client, config.connectTimeoutMs * 2),
+          capabilities.resources ? listAllResources(client, config.connectTimeoutMs * 2) : undefined,
+          capabilities.prompts ? listAllPrompts(client, config.connectTimeoutMs * 2) : undefined,
+        ]);
+        return { tools, resources, prompts };
       })();
       const timedOut = new Promise<never>((_, reject) => {
         timer = this.deps.clock.setTimeout(
@@ -285,7 +470,7 @@ export class McpConnection implements Disposable {
         );
       });
       connected.catch(() => {});
-      const tools = await Promise.race([connected, timedOut]);
+      const { tools, resources, prompts } = await Promise.race([connected, timedOut]);
       if (this.disposed) {
         await client.close().catch(() => {});
         throw new Error('the MCP client is shutting down');
@@ -294,11 +479,23 @@ export class McpConnection implements Disposable {
       this.connectedAt = this.deps.clock.now();
       this.failures = 0;
       this.setTools(tools);
+      this.setResources(resources);
+      this.promptList = prompts;
       this.setState('ready');
       this.deps.log.info('mcp server connected', { server: this.deps.name, tools: tools.length });
     } catch (error) {
       client.onclose = undefined;
       await client.close().catch(() => {});
+      const { UnauthorizedError } = await loadSdk();
+      if (this.deps.oauth && (error instanceof McpNeedsAuthorizationError || error instanceof UnauthorizedError)) {
+        // Not a failure of the server: it waits for the person (mcp.auth.start), not for a retry.
+        const needs = new McpNeedsAuthorizationError(this.deps.name);
+        if (!this.disposed) {
+          this.recordError(needs.message);
+          this.setState('needs_auth');
+        }
+        throw needs;
+      }
       if (!this.disposed) {
         this.failedAt = this.deps.clock.now();
         this.setState('failed');
@@ -341,8 +538,11 @@ export class McpConnection implements Disposable {
     for (const [key, value] of Object.entries(config.headers))
       headers[key] = await this.deps.resolveValue(value, `headers.${key}`);
     const url = new URL(config.url!);
-    if (transport === 'sse') return new SSEClientTransport(url, { requestInit: { headers } });
-    return new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+    // With a provider the SDK sends the stored bearer, refreshes it on a 401 and, when that is not
+    // enough, asks the provider to send the person to authorize (which a turn refuses: mcp-oauth.ts).
+    const auth = this.deps.oauth ? { authProvider: this.deps.oauth } : {};
+    if (transport === 'sse') return new SSEClientTransport(url, { requestInit: { headers }, ...auth });
+    return new StreamableHTTPClientTransport(url, { requestInit: { headers }, ...auth });
   }
 
   private onClosed(client: Client): void {
@@ -401,6 +601,34 @@ export class McpConnection implements Disposable {
     this.deps.onStatusChanged?.();
   }
 
+  private setResources(list: { resources: McpResource[]; templates: McpResourceTemplate[] } | undefined): void {
+    const had = this.resourceList !== undefined;
+    const before = JSON.stringify(this.resourceList ?? null);
+    this.resourceList = list;
+    if (had !== (list !== undefined)) this.deps.onResourcesChanged?.();
+    if (JSON.stringify(list ?? null) !== before) this.deps.onStatusChanged?.();
+  }
+
+  private async refreshResources(client: Client): Promise<void> {
+    try {
+      const list = await listAllResources(client, this.deps.config.timeoutMs);
+      if (this.client === client) this.setResources(list);
+    } catch (error) {
+      this.recordError(`resources/list after list_changed: ${messageOf(error)}`);
+    }
+  }
+
+  private async refreshPrompts(client: Client): Promise<void> {
+    try {
+      const prompts = await listAllPrompts(client, this.deps.config.timeoutMs);
+      if (this.client !== client) return;
+      this.promptList = prompts;
+      this.deps.onStatusChanged?.();
+    } catch (error) {
+      this.recordError(`prompts/list after list_changed: ${messageOf(error)}`);
+    }
+  }
+
   private recordError(message: string): void {
     this.lastError = { message, at: this.deps.clock.now() };
     this.deps.log.warn('mcp server error', { server: this.deps.name, error: message });
@@ -424,6 +652,44 @@ async function listAllTools(client: Client, timeoutMs: number): Promise<McpTool[
     if (!cursor) break;
   }
   return tools;
+}
+
+async function listAllResources(
+  client: Client,
+  timeoutMs: number,
+): Promise<{ resources: McpResource[]; templates: McpResourceTemplate[] }> {
+  const resources: McpResource[] = [];
+  const templates: McpResourceTemplate[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 50; page++) {
+    const result = await client.listResources(cursor ? { cursor } : {}, { timeout: timeoutMs });
+    resources.push(...result.resources);
+    cursor = result.nextCursor;
+    if (!cursor) break;
+  }
+  // Templates are optional in the spec: a server that does not list them has none.
+  cursor = undefined;
+  for (let page = 0; page < 50; page++) {
+    const result: { resourceTemplates: McpResourceTemplate[]; nextCursor?: string | undefined } = await client
+      .listResourceTemplates(cursor ? { cursor } : {}, { timeout: timeoutMs })
+      .catch(() => ({ resourceTemplates: [] }));
+    templates.push(...result.resourceTemplates);
+    cursor = result.nextCursor;
+    if (!cursor) break;
+  }
+  return { resources, templates };
+}
+
+async function listAllPrompts(client: Client, timeoutMs: number): Promise<McpPrompt[]> {
+  const prompts: McpPrompt[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 50; page++) {
+    const result = await client.listPrompts(cursor ? { cursor } : {}, { timeout: timeoutMs });
+    prompts.push(...result.prompts);
+    cursor = result.nextCursor;
+    if (!cursor) break;
+  }
+  return prompts;
 }
 
 function messageOf(error: unknown): string {

@@ -4,7 +4,13 @@ import { Emitter } from '../base/emitter.js';
 import { HearthError } from '../base/errors.js';
 import type { Logger } from '../base/logger.js';
 import type { ApprovalGate } from '../exec/index.js';
-import type { McpServerStatus, McpServersTestResult } from '../protocol/methods/mcp.js';
+import type {
+  McpAuthStartResult,
+  McpPromptGetResult,
+  McpPromptInfo,
+  McpServerStatus,
+  McpServersTestResult,
+} from '../protocol/methods/mcp.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { McpAlwaysAllowed, McpAlwaysAllowedEntry } from './mcp-always-allowed.js';
 import {
@@ -13,14 +19,29 @@ import {
   type McpServerConfig,
   type McpValue,
   mcpServerConfigSchema,
+  usesOAuth,
 } from './mcp-config.js';
 import { McpConnection, type McpTool } from './mcp-connection.js';
+import { McpOAuthProvider } from './mcp-oauth.js';
+import { createResourceToolDefinitions } from './mcp-resource-tools.js';
+import { formatMcpResult } from './mcp-result.js';
 import { createMcpToolDefinition, describeMcpTool } from './mcp-tool.js';
 
 /** Where `{ "secret": "<name>" }` values come from (the secret store, by shape). */
 export interface McpSecretSource {
   readonly backend?: string;
   get(name: string): Promise<string | undefined>;
+  /** Where OAuth registrations and tokens are kept; without set and delete, OAuth is off. */
+  set?(name: string, value: string): Promise<void>;
+  delete?(name: string): Promise<boolean>;
+}
+
+/** What the OAuth redirect brought back to the gateway's callback. */
+export interface McpOAuthRedirect {
+  state?: string;
+  code?: string;
+  error?: string;
+  errorDescription?: string;
 }
 
 export interface McpHubDeps {
@@ -38,6 +59,8 @@ export interface McpHubDeps {
   clientVersion?: string;
   /** The exec hard floor for server command lines (`McpConnectionDeps.refuseCommand`). */
   refuseCommand?(commandLine: string): string[];
+  /** The gateway's OAuth redirect endpoint (`…/mcp/oauth/callback`); without it, OAuth is off. */
+  oauthRedirectUrl?(): string;
 }
 
 interface Entry {
@@ -122,6 +145,152 @@ export class McpHub implements Disposable {
     return this.testConnection(this.entryFor(name, config).connection, config);
   }
 
+  /** `mcp.auth.start`: the server is usable, or the URL the person opens to authorize Hearth. */
+  async startAuth(name: string): Promise<McpAuthStartResult> {
+    const config = this.deps.config().servers[name];
+    if (!config) throw new HearthError('not_found', `no MCP server "${name}" in mcp.servers`);
+    const entry = this.entryFor(name, config);
+    if (!this.oauthFor(config))
+      throw new HearthError(
+        'bad_request',
+        `MCP server "${name}" does not use OAuth: it is a stdio server, its headers set Authorization, or "oauth" is false`,
+      );
+    try {
+      const started = await entry.connection.startAuthorization();
+      return { ...started, server: entry.connection.status() };
+    } catch (error) {
+      throw new HearthError('unavailable', `MCP server "${name}": authorization could not start: ${messageOf(error)}`);
+    }
+  }
+
+  /**
+   * The browser came back to the gateway's callback. Finds the server whose open authorization has
+   * this `state` (unguessable, single use), fetches and stores the tokens, connects. Answers what
+   * the person's browser page says.
+   */
+  async completeAuth(redirect: McpOAuthRedirect): Promise<{ ok: boolean; server?: string; message: string }> {
+    const entry = redirect.state
+      ? [...this.entries.values()].find((candidate) => candidate.connection.ownsAuthorization(redirect.state!))
+      : undefined;
+    if (!entry)
+      return {
+        ok: false,
+        message:
+          'This authorization is unknown or expired (it was answered already, or started over 10 minutes ago). Start it again from Hearth.',
+      };
+    const { connection } = entry;
+    if (redirect.error || !redirect.code) {
+      const why = redirect.error
+        ? `${redirect.error}${redirect.errorDescription ? `: ${redirect.errorDescription}` : ''}`
+        : 'no code in the redirect';
+      connection.failAuthorization(`authorization refused: ${why}`);
+      return {
+        ok: false,
+        server: connection.name,
+        message: `MCP server "${connection.name}" was not authorized (${why}).`,
+      };
+    }
+    try {
+      await connection.finishAuthorization(redirect.code);
+      return {
+        ok: true,
+        server: connection.name,
+        message: `Hearth is authorized for MCP server "${connection.name}".`,
+      };
+    } catch (error) {
+      connection.failAuthorization(`authorization failed: ${messageOf(error)}`);
+      return { ok: false, server: connection.name, message: `MCP server "${connection.name}": ${messageOf(error)}` };
+    }
+  }
+
+  /** `mcp.auth.clear`: forgets the server's OAuth registration and tokens. */
+  async clearAuth(name: string): Promise<McpServerStatus> {
+    const config = this.deps.config().servers[name];
+    if (!config) throw new HearthError('not_found', `no MCP server "${name}" in mcp.servers`);
+    const entry = this.entryFor(name, config);
+    if (!this.oauthFor(config)) throw new HearthError('bad_request', `MCP server "${name}" does not use OAuth`);
+    await entry.connection.clearAuthorization();
+    return entry.connection.status();
+  }
+
+  /** The prompts of one server, or of every enabled one; an unreachable server goes to `errors`. */
+  async listPrompts(
+    server?: string,
+  ): Promise<{ prompts: McpPromptInfo[]; errors: { server: string; error: string }[] }> {
+    const servers = this.deps.config().servers;
+    if (server !== undefined && !servers[server])
+      throw new HearthError('not_found', `no MCP server "${server}" in mcp.servers`);
+    const names = server !== undefined ? [server] : Object.keys(servers).filter((name) => servers[name]!.enabled);
+    const prompts: McpPromptInfo[] = [];
+    const errors: { server: string; error: string }[] = [];
+    await Promise.all(
+      names.map(async (name) => {
+        try {
+          const listed = await this.entryFor(name, servers[name]!).connection.prompts();
+          for (const prompt of listed)
+            prompts.push({
+              server: name,
+              name: prompt.name,
+              ...(prompt.title ? { title: prompt.title } : {}),
+              ...(prompt.description ? { description: prompt.description } : {}),
+              arguments: (prompt.arguments ?? []).map((argument) => ({
+                name: argument.name,
+                ...(argument.description ? { description: argument.description } : {}),
+                ...(argument.required !== undefined ? { required: argument.required } : {}),
+              })),
+            });
+        } catch (error) {
+          errors.push({ server: name, error: messageOf(error) });
+        }
+      }),
+    );
+    // Servers answer in any order; the list is stable for the UI.
+    prompts.sort((a, b) => a.server.localeCompare(b.server) || a.name.localeCompare(b.name));
+    return { prompts, errors };
+  }
+
+  /** A server's prompt filled in with `args`; each message's content as text. */
+  async getPrompt(server: string, name: string, args: Record<string, string>): Promise<McpPromptGetResult> {
+    const config = this.deps.config().servers[server];
+    if (!config) throw new HearthError('not_found', `no MCP server "${server}" in mcp.servers`);
+    const { connection } = this.entryFor(server, config);
+    let listed: Awaited<ReturnType<McpConnection['prompts']>>;
+    try {
+      listed = await connection.prompts();
+    } catch (error) {
+      throw new HearthError('unavailable', messageOf(error));
+    }
+    if (!connection.hasPrompts()) throw new HearthError('bad_request', `MCP server "${server}" offers no prompts`);
+    const prompt = listed.find((candidate) => candidate.name === name);
+    if (!prompt)
+      throw new HearthError(
+        'not_found',
+        `MCP server "${server}" has no prompt "${name}" (it has: ${listed.map((p) => p.name).join(', ') || 'none'})`,
+      );
+    const missing = (prompt.arguments ?? []).filter(
+      (argument) => argument.required && args[argument.name] === undefined,
+    );
+    if (missing.length > 0)
+      throw new HearthError(
+        'bad_request',
+        `MCP prompt "${server}/${name}" needs argument${missing.length > 1 ? 's' : ''} ${missing.map((a) => a.name).join(', ')}`,
+      );
+    try {
+      const result = await connection.getPrompt(name, args, AbortSignal.timeout(config.timeoutMs + 1000));
+      return {
+        server,
+        name,
+        ...(result.description ? { description: result.description } : {}),
+        messages: result.messages.map((message) => ({
+          role: message.role,
+          text: formatMcpResult({ content: [message.content] }).output,
+        })),
+      };
+    } catch (error) {
+      throw new HearthError('bad_request', messageOf(error));
+    }
+  }
+
   /** Tools that run without asking because the person answered "allow always". */
   alwaysAllowed(): McpAlwaysAllowedEntry[] {
     return this.deps.alwaysAllowed?.list() ?? [];
@@ -188,8 +357,31 @@ export class McpHub implements Disposable {
     return entry;
   }
 
+  /** The server's OAuth client, when it may use OAuth and the host can keep tokens and take redirects. */
+  private oauthFor(config: McpServerConfig): boolean {
+    const { secrets } = this.deps;
+    return usesOAuth(config) && !!this.deps.oauthRedirectUrl && !!secrets.set && !!secrets.delete;
+  }
+
   private createConnection(name: string, config: McpServerConfig): McpConnection {
+    const { secrets, oauthRedirectUrl } = this.deps;
+    const oauth =
+      this.oauthFor(config) && oauthRedirectUrl && secrets.set && secrets.delete
+        ? new McpOAuthProvider({
+            server: name,
+            serverUrl: config.url!,
+            store: {
+              get: (key) => secrets.get(key),
+              set: (key, value) => secrets.set!(key, value),
+              delete: (key) => secrets.delete!(key),
+            },
+            redirectUrl: oauthRedirectUrl,
+            ...(typeof config.oauth === 'object' && config.oauth.scope ? { scope: config.oauth.scope } : {}),
+            now: () => this.deps.clock.now(),
+          })
+        : undefined;
     return new McpConnection({
+      ...(oauth ? { oauth } : {}),
       name,
       config,
       clock: this.deps.clock,
@@ -199,6 +391,10 @@ export class McpHub implements Disposable {
       ...(this.deps.refuseCommand ? { refuseCommand: this.deps.refuseCommand } : {}),
       resolveValue: (value, where) => this.resolveValue(name, value, where),
       onToolsChanged: () => {
+        const entry = this.entries.get(name);
+        if (entry) entry.definitions = undefined;
+      },
+      onResourcesChanged: () => {
         const entry = this.entries.get(name);
         if (entry) entry.definitions = undefined;
       },
@@ -234,6 +430,16 @@ export class McpHub implements Disposable {
       taken.add(definition.name);
       byName.set(tool.name, definition);
     }
+    // Resources as two tools while the server offers them; a server tool of the same name wins.
+    if (entry.connection.hasResources())
+      for (const [key, definition] of createResourceToolDefinitions(entry.connection)) {
+        if (taken.has(definition.name) || byName.has(key)) {
+          this.warnOnce(`${entry.connection.name}:${definition.name}`, `MCP tool name clash: ${definition.name}`);
+          continue;
+        }
+        taken.add(definition.name);
+        byName.set(key, definition);
+      }
     entry.definitions = { tools, byName };
     return byName;
   }
@@ -253,4 +459,8 @@ export class McpHub implements Disposable {
     this.warned.add(key);
     this.deps.log.warn(message);
   }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

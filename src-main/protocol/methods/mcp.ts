@@ -9,10 +9,18 @@ export interface McpServerStatus {
   /**
    * `idle`: not started yet (servers start when an agent that uses them runs a turn);
    * `restarting`: a stdio server stopped and waits for its next start (backoff);
-   * `failed`: could not start, or kept stopping (started again on next use).
+   * `failed`: could not start, or kept stopping (started again on next use);
+   * `needs_auth`: a remote server that wants OAuth and has no (or no longer valid) tokens:
+   * `mcp.auth.start` answers the URL the person opens to authorize Hearth.
    */
-  state: 'idle' | 'starting' | 'ready' | 'restarting' | 'failed' | 'stopped';
+  state: 'idle' | 'starting' | 'ready' | 'restarting' | 'failed' | 'stopped' | 'needs_auth';
   toolCount: number;
+  /** Resources the server lists (present when it offers the resources capability). */
+  resourceCount?: number;
+  /** Prompts the server lists (present when it offers the prompts capability). */
+  promptCount?: number;
+  /** A remote server Hearth may authorize with OAuth: whether tokens are stored, and until when the access token is good. */
+  oauth?: { authorized: boolean; expiresAt?: number };
   /** Restarts after the server stopped on its own. */
   restarts: number;
   lastError?: string;
@@ -56,6 +64,28 @@ export interface McpAlwaysAllowedInfo {
   addedAtMs: number;
 }
 
+/** `mcp.auth.start`: the server is usable now, or the URL to open in the browser. */
+export type McpAuthStartResult =
+  | { authorized: true; server: McpServerStatus }
+  | { authorized: false; authorizationUrl: string; server: McpServerStatus };
+
+/** A prompt template a server offers (`prompts/list`). */
+export interface McpPromptInfo {
+  server: string;
+  name: string;
+  title?: string;
+  description?: string;
+  arguments: { name: string; description?: string; required?: boolean }[];
+}
+
+/** A prompt filled in by its server (`prompts/get`): each message's content as text (binary parts named, not inlined). */
+export interface McpPromptGetResult {
+  server: string;
+  name: string;
+  description?: string;
+  messages: { role: 'user' | 'assistant'; text: string }[];
+}
+
 export const mcpMethods = {
   'mcp.servers.list': method<{ servers: McpServerStatus[] }>()({
     scope: 'operator.read',
@@ -93,5 +123,39 @@ export const mcpMethods = {
     scope: 'operator.admin',
     controlPlaneWrite: true,
     params: z.object({ json: z.string().min(1).max(200_000), apply: z.boolean().optional() }).strict(),
+  }),
+  /**
+   * OAuth for a remote server: connects if stored tokens (or a refresh) suffice, else registers
+   * Hearth with the server's authorization server if needed and answers the authorization URL for
+   * the person's browser; the redirect returns to the gateway's `/mcp/oauth/callback`.
+   */
+  'mcp.auth.start': method<McpAuthStartResult>()({
+    scope: 'operator.admin',
+    controlPlaneWrite: true,
+    params: z.object({ server: z.string().min(1).max(64) }).strict(),
+  }),
+  /** Forgets a server's OAuth registration and tokens (the secret store entry); it needs authorizing again. */
+  'mcp.auth.clear': method<{ server: McpServerStatus }>()({
+    scope: 'operator.admin',
+    controlPlaneWrite: true,
+    params: z.object({ server: z.string().min(1).max(64) }).strict(),
+  }),
+  /**
+   * The prompts of the enabled servers (or of one), starting them if needed; a server that cannot
+   * be reached is in `errors` rather than failing the whole list.
+   */
+  'mcp.prompts.list': method<{ prompts: McpPromptInfo[]; errors: { server: string; error: string }[] }>()({
+    scope: 'operator.write',
+    params: z.object({ server: z.string().min(1).max(64).optional() }).strict(),
+  }),
+  'mcp.prompts.get': method<McpPromptGetResult>()({
+    scope: 'operator.write',
+    params: z
+      .object({
+        server: z.string().min(1).max(64),
+        name: z.string().min(1).max(256),
+        arguments: z.record(z.string(), z.string()).optional(),
+      })
+      .strict(),
   }),
 };
