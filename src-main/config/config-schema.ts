@@ -9,6 +9,7 @@ import { agentMemoryConfigSchema, memoryConfigSchema } from '../memory/memory-co
 import { openAiApiConfigSchema } from '../openai-api/openai-api-config.js';
 import { authConfigSchema, providersConfigSchema } from '../providers/provider-config.js';
 import { checkAgents, createAgentsConfigSchema, sessionConfigSchema } from '../sessions/routing-config.js';
+import { browserToolsConfigSchema } from '../tools/browser/browser-config.js';
 import { toolCatalogueConfigShape } from '../tools/catalogue/catalogue-config.js';
 import { filesToolsConfigSchema } from '../tools/files/files-config.js';
 import { webToolsConfigSchema } from '../tools/web/web-config.js';
@@ -128,6 +129,8 @@ export const hearthConfigSchema = z
         files: filesToolsConfigSchema.optional(),
         /** web_fetch's (tools/web): private-network access, size caps, timeouts. */
         web: webToolsConfigSchema.optional(),
+        /** the browser tool's (tools/browser): which Chromium, headless, idle time, private-network access. */
+        browser: browserToolsConfigSchema.optional(),
       })
       .loose()
       .default({}),
