@@ -16,7 +16,7 @@ import type {
   ChannelWebhook,
   RunningChannel,
 } from '../plugins/sdk/channels.js';
-import type { ChatEvent } from '../protocol/index.js';
+import { type ChannelDeliveryTarget, type ChatEvent, formatDeliveryTarget } from '../protocol/index.js';
 import { type ApprovalPlace, type ChannelApprovalService, ChannelApprovals } from './channel-approvals.js';
 import {
   accountKey,
@@ -564,6 +564,58 @@ export class ChannelHost implements AsyncDisposable {
       }
     }
     return sent;
+  }
+
+  /**
+   * Background work's result (a cron run, a heartbeat reply) sent where the person asked, not in
+   * answer to a message. A DM reaches only someone who may write to the agent (paired or on
+   * allowFrom), so a job can never message a stranger; a group only where the channel answers
+   * groups. Resolves with where it went; throws naming why it cannot be sent.
+   */
+  async deliver(target: ChannelDeliveryTarget, text: string): Promise<string> {
+    if (target.kind === 'owner') {
+      const sent = await this.notifyOwner(text);
+      if (sent === 0) {
+        throw new HearthError(
+          'unavailable',
+          'no channel reaches the owner: link their accounts under memory.identityLinks.owner (e.g. ["telegram:<your user id>"]), pair them, and keep the channel connected',
+        );
+      }
+      return `the owner, on ${sent} channel${sent === 1 ? '' : 's'}`;
+    }
+    const to = formatDeliveryTarget(target);
+    const entry = this.entries.get(target.channel);
+    if (!entry?.plugin) {
+      throw new HearthError(
+        'not_found',
+        `${to}: no channel "${target.channel}" (channels: ${[...this.entries.keys()].join(', ') || 'none'})`,
+      );
+    }
+    const running = entry.running;
+    if (!running?.outbound) {
+      const health = `${entry.health.state}${entry.health.error ? `: ${entry.health.error}` : ''}`;
+      throw new HearthError('unavailable', `${to}: ${entry.plugin.meta.name} is not running (${health})`);
+    }
+    let destination: ChannelTarget;
+    if (target.peerKind === 'direct') {
+      if (!this.isKnown(target.channel, target.peerId)) {
+        throw new HearthError(
+          'forbidden',
+          `${to}: that user is not paired with ${entry.plugin.meta.name} or on its allowFrom; the agent only writes to people who may write to it`,
+        );
+      }
+      destination = await this.directTarget(target.channel, target.peerId);
+    } else {
+      if (!entry.settings?.groups.enabled) {
+        throw new HearthError(
+          'forbidden',
+          `${to}: groups are off for ${entry.plugin.meta.name} (channels.${target.channel}.groups.enabled)`,
+        );
+      }
+      destination = { peerKind: target.peerKind, peerId: target.peerId };
+    }
+    await running.outbound.sendText(destination, text);
+    return to;
   }
 
   /** Linked identities (identityLinks), whether each account may reach the agent, and docked conversations. */

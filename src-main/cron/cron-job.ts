@@ -1,10 +1,14 @@
 import { z } from 'zod';
 import { HearthError } from '../base/errors.js';
+import { type DeliveryOutcome, deliveryTextSchema } from '../protocol/delivery-target.js';
 import type { CronSchedule } from './cron-schedule.js';
 
-/** `ui`: the run's reply is announced to connected clients; `none`: kept in history only. */
-export const cronDeliveries = ['ui', 'none'] as const;
-export type CronDelivery = (typeof cronDeliveries)[number];
+/**
+ * Where a run's reply goes, as written (protocol/delivery-target.ts): `ui` (announced to
+ * connected clients), `none` (history only), `owner` (the owner's linked channels), or one chat
+ * (`telegram:42`, `slack:channel:C0123`). Every run is also announced as `cron.changed`.
+ */
+export type CronDelivery = string;
 
 export type CronRunStatus = 'ok' | 'error' | 'skipped';
 
@@ -12,6 +16,8 @@ export interface CronRunResult {
   status: CronRunStatus;
   /** The reply's start, or why it failed or was skipped. */
   summary: string;
+  /** A channel delivery (`owner`, `telegram:42`): whether it reached the chat. */
+  delivery?: DeliveryOutcome;
 }
 
 /**
@@ -49,6 +55,7 @@ export interface CronRunRecord {
   status: CronRunStatus;
   summary: string;
   trigger: 'schedule' | 'catch-up' | 'manual';
+  delivery?: DeliveryOutcome;
 }
 
 const name = z.string().trim().min(1).max(120);
@@ -66,7 +73,7 @@ export const cronJobInputSchema = z
     agentId: agentId.default('main'),
     message,
     session: session.default('isolated'),
-    delivery: z.enum(cronDeliveries).default('ui'),
+    delivery: deliveryTextSchema.default('ui'),
     enabled: z.boolean().default(true),
   })
   .strict();
@@ -81,7 +88,7 @@ export const cronJobPatchSchema = z
     agentId: agentId.optional(),
     message: message.optional(),
     session: session.optional(),
-    delivery: z.enum(cronDeliveries).optional(),
+    delivery: deliveryTextSchema.optional(),
     enabled: z.boolean().optional(),
   })
   .strict();

@@ -143,6 +143,7 @@ export function createCronService(deps: CronServiceDeps): CronService {
         status: result.status,
         summary: result.summary.slice(0, summaryLimit),
         trigger,
+        ...(result.delivery ? { delivery: result.delivery } : {}),
       };
       await finish(job.id, record);
       return record;

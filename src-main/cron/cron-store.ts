@@ -3,7 +3,8 @@ import { dirname } from 'node:path';
 import { z } from 'zod';
 import { HearthError } from '../base/errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
-import { type CronJob, type CronRunRecord, cronDeliveries } from './cron-job.js';
+import { deliveryTextSchema } from '../protocol/delivery-target.js';
+import type { CronJob, CronRunRecord } from './cron-job.js';
 
 /**
  * Jobs live in state (`state/cron/jobs.json`), not hearth.json, so the agent and the UI can
@@ -28,7 +29,7 @@ const jobSchema = z
     agentId: z.string().min(1),
     message: z.string().min(1),
     session: z.string().min(1),
-    delivery: z.enum(cronDeliveries),
+    delivery: deliveryTextSchema,
     enabled: z.boolean(),
     createdAtMs: z.number(),
     updatedAtMs: z.number(),

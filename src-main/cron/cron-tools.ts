@@ -52,6 +52,10 @@ export function createCronTools(cron: Pick<CronService, 'list' | 'add' | 'remove
       tz: z.string().optional().describe('IANA time zone for a cron expression'),
       message: z.string().min(1).max(20_000).describe('what the agent is told each run'),
       session: z.string().optional().describe('"isolated" (default) or a session key to continue'),
+      deliver: z
+        .enum(['ui', 'owner'])
+        .optional()
+        .describe('"owner": also send each result to the person on their channels (Telegram…)'),
     })
     .strict();
   const add: ToolDefinition<z.infer<typeof addInput>> = {
@@ -62,7 +66,10 @@ export function createCronTools(cron: Pick<CronService, 'list' | 'add' | 'remove
       const refused = refuseFromCron(context, 'cron_add');
       if (refused) return refused;
       try {
-        const job = await cron.add({ ...input, agentId: context.agentId, delivery: 'ui' });
+        // The model may reach the app or the owner, never a chat it names: a prompt-injected
+        // job must not be able to post to someone else. A person sets other chats (UI, CLI).
+        const { deliver, ...fields } = input;
+        const job = await cron.add({ ...fields, agentId: context.agentId, delivery: deliver ?? 'ui' });
         return { output: `Scheduled ${line(job)}` };
       } catch (error) {
         return failure(error);

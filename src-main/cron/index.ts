@@ -7,7 +7,6 @@ export {
   type CronRunRecord,
   type CronRunResult,
   type CronRunStatus,
-  cronDeliveries,
   cronJobInputSchema,
   cronJobPatchSchema,
 } from './cron-job.js';

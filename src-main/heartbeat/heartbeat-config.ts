@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deliveryTextSchema } from '../protocol/delivery-target.js';
 import type { HeartbeatSettings } from './heartbeat-service.js';
 
 const hour = z.number().int().min(0).max(24);
@@ -37,6 +38,11 @@ export const heartbeatConfigSchema = z
      * Empty: nothing is watched.
      */
     watch: z.array(watchedPath).max(100).default([]),
+    /**
+     * Where a reply worth telling goes besides the app: `ui` (the app only), `owner` (the owner's
+     * linked channels), or one chat (`telegram:42`); protocol/delivery-target.ts.
+     */
+    delivery: deliveryTextSchema.default('ui'),
     /** Longest a heartbeat turn may run before it is aborted. */
     runTimeoutMs: z
       .number()

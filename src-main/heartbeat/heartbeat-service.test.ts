@@ -32,7 +32,10 @@ function harness(options: {
       prompts.push(prompt);
       return options.reply ?? NOTHING_TO_REPORT;
     },
-    deliver: (text) => delivered.push(text),
+    deliver: (text) => {
+      delivered.push(text);
+      return undefined;
+    },
   });
   /** One interval at a time, letting each beat finish, as on a real machine. */
   const pass = async (beats: number) => {

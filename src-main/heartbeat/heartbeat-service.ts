@@ -2,6 +2,7 @@ import type { Clock } from '../base/clock.js';
 import type { Disposable } from '../base/disposable.js';
 import { Emitter, type Event } from '../base/emitter.js';
 import type { Logger } from '../base/logger.js';
+import type { DeliveryOutcome } from '../protocol/delivery-target.js';
 import type { HeartbeatLastResult } from '../protocol/methods/gateway.js';
 import { type Checklist, parseChecklist } from './heartbeat-checklist.js';
 import { type HeartbeatReason, heartbeatPrompt, NOTHING_TO_REPORT, precheck } from './heartbeat-precheck.js';
@@ -53,8 +54,11 @@ export interface HeartbeatDeps {
   failedJobs(sinceMs: number): string[];
   /** One heartbeat turn (run kind `heartbeat`); resolves with the model's reply; throws when the turn failed. */
   runTurn(prompt: string): Promise<string | HeartbeatTurnOutcome>;
-  /** A reply worth telling the person. */
-  deliver(text: string): void;
+  /**
+   * A reply worth telling the person. May answer how a channel delivery went (kept with the
+   * beat's result); it must not throw.
+   */
+  deliver(text: string): Promise<DeliveryOutcome | undefined> | undefined;
   /** The counters to continue from (the ones kept before a restart or a settings change). */
   initial?: HeartbeatCounters;
 }
@@ -163,8 +167,15 @@ export function createHeartbeat(deps: HeartbeatDeps): HeartbeatService {
       return;
     }
     state.lastDelivered = reply;
-    deps.deliver(reply);
-    finish({ status: 'delivered', atMs: now, reasons: described, summary: reply, ...session });
+    const delivery = await deps.deliver(reply);
+    finish({
+      status: 'delivered',
+      atMs: now,
+      reasons: described,
+      summary: reply,
+      ...session,
+      ...(delivery ? { delivery } : {}),
+    });
   }
 
   const beat = async () => {

@@ -16,6 +16,7 @@ import { openSecretStore } from '../secrets/index.js';
 import { createCanvasTools } from '../tools/canvas/index.js';
 import { createSessionTools } from '../tools/sessions/index.js';
 import type { ToolDefinition } from '../tools/tool.js';
+import { createChannelOutbox } from './channel-outbox.js';
 import { modelTextOf } from './model-text-of.js';
 import { personalFolders } from './session-person.js';
 import { whenFirstClient } from './when-first-client.js';
@@ -165,8 +166,10 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       }),
     );
     services = agent.services;
-    root.add(await wireCron({ ...base, services, tools }));
-    root.add(wireHeartbeat({ ...base, services }));
+    // Cron's and the heartbeat's results for a channel go here; the channels bind it when they start.
+    const outbox = createChannelOutbox();
+    root.add(await wireCron({ ...base, services, tools, outbox }));
+    root.add(wireHeartbeat({ ...base, services, outbox }));
     const approvals = exec.approvals;
     root.add(
       wireChat({
@@ -180,7 +183,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
         defaults: openClawDefaults.get,
       }),
     );
-    root.add(await (await import('./wire-channels.js')).wireChannels({ ...base, secrets, plugins, approvals }));
+    root.add(await (await import('./wire-channels.js')).wireChannels({ ...base, secrets, plugins, approvals, outbox }));
     const execConfig = (agentId: string) => execConfigFor(config, agentId);
     const gatewayUrl = options.gatewayUrl ?? (() => 'http://127.0.0.1');
     root.add(wireRoster(base));

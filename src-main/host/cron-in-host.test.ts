@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CronJobView } from '../protocol/methods/cron.js';
 import { chatTurn } from '../testing/chat-turn.js';
 import { type ProductFixture, startProductFixture } from '../testing/product-fixture.js';
 import type { AnyFrame } from '../testing/raw-gateway-socket.js';
@@ -83,6 +84,32 @@ describe('cron through the gateway', () => {
     expect(toolResult).toContain('a run started by a cron job cannot create or edit cron jobs');
     const jobs = (await product.socket.request('cron.list', {})).payload as { jobs: { id: string; name: string }[] };
     expect(jobs.jobs.map((job) => job.name).sort()).toEqual(['sneaky', 'spawned']);
+    for (const job of jobs.jobs) await product.socket.request('cron.remove', { id: job.id });
+  });
+
+  it('the model may send a job to the owner, but never to a chat it names', async () => {
+    product.llm.script([
+      {
+        type: 'tool_calls',
+        calls: [
+          { name: 'cron_add', input: { name: 'to-owner', schedule: 'every 1h', message: 'ping', deliver: 'owner' } },
+          {
+            name: 'cron_add',
+            input: { name: 'to-stranger', schedule: 'every 1h', message: 'ping', deliver: 'telegram:666' },
+          },
+          {
+            name: 'cron_add',
+            input: { name: 'sneaky-field', schedule: 'every 1h', message: 'ping', delivery: 'telegram:666' },
+          },
+        ],
+      },
+      { type: 'text', text: 'Done.' },
+    ]);
+    expect(await chatTurn(product.socket, { key: 'cron-chat-2', message: 'remind me' }, 20_000)).toMatchObject({
+      state: 'final',
+    });
+    const jobs = (await product.socket.request('cron.list', {})).payload as { jobs: CronJobView[] };
+    expect(jobs.jobs.map((job) => [job.name, job.delivery])).toEqual([['to-owner', 'owner']]);
     for (const job of jobs.jobs) await product.socket.request('cron.remove', { id: job.id });
   });
 

@@ -19,6 +19,7 @@ import type { UsageLimitEvent, UsageSummaryResult } from '../protocol/methods/us
 import { resolveModelSelection } from '../providers/index.js';
 import type { SecretStore } from '../secrets/index.js';
 import { parseSessionKey, resolveRoute } from '../sessions/index.js';
+import type { ChannelOutbox } from './channel-outbox.js';
 
 /**
  * A channel message reaches chat.send as this caller: it may write a chat turn and nothing else.
@@ -110,6 +111,8 @@ export async function wireChannels(deps: {
   approvals?: Pick<ApprovalService, 'registerPrompter' | 'resolve' | 'get'>;
   /** Loopback fakes in tests; the platform's API in real use. */
   fetch?: typeof fetch;
+  /** Cron's and the heartbeat's channel deliveries: bound to the host while it runs. */
+  outbox?: ChannelOutbox;
 }): Promise<AsyncDisposable> {
   const { core, config, clock, plugins } = deps;
   const log = deps.log.child({ part: 'channels' });
@@ -203,6 +206,7 @@ export async function wireChannels(deps: {
   root.add({ dispose: () => started.dispose() });
   root.add(started.onDidChange((change) => core.bus.publish('channels.changed', change)));
   if (deps.approvals) root.add(deps.approvals.registerPrompter(started.approvals));
+  if (deps.outbox) root.add(deps.outbox.bind((target, text) => started.deliver(target, text)));
   // A spend cap at its warning line (80 %) or used up: the owner hears it on their channels, once
   // per cap, period and state (kept across restarts).
   root.add(

@@ -6,6 +6,7 @@ import type { Logger } from '../base/logger.js';
 import type { ConfigService } from '../config/index.js';
 import {
   type CronJobRunner,
+  type CronRunResult,
   type CronService,
   createCronService,
   createCronStore,
@@ -16,6 +17,7 @@ import type { GatewayCore } from '../gateway/gateway-core.js';
 import { registerCronMethods } from '../gateway/methods/cron.js';
 import type { HearthPaths } from '../paths/index.js';
 import type { ToolDefinition } from '../tools/tool.js';
+import type { ChannelOutbox } from './channel-outbox.js';
 
 export interface WiredCron extends AsyncDisposable {
   cron: CronService;
@@ -35,6 +37,8 @@ export async function wireCron(deps: {
   services: RuntimeServices;
   /** The shared tool list the runtime reads every turn; the cron tools are added to it. */
   tools: ToolDefinition[];
+  /** Where a job whose delivery is `owner` or a chat sends its result (the channels bind it). */
+  outbox?: ChannelOutbox;
 }): Promise<WiredCron> {
   const { core, config, clock } = deps;
   const log = deps.log.child({ part: 'cron' });
@@ -50,8 +54,22 @@ export async function wireCron(deps: {
     runtime.start({ runId, sessionKey, message: job.message, runKind: 'cron', timeoutMs: runTimeoutMs });
     active.set(runId, sessionKey);
     const run = await runtime.wait(runId).finally(() => active.delete(runId));
-    if (run?.status === 'ok') return { status: 'ok', summary: run.text.trim() || '(no reply)' };
-    return { status: 'error', summary: run?.error?.message ?? `the run ended ${run?.status ?? 'unseen'}` };
+    const reply = run?.status === 'ok' ? run.text.trim() : '';
+    const result: CronRunResult =
+      run?.status === 'ok'
+        ? { status: 'ok', summary: reply || '(no reply)' }
+        : { status: 'error', summary: run?.error?.message ?? `the run ended ${run?.status ?? 'unseen'}` };
+    // A person waiting for the 8:00 summary on their phone hears of a failure there too; an empty
+    // reply (the job found nothing to say) is not sent.
+    const text =
+      result.status === 'ok'
+        ? reply
+          ? `⏰ ${job.name}\n\n${reply}`
+          : ''
+        : `⚠️ ${job.name} did not run: ${result.summary}`;
+    const delivery = text && deps.outbox ? await deps.outbox.deliver(job.delivery, text) : undefined;
+    if (delivery?.status === 'failed') log.warn('a cron result was not delivered', { job: job.id, ...delivery });
+    return delivery ? { ...result, delivery } : result;
   };
 
   const store = createCronStore({ jobsFile: join(dir, 'jobs.json'), runsFile: join(dir, 'runs.jsonl') });
@@ -81,6 +99,7 @@ export async function wireCron(deps: {
         status: run.status,
         summary: run.summary,
         delivery: job.delivery,
+        ...(run.delivery ? { delivered: run.delivery } : {}),
       }),
     ),
   );

@@ -26,6 +26,7 @@ import { nodeWatchSource } from '../memory/index.js';
 import type { HearthPaths } from '../paths/index.js';
 import type { ChatEvent } from '../protocol/index.js';
 import type { HeartbeatLastResult, HeartbeatStatus } from '../protocol/methods/gateway.js';
+import type { ChannelOutbox } from './channel-outbox.js';
 
 /**
  * The heartbeat's own named session (never the person's main chat, whose history it would grow
@@ -74,6 +75,8 @@ export function wireHeartbeat(deps: {
   eventSources?: readonly HeartbeatEventSource[];
   /** Changed paths under a workspace folder; fs.watch unless a test drives it. */
   watchPaths?: (workspaceDir: string) => ChangedPathSource;
+  /** Where a reply goes when `heartbeat.delivery` is `owner` or a chat (the channels bind it). */
+  outbox?: ChannelOutbox;
 }): AsyncDisposable {
   const { core, config, clock } = deps;
   const log = deps.log.child({ part: 'heartbeat' });
@@ -178,8 +181,9 @@ export function wireHeartbeat(deps: {
       takeEvents: () => inbox.take(),
       failedJobs,
       runTurn,
-      // The beat's `heartbeat` event (below) carries the reply to connected clients.
-      deliver: () => {},
+      // The beat's `heartbeat` event (below) carries the reply to connected clients; a channel
+      // delivery also sends it there.
+      deliver: (reply) => deps.outbox?.deliver(settings.delivery, reply),
       ...(counters ? { initial: counters } : {}),
     });
     const listener = service.onDidBeat((result) => {
@@ -221,6 +225,7 @@ export function wireHeartbeat(deps: {
       ...(lastResult ? { lastResult } : {}),
       pendingEvents: inbox.size(),
       watch: settings.watch,
+      delivery: settings.delivery,
       problems: [...(problem ? [problem] : []), ...(kept.problem ? [kept.problem] : []), ...state.problems],
     };
   };

@@ -1,4 +1,5 @@
 import type { PresenceEntry } from './connect.js';
+import type { DeliveryOutcome } from './delivery-target.js';
 import type { ChatHistoryMessage } from './methods/chat.js';
 import type { PairingRequestView } from './methods/devices.js';
 import type { ExecApprovalView } from './methods/exec.js';
@@ -122,7 +123,10 @@ export type CronChangedEvent =
       sessionKey?: string;
       status: 'ok' | 'error' | 'skipped';
       summary: string;
-      delivery: 'ui' | 'none';
+      /** The job's delivery as written (`ui`, `none`, `owner`, `telegram:42`). */
+      delivery: string;
+      /** A channel delivery's outcome. */
+      delivered?: DeliveryOutcome;
     };
 
 /** `heartbeat`: a beat ended (quiet beats too: they cost nothing); `delivered` carries what the person should hear. */

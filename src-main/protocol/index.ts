@@ -18,6 +18,14 @@ export {
   type PresenceEntry,
 } from './connect.js';
 export {
+  type ChannelDeliveryTarget,
+  type DeliveryOutcome,
+  type DeliveryTarget,
+  deliveryTextSchema,
+  formatDeliveryTarget,
+  parseDeliveryTarget,
+} from './delivery-target.js';
+export {
   base64Decode,
   base64UrlEncode,
   buildDeviceAuthPayloadV2,

@@ -9,6 +9,8 @@ export interface NewCronJob {
   schedule: string;
   tz?: string;
   message: string;
+  /** `ui` (default), `owner`, `none`, or a chat such as `telegram:42`. */
+  delivery?: string;
 }
 
 export interface ScheduleState {
@@ -88,6 +90,7 @@ export function createScheduleStore(client: GatewayPort): StoreApi<ScheduleState
             schedule: job.schedule,
             message: job.message,
             ...(job.tz ? { tz: job.tz } : {}),
+            ...(job.delivery ? { delivery: job.delivery } : {}),
           });
         } catch (error) {
           set({ error: errorText(error) });

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { describeSchedule } from '../../cron/index.js';
+import { parseDeliveryTarget } from '../../protocol/delivery-target.js';
 import type { CronJobView, CronRunView } from '../../protocol/methods/cron.js';
 import { type CliContext, CliError } from '../cli-context.js';
 import { type GatewayOptions, withGatewayClient, withGatewayOptions } from '../gateway-command.js';
@@ -39,11 +40,17 @@ export function registerCronCommands(program: Command, context: CliContext): voi
       .option('--tz <zone>', "IANA time zone for a cron expression (default: this machine's)")
       .option('--agent <id>', 'agent id', 'main')
       .option('--session <key>', '"isolated" (a new session each run) or a session key to continue', 'isolated')
-      .option('--delivery <where>', 'ui | none', 'ui')
+      .option(
+        '--delivery <where>',
+        'ui | none | owner (your linked channels) | <channel>:<peerId> (telegram:42) | <channel>:group:<id>',
+        'ui',
+      )
       .option('--disabled', 'add it switched off'),
   ).action(async (name: string, options: AddOptions) => {
-    if (options.delivery !== 'ui' && options.delivery !== 'none') {
-      throw new CliError(`cron add: --delivery must be "ui" or "none", got "${options.delivery}"`);
+    try {
+      parseDeliveryTarget(options.delivery ?? 'ui');
+    } catch (error) {
+      throw new CliError(`cron add: --${(error as Error).message}`);
     }
     const { job } = await withGatewayClient(context, options, ['operator.write'], (client) =>
       client.request('cron.add', {
@@ -53,7 +60,7 @@ export function registerCronCommands(program: Command, context: CliContext): voi
         ...(options.tz ? { tz: options.tz } : {}),
         agentId: options.agent,
         session: options.session,
-        delivery: options.delivery as 'ui' | 'none',
+        delivery: options.delivery ?? 'ui',
         enabled: !options.disabled,
       }),
     );
@@ -109,10 +116,14 @@ export function formatJob(job: CronJobView): string {
       : `next ${new Date(job.nextRunAtMs).toISOString()}`
     : 'disabled';
   const last = job.lastResult ? `  last: ${job.lastResult.status}` : '';
-  return `${job.id}  ${job.name}  ${describeSchedule(job.schedule)}  ${job.agentId}/${job.session}  ${when}${last}`;
+  const to = job.delivery === 'ui' ? '' : `  → ${job.delivery}`;
+  return `${job.id}  ${job.name}  ${describeSchedule(job.schedule)}  ${job.agentId}/${job.session}${to}  ${when}${last}`;
 }
 
 function formatRun(run: CronRunView): string {
   const summary = run.summary.replace(/\s+/g, ' ').slice(0, 120);
-  return `${new Date(run.startedAtMs).toISOString()}  ${run.jobId}  ${run.status} (${run.trigger})  ${summary}`;
+  const delivery = run.delivery
+    ? `  [${run.delivery.status === 'sent' ? 'sent to' : 'not sent to'} ${run.delivery.to}${run.delivery.status === 'failed' && run.delivery.detail ? `: ${run.delivery.detail}` : ''}]`
+    : '';
+  return `${new Date(run.startedAtMs).toISOString()}  ${run.jobId}  ${run.status} (${run.trigger})  ${summary}${delivery}`;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type DeliveryOutcome, deliveryTextSchema } from '../delivery-target.js';
 import { method } from './define.js';
 
 /** A scheduled job as the wire shows it (docs/AUTOMATION.md). */
@@ -15,7 +16,8 @@ export interface CronJobView {
   message: string;
   /** `isolated` (a new session per run) or the session key a run continues. */
   session: string;
-  delivery: 'ui' | 'none';
+  /** `ui`, `none`, `owner`, or one chat (`telegram:42`): protocol/delivery-target.ts. */
+  delivery: string;
   enabled: boolean;
   createdAtMs: number;
   updatedAtMs: number;
@@ -35,6 +37,8 @@ export interface CronRunView {
   status: 'ok' | 'error' | 'skipped';
   summary: string;
   trigger: 'schedule' | 'catch-up' | 'manual';
+  /** A channel delivery's outcome (the reply, or the failure, sent to `owner` or a chat). */
+  delivery?: DeliveryOutcome;
 }
 
 /** Pages as OpenClaw's Control UI reads them (`total`, `hasMore`, `nextOffset`). */
@@ -86,7 +90,7 @@ const jobFields = {
   agentId: z.string().min(1).max(64).optional(),
   message: z.string().min(1).max(20_000),
   session: z.string().min(1).max(300).optional(),
-  delivery: z.enum(['ui', 'none']).optional(),
+  delivery: deliveryTextSchema.optional(),
   enabled: z.boolean().optional(),
 };
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { PresenceEntry } from '../connect.js';
+import type { DeliveryOutcome } from '../delivery-target.js';
 import { method } from './define.js';
 
 export interface HealthResult {
@@ -26,6 +27,8 @@ export interface HeartbeatLastResult {
   summary?: string;
   /** The heartbeat turn's session (its transcript is the beat's record). */
   sessionKey?: string;
+  /** A delivered reply sent to a channel (`heartbeat.delivery` is `owner` or a chat): how it went. */
+  delivery?: DeliveryOutcome;
 }
 
 /** `status.heartbeat`: `enabled` and `lastAt` are OpenClaw's; the rest is Hearth's. */
@@ -45,6 +48,8 @@ export interface HeartbeatStatus {
   pendingEvents?: number;
   /** `heartbeat.watch`: the workspace files and folders whose change wakes the next beat. */
   watch?: string[];
+  /** `heartbeat.delivery`: where a reply worth telling goes (`ui`, `owner`, `telegram:42`). */
+  delivery?: string;
   /** HEARTBEAT.md lines that could not be read, or a config problem. */
   problems?: string[];
 }

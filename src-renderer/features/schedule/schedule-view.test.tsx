@@ -157,6 +157,37 @@ describe('ScheduleView', () => {
     expect((form.getByLabelText('Name') as HTMLInputElement).value).toBe('');
   });
 
+  it('sends a job to a channel chat, shows where it delivers, and says when a delivery did not arrive', async () => {
+    const failed: CronRunView = {
+      ...run,
+      delivery: { to: 'telegram:42', status: 'failed', detail: 'telegram:42: that user is not paired' },
+    };
+    app = scheduleApp({ jobs: [{ ...inbox, delivery: 'telegram:42' }] });
+    app.gateway.handle('cron.runs', () => ({ runs: [failed], entries: [failed], total: 1, ...page }));
+    renderWithStores(app, <ScheduleView />);
+    const job = within(await screen.findByTestId('cron-job'));
+    expect(job.getByText('Deliver to')).toBeTruthy();
+    expect(job.getByText('telegram:42')).toBeTruthy();
+    const history = within(await screen.findByTestId('cron-run'));
+    const badge = history.getByText('not sent to telegram:42');
+    expect(badge.getAttribute('title')).toContain('not paired');
+
+    const form = within(screen.getByRole('form', { name: 'New job' }));
+    fireEvent.change(form.getByLabelText('Name'), { target: { value: 'Plants' } });
+    fireEvent.change(form.getByLabelText('Schedule'), { target: { value: 'every 1d' } });
+    fireEvent.change(form.getByLabelText('What the agent is told'), { target: { value: 'water them' } });
+    fireEvent.change(form.getByLabelText('Deliver to'), { target: { value: 'owner' } });
+    fireEvent.click(form.getByRole('button', { name: 'Add' }));
+    await waitFor(() =>
+      expect(app.gateway.calls('cron.add').at(-1)).toEqual({
+        name: 'Plants',
+        schedule: 'every 1d',
+        message: 'water them',
+        delivery: 'owner',
+      }),
+    );
+  });
+
   it("shows the heartbeat's real state and its last report; the transcript link opens the session in Chat", async () => {
     app = scheduleApp();
     renderWithStores(app, <ScheduleView />);

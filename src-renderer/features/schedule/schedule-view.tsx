@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react';
+import type { DeliveryOutcome } from '../../../src-main/protocol/delivery-target.js';
 import type { CronJobView, CronRunView } from '../../../src-main/protocol/methods/cron.js';
 import type { HeartbeatStatus } from '../../../src-main/protocol/methods/gateway.js';
 import { useDomain, useStores, useT } from '../../app/stores-context.js';
@@ -21,6 +22,16 @@ export function formatCost(costUsd: number | undefined): string {
   if (costUsd === 0) return '$0';
   // Below a dollar the third and fourth decimals are what tell one run from another.
   return costUsd < 1 ? `$${costUsd.toFixed(4)}` : `$${costUsd.toFixed(2)}`;
+}
+
+/** Whether a result sent to a channel arrived; the reason it did not is the badge's title. */
+function DeliveryBadge({ delivery }: { delivery: DeliveryOutcome }) {
+  const t = useT();
+  return (
+    <span className={`badge ${delivery.status === 'sent' ? 'ok' : 'danger'} schedule-delivery`} title={delivery.detail}>
+      {t(delivery.status === 'sent' ? 'schedule.deliverySent' : 'schedule.deliveryFailed', { to: delivery.to })}
+    </span>
+  );
 }
 
 function HeartbeatCard({ heartbeat }: { heartbeat: HeartbeatStatus }) {
@@ -65,6 +76,7 @@ function HeartbeatCard({ heartbeat }: { heartbeat: HeartbeatStatus }) {
       </dl>
       {last && last.reasons.length > 0 && <p className="faint">{last.reasons.join(' · ')}</p>}
       {last?.summary && <blockquote className="schedule-summary">{last.summary}</blockquote>}
+      {last?.delivery && <DeliveryBadge delivery={last.delivery} />}
       <div className="spread">
         <span className="faint">
           {t('schedule.beatCounts', { turns: heartbeat.turns ?? 0, quiet: heartbeat.quietBeats ?? 0 })}
@@ -131,6 +143,14 @@ function JobCard({ job }: { job: CronJobView }) {
             )}
           </dd>
         </div>
+        {job.delivery !== 'ui' && (
+          <div>
+            <dt>{t('schedule.delivery')}</dt>
+            <dd>
+              <code>{job.delivery}</code>
+            </dd>
+          </div>
+        )}
       </dl>
       <div className="row">
         <button
@@ -161,6 +181,7 @@ function AddJobForm() {
   const [when, setWhen] = useState('');
   const [tz, setTz] = useState('');
   const [message, setMessage] = useState('');
+  const [delivery, setDelivery] = useState('');
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const added = await schedule.getState().add({
@@ -168,12 +189,14 @@ function AddJobForm() {
       schedule: when.trim(),
       message: message.trim(),
       ...(tz.trim() ? { tz: tz.trim() } : {}),
+      ...(delivery.trim() ? { delivery: delivery.trim() } : {}),
     });
     if (added) {
       setName('');
       setWhen('');
       setTz('');
       setMessage('');
+      setDelivery('');
     }
   };
   return (
@@ -197,6 +220,21 @@ function AddJobForm() {
         <label className="field">
           <span>{t('schedule.tz')}</span>
           <input className="input" placeholder="America/New_York" value={tz} onChange={(e) => setTz(e.target.value)} />
+        </label>
+        <label className="field">
+          <span>{t('schedule.delivery')}</span>
+          <input
+            className="input"
+            list="schedule-delivery-choices"
+            placeholder={t('schedule.deliveryHint')}
+            value={delivery}
+            onChange={(e) => setDelivery(e.target.value)}
+          />
+          <datalist id="schedule-delivery-choices">
+            <option value="ui" />
+            <option value="owner" />
+            <option value="none" />
+          </datalist>
         </label>
       </div>
       <label className="field">
@@ -244,6 +282,7 @@ function RunHistory() {
               <td>
                 <span className={`badge ${statusBadge[run.status]}`}>{t(`schedule.status.${run.status}`)}</span>{' '}
                 <span className="schedule-run-summary">{run.summary}</span>
+                {run.delivery && <DeliveryBadge delivery={run.delivery} />}
               </td>
               <td>{formatCost(run.sessionKey ? costs[run.sessionKey] : undefined)}</td>
               <td>
