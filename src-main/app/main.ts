@@ -12,6 +12,7 @@ import {
   ipcMain,
   Menu,
   Notification,
+  powerMonitor,
   protocol,
   safeStorage,
   session,
@@ -42,6 +43,7 @@ import { claimSingleInstance, routeForDeepLink } from './single-instance.js';
 import { DEFAULT_SUMMON_SHORTCUT, registerSummonShortcut } from './summon-shortcut.js';
 import { createTrayController } from './tray.js';
 import { type AppUpdaterLike, restartPromptOptions, startAutoUpdates } from './updater.js';
+import { wakeOnResume } from './wake-on-resume.js';
 
 /**
  * What the desktop hands the core beyond the CLI's options: its native approval
@@ -171,6 +173,8 @@ async function start(): Promise<void> {
   protocol.handle(APP_SCHEME, createAppProtocolHandler({ rendererDir, contentSecurityPolicy: csp }));
   installContentSecurityPolicy(session.defaultSession.webRequest, csp, (url) => isSameOrigin(url, rendererOrigin));
   denyPermissionsByDefault(session.defaultSession, rendererOrigin);
+
+  parts.add(wakeOnResume(powerMonitor, () => started.wake(), logger));
 
   const bridge = parts.add(
     createIpcBridge({ ipcMain, gateway: started.gateway, appOrigin: rendererOrigin, clock: systemClock, logger }),

@@ -56,6 +56,8 @@ export interface ComposeOptions {
 export interface Capabilities {
   secrets: SecretStore;
   sessionCount(): number;
+  /** The machine woke: missed cron runs are caught up now (once each, per cron.catchUp). */
+  wake(): void;
   dispose(): Promise<void>;
 }
 
@@ -168,7 +170,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
     services = agent.services;
     // Cron's and the heartbeat's results for a channel go here; the channels bind it when they start.
     const outbox = createChannelOutbox();
-    root.add(await wireCron({ ...base, services, tools, outbox }));
+    const { cron } = root.add(await wireCron({ ...base, services, tools, outbox }));
     root.add(wireHeartbeat({ ...base, services, outbox }));
     const approvals = exec.approvals;
     root.add(
@@ -188,7 +190,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
     const gatewayUrl = options.gatewayUrl ?? (() => 'http://127.0.0.1');
     root.add(wireRoster(base));
     root.add(wireOpenClawUi({ ...base, services, approvals, execConfig, gatewayUrl, defaultsSlot: openClawDefaults }));
-    return { secrets, sessionCount: sessions.count, dispose: () => root.dispose() };
+    return { secrets, sessionCount: sessions.count, wake: () => cron.wake(), dispose: () => root.dispose() };
   } catch (error) {
     await root.dispose().catch(() => {});
     throw error;

@@ -17,6 +17,11 @@ export interface HearthHost extends AsyncDisposable {
   readonly gateway: InProcessGateway;
   /** Starts (once) the remote-facing TLS listener used by paired phones; returns its URLs and pin. */
   ensureLan(): Promise<{ urls: string[]; tlsFingerprint: string }>;
+  /**
+   * The machine woke from sleep (the desktop's resume event): the scheduler looks for runs it
+   * missed now, instead of when its timer, which does not count time asleep, fires.
+   */
+  wake(): void;
   /** Resolves when every capability (agent, exec, memory…) is composed; rejects if one failed to start. */
   readonly ready: Promise<void>;
   /** Graceful stop: refuse new work, send `shutdown`, finish or cancel in flight, flush. */

@@ -284,6 +284,7 @@ export async function startHearth(options: StartHearthOptions): Promise<HearthHo
       tlsFingerprint: tls?.fingerprint256,
       gateway: core,
       ensureLan,
+      wake: () => capabilities?.wake(),
       ready,
       dispose: () => root.dispose(),
     };
