@@ -7,6 +7,7 @@ import {
   type RunningChannel,
   sleep,
 } from '../../src-main/plugins/sdk/index.js';
+import { type DiscordInteraction, discordButtons, normaliseInteraction } from './discord-buttons.js';
 import { type DiscordConfig, discordConfigSchema, validateDiscordConfig } from './discord-config.js';
 import { DISCORD_INTENTS, DiscordGateway, type GatewayUser } from './discord-gateway.js';
 import { DISCORD_MAX_MESSAGE } from './discord-markdown.js';
@@ -147,7 +148,7 @@ export const discordChannel = defineChannel<DiscordConfig>({
     editMessages: true,
     threads: true,
     reactions: false,
-    buttons: false,
+    buttons: true,
     groups: true,
     media: ['image', 'document'],
     maxMessageLength: DISCORD_MAX_MESSAGE,
@@ -191,6 +192,23 @@ export const discordChannel = defineChannel<DiscordConfig>({
       dmChannels.set(target.peerId, opened.id);
       return opened.id;
     };
+    /** A button press on a prompt: to the host, which checks who pressed and answers it. */
+    const takeInteraction = async (data: DiscordInteraction) => {
+      let normalised: ReturnType<typeof normaliseInteraction>;
+      try {
+        normalised = normaliseInteraction(data, sender);
+      } catch (error) {
+        normalised = { skip: `malformed interaction (${String(error)})` };
+      }
+      if ('skip' in normalised) {
+        log.debug('discord interaction skipped', { reason: normalised.skip });
+        return;
+      }
+      const { press, channelId } = normalised;
+      if (press.target.peerKind === 'direct') dmChannels.set(press.target.peerId, channelId);
+      if (context.receivePress) await context.receivePress(press);
+      else await press.answer();
+    };
     const running = (async () => {
       let bot: GatewayUser | undefined;
       let gatewayUrl = config.gatewayUrl;
@@ -219,6 +237,7 @@ export const discordChannel = defineChannel<DiscordConfig>({
         onReady: () => context.reportHealth({ state: 'connected', account }),
         onTrouble: (error, fatal) => context.reportHealth({ state: fatal ? 'error' : 'reconnecting', account, error }),
         onDispatch: async (type, data) => {
+          if (type === 'INTERACTION_CREATE') return takeInteraction(data as DiscordInteraction);
           if (type !== 'MESSAGE_CREATE') return;
           let normalised: ReturnType<typeof normaliseMessage>;
           try {
@@ -260,6 +279,8 @@ export const discordChannel = defineChannel<DiscordConfig>({
             onError: (error) => log.warn('discord streaming edit failed', { error: describeFailure(error) }),
           }),
       },
+      // Approval prompts: message components whose presses come back as interactions.
+      buttons: discordButtons(sender, channelOf),
       async dispose() {
         controller.abort(new Error('discord channel stopped'));
         await running;

@@ -15,6 +15,15 @@ import { type WebSocket, WebSocketServer } from 'ws';
  * bad token), dispatches with sequence numbers, RESUME replaying what the session missed then
  * RESUMED (INVALID_SESSION for an unknown session). Failures are injected: a 429 once, a dropped
  * connection, a RECONNECT request, a revoked token.
+ *
+ * Message components (https://discord.com/developers/docs/interactions/message-components): a
+ * message's `components` (action rows of at most 5 buttons, each with a label of at most 80 and a
+ * `custom_id` of at most 100 characters, unique in the message) are checked as Discord checks them
+ * (400 50035 Invalid Form Body) and kept; a PATCH with `components` replaces them. `pressButton`
+ * dispatches INTERACTION_CREATE (type 3) as Discord does, with an interaction token; the bot
+ * answers once with `POST /interactions/{id}/{token}/callback` (authenticated by the token in the
+ * path, not the bot token; 10062 Unknown interaction, 40060 already acknowledged). Type 7 updates
+ * the message; type 4 with flag 64 is an ephemeral message only the presser sees.
  */
 
 export interface DiscordUser {
@@ -55,9 +64,35 @@ export interface FakeBotMessage {
   channelId: string;
   content: string;
   versions: string[];
+  /** Action rows with their buttons, as last sent (empty when none). */
+  components: FakeActionRow[];
   replyTo?: string;
   allowedMentions?: unknown;
   files: { name: string; bytes: Uint8Array; type: string }[];
+}
+
+export interface FakeButton {
+  type: 2;
+  style: number;
+  label?: string;
+  custom_id?: string;
+  url?: string;
+  disabled?: boolean;
+}
+export interface FakeActionRow {
+  type: 1;
+  components: FakeButton[];
+}
+
+/** A press of a button on a bot message, and what the bot answered to it. */
+export interface FakeInteraction {
+  id: string;
+  token: string;
+  messageId: string;
+  customId: string;
+  userId: string;
+  /** The bot's initial response (`{type, data}`), once it answered. */
+  response?: { type: number; data?: Record<string, unknown> };
 }
 
 export interface UserMessageInput {
@@ -104,6 +139,22 @@ export interface FakeDiscordServer {
   requestReconnect(): void;
   /** The token stops working: REST answers 401, the gateway closes 4004 at IDENTIFY or RESUME. */
   revokeToken(): void;
+  /**
+   * A person presses the button labelled `label` on a bot message: INTERACTION_CREATE in the
+   * current session (a guild member's press when the message is in `guildId`'s channel, else a
+   * DM user's). Returns the interaction; its `response` is set when the bot answers.
+   */
+  pressButton(input: {
+    messageId: string;
+    /** The button's label on the message as it is now. */
+    label?: string;
+    /** Instead of `label`: a press on a view from before an edit (a press racing the edit, as Discord delivers it). */
+    customId?: string;
+    user: { id: string; username: string; global_name?: string };
+    guildId?: string;
+  }): FakeInteraction;
+  /** Resolves once the bot answered the interaction. */
+  waitForInteractionResponse(id: string, timeoutMs?: number): Promise<FakeInteraction>;
   close(): Promise<void>;
 }
 
@@ -133,6 +184,7 @@ export async function startFakeDiscordServer(
   let current: Session | undefined;
   const sockets = new Set<WebSocket>();
   const rateLimits: { method: string; pattern: RegExp; seconds: number; via: 'body' | 'header' }[] = [];
+  const interactions = new Map<string, FakeInteraction>();
   const changes = new EventEmitter();
   changes.setMaxListeners(0);
   let nextId = 1_200_000_000_000_000_000n;
@@ -188,6 +240,34 @@ export async function startFakeDiscordServer(
     res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
   };
 
+  /** Discord's checks of `components` (undefined: valid); the message names the first fault. */
+  const componentsFault = (components: unknown): string | undefined => {
+    if (!Array.isArray(components)) return 'components: must be an array';
+    if (components.length > 5) return 'components: at most 5 action rows';
+    const ids = new Set<string>();
+    for (const [r, row] of (components as { type?: unknown; components?: unknown }[]).entries()) {
+      if (row?.type !== 1) return `components.${r}.type: an action row (1) is expected at the top level`;
+      if (!Array.isArray(row.components) || row.components.length === 0 || row.components.length > 5)
+        return `components.${r}.components: 1 to 5 buttons`;
+      for (const [b, button] of (row.components as Record<string, unknown>[]).entries()) {
+        const at = `components.${r}.components.${b}`;
+        if (button?.type !== 2) return `${at}.type: a button (2) is expected`;
+        const style = button.style;
+        if (typeof style !== 'number' || style < 1 || style > 6) return `${at}.style: 1 to 6`;
+        if (typeof button.label === 'string' && button.label.length > 80) return `${at}.label: at most 80`;
+        if (style === 5) {
+          if (typeof button.url !== 'string') return `${at}.url: a link button needs a url`;
+          continue;
+        }
+        const id = button.custom_id;
+        if (typeof id !== 'string' || id === '' || id.length > 100) return `${at}.custom_id: 1 to 100 characters`;
+        if (ids.has(id)) return `${at}.custom_id: must be unique in the message`;
+        ids.add(id);
+      }
+    }
+    return undefined;
+  };
+
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', origin);
     const chunks: Buffer[] = [];
@@ -227,6 +307,50 @@ export async function startFakeDiscordServer(
       calls.push({ method, path, body, status, ...(uploaded ? { files: uploaded } : {}) });
       notify();
     };
+    const callback = /^\/interactions\/(\d+)\/([^/]+)\/callback$/.exec(path);
+    if (method === 'POST' && callback) {
+      // Authenticated by the interaction token in the path, as Discord does; no bot token needed.
+      const interaction = interactions.get(callback[1]!);
+      if (!interaction || interaction.token !== callback[2]) {
+        record(404);
+        return answer(res, 404, { message: 'Unknown interaction', code: 10062 });
+      }
+      if (interaction.response) {
+        record(400);
+        return answer(res, 400, { message: 'Interaction has already been acknowledged.', code: 40060 });
+      }
+      const type = body?.type;
+      const data = (body?.data ?? undefined) as Record<string, unknown> | undefined;
+      // A component interaction takes 4 (message), 5 (deferred message), 6 (deferred update), 7 (update), 9 (modal).
+      if (typeof type !== 'number' || ![4, 5, 6, 7, 9].includes(type)) {
+        record(400);
+        return answer(res, 400, { message: 'Invalid Form Body', code: 50035, errors: { type: 'invalid' } });
+      }
+      if (data?.components !== undefined) {
+        const fault = componentsFault(data.components);
+        if (fault) {
+          record(400);
+          return answer(res, 400, { message: 'Invalid Form Body', code: 50035, errors: { detail: fault } });
+        }
+      }
+      if ((type === 4 || type === 7) && typeof data?.content === 'string' && data.content.length > 2000) {
+        record(400);
+        return answer(res, 400, { message: 'Invalid Form Body', code: 50035 });
+      }
+      if (type === 7) {
+        const message = messages.find((m) => m.id === interaction.messageId);
+        if (message) {
+          if (typeof data?.content === 'string') {
+            message.content = data.content;
+            message.versions.push(data.content);
+          }
+          if (data?.components !== undefined) message.components = data.components as FakeActionRow[];
+        }
+      }
+      interaction.response = { type, ...(data ? { data } : {}) };
+      record(204);
+      return answer(res, 204);
+    }
     if (revoked || req.headers.authorization !== `Bot ${token}`) {
       record(401);
       return answer(res, 401, { message: '401: Unauthorized', code: 0 });
@@ -274,12 +398,15 @@ export async function startFakeDiscordServer(
           },
         });
       if (content === '' && !uploaded?.length) return ok(400, { message: 'Cannot send an empty message', code: 50006 });
+      const fault = body?.components === undefined ? undefined : componentsFault(body.components);
+      if (fault) return ok(400, { message: 'Invalid Form Body', code: 50035, errors: { detail: fault } });
       const reference = body?.message_reference as { message_id?: string } | undefined;
       const message: FakeBotMessage = {
         id: snowflake(),
         channelId: match[1]!,
         content,
         versions: [content],
+        components: (body?.components as FakeActionRow[] | undefined) ?? [],
         ...(reference?.message_id ? { replyTo: reference.message_id } : {}),
         allowedMentions: body?.allowed_mentions,
         files: uploaded ?? [],
@@ -301,6 +428,9 @@ export async function startFakeDiscordServer(
       if (!message) return ok(404, { message: 'Unknown Message', code: 10008 });
       const content = typeof body?.content === 'string' ? body.content : message.content;
       if (content.length > 2000) return ok(400, { message: 'Invalid Form Body', code: 50035 });
+      const fault = body?.components === undefined ? undefined : componentsFault(body.components);
+      if (fault) return ok(400, { message: 'Invalid Form Body', code: 50035, errors: { detail: fault } });
+      if (body?.components !== undefined) message.components = body.components as FakeActionRow[];
       message.content = content;
       message.versions.push(content);
       return ok(200, {
@@ -490,6 +620,62 @@ export async function startFakeDiscordServer(
     revokeToken() {
       revoked = true;
     },
+    pressButton(input) {
+      if (!current) throw new Error('fake Discord: no gateway session yet (the bot has not identified)');
+      const message = messages.find((m) => m.id === input.messageId);
+      if (!message) throw new Error(`fake Discord: no bot message ${input.messageId}`);
+      const customId =
+        input.customId ??
+        message.components.flatMap((row) => row.components).find((b) => b.label === input.label)?.custom_id;
+      if (!customId) throw new Error(`fake Discord: message ${input.messageId} has no button "${input.label}"`);
+      const interaction: FakeInteraction = {
+        id: snowflake(),
+        token: `aW50ZXJhY3Rpb246${randomBytes(24).toString('base64url')}`,
+        messageId: message.id,
+        customId,
+        userId: input.user.id,
+      };
+      interactions.set(interaction.id, interaction);
+      const user = {
+        id: input.user.id,
+        username: input.user.username,
+        global_name: input.user.global_name ?? null,
+        discriminator: '0',
+      };
+      dispatch(current, 'INTERACTION_CREATE', {
+        id: interaction.id,
+        application_id: bot.id,
+        type: 3,
+        token: interaction.token,
+        version: 1,
+        channel_id: message.channelId,
+        channel: { id: message.channelId, type: input.guildId ? 0 : 1 },
+        ...(input.guildId ? { guild_id: input.guildId, member: { user, roles: [], permissions: '0' } } : { user }),
+        data: { custom_id: customId, component_type: 2 },
+        message: {
+          id: message.id,
+          channel_id: message.channelId,
+          content: message.content,
+          author: bot,
+          components: message.components,
+        },
+        app_permissions: '0',
+        locale: 'en-US',
+        entitlements: [],
+        authorizing_integration_owners: {},
+        context: input.guildId ? 0 : 1,
+      });
+      return interaction;
+    },
+    waitForInteractionResponse: (id, timeoutMs) =>
+      waitFor(
+        () => {
+          const interaction = interactions.get(id);
+          return interaction?.response ? interaction : undefined;
+        },
+        `the response to interaction ${id}`,
+        timeoutMs,
+      ),
     async close() {
       for (const socket of sockets) socket.terminate();
       wss.close();
