@@ -297,7 +297,9 @@ export class McpConnection implements Disposable {
     }
     // The failed connect saved what discovery found (the 401's resource_metadata, the server's metadata).
     const { auth } = await loadSdk();
-    const result = await oauth.interactive(() => auth(oauth, { serverUrl: this.deps.config.url! }));
+    const result = await oauth.interactive(() =>
+      auth(oauth, { serverUrl: this.deps.config.url!, fetchFn: oauth.fetch }),
+    );
     if (result === 'AUTHORIZED') {
       this.setState('idle');
       await this.ensureConnected();
@@ -319,7 +321,7 @@ export class McpConnection implements Disposable {
     if (!oauth) throw new Error(`MCP server "${this.deps.name}" does not use OAuth`);
     const { auth } = await loadSdk();
     try {
-      await auth(oauth, { serverUrl: this.deps.config.url!, authorizationCode: code });
+      await auth(oauth, { serverUrl: this.deps.config.url!, authorizationCode: code, fetchFn: oauth.fetch });
     } finally {
       oauth.endPending();
     }
@@ -540,7 +542,7 @@ export class McpConnection implements Disposable {
     const url = new URL(config.url!);
     // With a provider the SDK sends the stored bearer, refreshes it on a 401 and, when that is not
     // enough, asks the provider to send the person to authorize (which a turn refuses: mcp-oauth.ts).
-    const auth = this.deps.oauth ? { authProvider: this.deps.oauth } : {};
+    const auth = this.deps.oauth ? { authProvider: this.deps.oauth, fetch: this.deps.oauth.fetch } : {};
     if (transport === 'sse') return new SSEClientTransport(url, { requestInit: { headers }, ...auth });
     return new StreamableHTTPClientTransport(url, { requestInit: { headers }, ...auth });
   }

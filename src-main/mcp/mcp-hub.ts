@@ -133,7 +133,7 @@ export class McpHub implements Disposable {
         const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
         throw new HearthError('bad_request', `MCP server "${name}": ${where}${issue?.message ?? 'invalid entry'}`);
       }
-      const connection = this.createConnection(name, parsed.data);
+      const connection = this.createConnection(name, parsed.data, { trial: true });
       try {
         return await this.testConnection(connection, parsed.data);
       } finally {
@@ -363,18 +363,28 @@ export class McpHub implements Disposable {
     return usesOAuth(config) && !!this.deps.oauthRedirectUrl && !!secrets.set && !!secrets.delete;
   }
 
-  private createConnection(name: string, config: McpServerConfig): McpConnection {
+  private createConnection(name: string, config: McpServerConfig, options: { trial?: boolean } = {}): McpConnection {
     const { secrets, oauthRedirectUrl } = this.deps;
+    // A trial of an entry not in hearth.json may share a configured server's name: it neither reads
+    // nor rotates that server's tokens (it shows needs_auth; authorizing is for configured servers).
+    const trialStore = new Map<string, string>();
+    const store = options.trial
+      ? {
+          get: async (key: string) => trialStore.get(key),
+          set: async (key: string, value: string) => void trialStore.set(key, value),
+          delete: async (key: string) => trialStore.delete(key),
+        }
+      : {
+          get: (key: string) => secrets.get(key),
+          set: (key: string, value: string) => secrets.set!(key, value),
+          delete: (key: string) => secrets.delete!(key),
+        };
     const oauth =
       this.oauthFor(config) && oauthRedirectUrl && secrets.set && secrets.delete
         ? new McpOAuthProvider({
             server: name,
             serverUrl: config.url!,
-            store: {
-              get: (key) => secrets.get(key),
-              set: (key, value) => secrets.set!(key, value),
-              delete: (key) => secrets.delete!(key),
-            },
+            store,
             redirectUrl: oauthRedirectUrl,
             ...(typeof config.oauth === 'object' && config.oauth.scope ? { scope: config.oauth.scope } : {}),
             now: () => this.deps.clock.now(),

@@ -5,6 +5,7 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 
 /**
  * OAuth 2.1 for remote MCP servers (the MCP authorization spec): the SDK runs the flow
@@ -58,6 +59,8 @@ export interface McpOAuthDeps {
 
 /** How long an authorization URL stays good for (its `state` and PKCE verifier then go). */
 const pendingForMs = 10 * 60_000;
+/** How long the answer to a refresh is kept for a request that read the same refresh token. */
+const refreshMemoMs = 60_000;
 
 /**
  * One server's OAuth client. Passive by default (a turn connecting): stored tokens are sent and
@@ -70,8 +73,31 @@ export class McpOAuthProvider implements OAuthClientProvider {
   private interactiveDepth = 0;
   private discovery: OAuthDiscoveryState | undefined;
   private pending: { state: string; verifier?: string; url?: URL; at: number } | undefined;
+  private readonly refreshes = new Map<string, { answer: Promise<Response>; at: number }>();
 
   constructor(private readonly deps: McpOAuthDeps) {}
+
+  /**
+   * The fetch the transport and `auth()` use. Two requests that meet an expired token at once
+   * (two turns, a heartbeat) each refresh it; authorization servers rotate refresh tokens, so the
+   * second refresh would be refused and the SDK would then drop the fresh tokens. The same refresh
+   * is sent once and both get its answer.
+   */
+  readonly fetch: FetchLike = (url, init) => {
+    const body = init?.body;
+    if (init?.method !== 'POST' || !(body instanceof URLSearchParams) || body.get('grant_type') !== 'refresh_token')
+      return fetch(url, init);
+    const key = `${String(url)} ${body.toString()}`;
+    const now = this.deps.now();
+    for (const [old, entry] of this.refreshes) if (now - entry.at > refreshMemoMs) this.refreshes.delete(old);
+    let entry = this.refreshes.get(key);
+    if (!entry) {
+      entry = { answer: fetch(url, init), at: now };
+      this.refreshes.set(key, entry);
+      entry.answer.catch(() => this.refreshes.delete(key));
+    }
+    return entry.answer.then((response) => response.clone());
+  };
 
   get redirectUrl(): string {
     return this.deps.redirectUrl();
