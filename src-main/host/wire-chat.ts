@@ -16,6 +16,7 @@ import type { SessionDefaults } from '../protocol/methods/openclaw-chat.js';
 import { detectOllama, resolveModelSelection } from '../providers/index.js';
 import type { SecretStore } from '../secrets/index.js';
 import { answerNewSessionCommand, type RouteInput, resolveRoute, type SessionStore } from '../sessions/index.js';
+import { learnTurnMessage } from '../skills/index.js';
 import { accountOfSession } from './session-person.js';
 import type { WiredMemory } from './wire-memory.js';
 
@@ -64,7 +65,14 @@ export function wireChat(deps: {
     }
   };
   root.add(
-    registerChatMethods(core.registry, { runtime, commands: [approve, startAfresh], route, defaults: deps.defaults }),
+    registerChatMethods(core.registry, {
+      runtime,
+      commands: [approve, startAfresh],
+      // `/learn [focus]`: a turn that proposes a skill from the conversation (skills/learn-command.ts).
+      turnCommands: [learnTurnMessage],
+      route,
+      defaults: deps.defaults,
+    }),
   );
   root.add(registerAgentMethods(core.registry, { runtime }));
   root.add(

@@ -1,3 +1,4 @@
+export { learnTurnMessage } from './learn-command.js';
 export { ARCHIVE_AFTER_MS, type CurationResult, curateSkills, STALE_AFTER_MS } from './skill-curator.js';
 export { formatSkillFile, type ParsedSkill, parseSkillFile, SKILL_FILE, SkillFormatError } from './skill-file.js';
 export {

@@ -188,3 +188,92 @@ describe('skills in a session', () => {
     expect(noProposal.error!.message).toContain('no proposed skill with id "zzz"');
   });
 });
+
+describe('/learn', () => {
+  const replyOf = (end: Record<string, unknown>) =>
+    (end.message as { content: { text: string }[] }).content.map((part) => part.text).join('');
+
+  const lockfile = `Fix "npm ci" failing because package-lock.json is out of sync with package.json.
+
+## Steps
+1. Run \`npm install\` once to regenerate package-lock.json.
+2. Commit package-lock.json together with package.json.
+3. Run \`npm ci\` again in a clean checkout.
+
+## Verification
+\`npm ci\` exits 0, and \`git status\` shows package-lock.json unchanged afterwards.`;
+
+  it('asks the model for a skill from the conversation so far, and the gate’s verdict reaches the person', async () => {
+    const session = 'agent:main:learn';
+    product.llm.script([{ type: 'text', text: 'Run npm install once, commit the lockfile, then npm ci works.' }]);
+    await product.turn('learn-0', 'why does npm ci fail on my lockfile?', session);
+
+    const before = product.llm.requests.length;
+    product.llm.script([
+      {
+        type: 'tool_calls',
+        calls: [
+          {
+            name: 'skill_propose',
+            input: {
+              name: 'npm-lockfile-sync-draft',
+              description: 'Sync the npm lockfile.',
+              body: lockfile.replace(/## Verification[\s\S]*/, ''),
+            },
+          },
+        ],
+      },
+      {
+        type: 'tool_calls',
+        calls: [
+          {
+            name: 'skill_propose',
+            input: {
+              name: 'fix-npm-ci-lockfile',
+              description: 'Fix npm ci failing on an out-of-sync lockfile.',
+              body: lockfile,
+            },
+          },
+        ],
+      },
+      { type: 'text', text: 'Kept the skill "fix-npm-ci-lockfile" (the first try lacked a verification section).' },
+    ]);
+    const end = await product.turn('learn-1', '/learn the lockfile fix', session);
+    expect(end).toMatchObject({ state: 'final' });
+    const [ask, afterRefusal, afterKept] = product.llm.requests.slice(before);
+
+    // The model gets the person's command, Hearth's instruction with the focus, and the conversation before it.
+    expect(ask!.lastUserText).toMatch(
+      /^\/learn the lockfile fix\n\n\[\/learn: turn what this conversation taught into a skill, focused on: the lockfile fix\./,
+    );
+    expect(ask!.lastUserText).toContain('"## Steps" (numbered;');
+    expect(ask!.lastUserText).toContain('"## Verification" (how to check it worked)');
+    expect(ask!.lastUserText).toContain('waiting for their approval in the Skills view');
+    expect(JSON.stringify(ask!.body)).toContain('why does npm ci fail on my lockfile?');
+    expect(toolResults(afterRefusal!).at(-1)).toContain('missing verification: add a "## Verification" section');
+    expect(toolResults(afterKept!).at(-1)).toMatch(/^Kept: the skill "fix-npm-ci-lockfile" is in /);
+    expect(replyOf(end)).toBe('Kept the skill "fix-npm-ci-lockfile" (the first try lacked a verification section).');
+    const { skills } = await request<{ skills: SkillInfo[] }>('skills.list', {});
+    expect(skills.map((skill) => skill.name)).toContain('fix-npm-ci-lockfile');
+    expect(skills.map((skill) => skill.name)).not.toContain('npm-lockfile-sync-draft');
+
+    // The transcript keeps what the person typed first.
+    const history = await request<{ messages: { role: string; content: { text: string }[] }[] }>('chat.history', {
+      sessionKey: session,
+    });
+    const users = history.messages.filter((message) => message.role === 'user').map((m) => m.content[0]!.text);
+    expect(users.at(-1)).toMatch(/^\/learn the lockfile fix\n/);
+  });
+
+  it('works without a focus, and anything else starting with /learn… is an ordinary message', async () => {
+    product.llm.script([{ type: 'text', text: 'Nothing here is worth a skill yet.' }]);
+    const end = await product.turn('learn-2', '/learn', 'agent:main:learn-empty');
+    expect(replyOf(end)).toBe('Nothing here is worth a skill yet.');
+    expect(product.llm.requests.at(-1)!.lastUserText).toMatch(
+      /^\/learn\n\n\[\/learn: turn what this conversation taught into a skill\.\n/,
+    );
+    product.llm.script([{ type: 'text', text: 'ok' }]);
+    await product.turn('learn-3', '/learned nothing', 'agent:main:learn-empty');
+    expect(product.llm.requests.at(-1)!.lastUserText).toBe('/learned nothing');
+  });
+});

@@ -17,10 +17,18 @@ export type ChatCommandHandler = (
   | undefined
   | Promise<{ name: string; ok: boolean; reply: string } | undefined>;
 
+/**
+ * A chat command that is a model turn with another message (`/learn`): answers what the model is
+ * sent instead, or undefined when the message is not the command. The run is an ordinary turn.
+ */
+export type ChatTurnCommand = (message: string, chat: { sessionKey: string }) => string | undefined;
+
 export interface ChatMethodsDeps {
   runtime: AgentRuntime;
   /** Tried in order before a turn starts; the first that recognises the message answers it. */
   commands?: readonly ChatCommandHandler[];
+  /** Tried after `commands`; the first that recognises the message rewrites the turn's message. */
+  turnCommands?: readonly ChatTurnCommand[];
   /** Resolves a channel/peer route to a session key through agents.bindings (chat.send without sessionKey). */
   route?(input: {
     channel: string;
@@ -105,10 +113,17 @@ export function registerChatMethods(router: MethodRouter, deps: ChatMethodsDeps)
         const handled = await command(params.message, call, { sessionKey });
         if (handled) return { runId: params.idempotencyKey, status: 'ok' as const, command: handled };
       }
+      let message = params.message;
+      for (const command of deps.turnCommands ?? []) {
+        const rewritten = command(params.message, { sessionKey });
+        if (rewritten === undefined) continue;
+        message = rewritten;
+        break;
+      }
       const { run, reused } = runtime.start({
         runId: params.idempotencyKey,
         sessionKey,
-        message: params.message,
+        message,
         attachments: params.attachments,
         timeoutMs: params.timeoutMs,
         thinking: params.thinking,
