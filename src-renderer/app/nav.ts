@@ -18,6 +18,7 @@ export const navEntries: NavEntry[] = [
   { id: 'terminal', label: 'nav.terminal' },
   { id: 'auth', label: 'nav.auth' },
   { id: 'devices', label: 'nav.devices' },
+  { id: 'channels', label: 'nav.channels' },
   { id: 'settings', label: 'nav.settings' },
 ];
 

@@ -15,6 +15,7 @@ export const viewComponents: Record<ViewId, ComponentType> = {
   canvas: lazy(() => import('../features/canvas/canvas-view.js').then((m) => ({ default: m.CanvasView }))),
   terminal: lazy(() => import('../features/terminal/terminal-view.js').then((m) => ({ default: m.TerminalView }))),
   devices: lazy(() => import('../features/devices/devices-view.js').then((m) => ({ default: m.DevicesView }))),
+  channels: lazy(() => import('../features/channels/channels-view.js').then((m) => ({ default: m.ChannelsView }))),
   settings: lazy(() => import('../features/settings/settings-view.js').then((m) => ({ default: m.SettingsView }))),
 };
 

@@ -3,6 +3,7 @@ import type { Language } from '../i18n/translate.js';
 import { type ApprovalsState, createApprovalsStore } from './approvals-store.js';
 import { type AuthState, createAuthStore } from './auth-store.js';
 import { type CanvasState, createCanvasStore } from './canvas-store.js';
+import { type ChannelsState, createChannelsStore } from './channels-store.js';
 import { type ChatState, createChatStore } from './chat-store.js';
 import { type ConfigState, createConfigStore } from './config-store.js';
 import { type ConnectionStoreState, createConnectionStore } from './connection-store.js';
@@ -32,6 +33,7 @@ export interface Stores {
   canvas: StoreApi<CanvasState>;
   terminal: StoreApi<TerminalState>;
   devices: StoreApi<DevicesState>;
+  channels: StoreApi<ChannelsState>;
   config: StoreApi<ConfigState>;
   ui: StoreApi<UiState>;
   /** Where the canvas is served (the gateway's HTTP origin); undefined = same origin as the page. */
@@ -64,6 +66,7 @@ export function createStores(client: GatewayPort, options: CreateStoresOptions):
     canvas: createCanvasStore(client),
     terminal: createTerminalStore(client),
     devices: createDevicesStore(client),
+    channels: createChannelsStore(client),
     config: createConfigStore(client, now),
   };
   return {

@@ -13,6 +13,7 @@ export const views = [
   'canvas',
   'terminal',
   'devices',
+  'channels',
   'settings',
 ] as const;
 export type ViewId = (typeof views)[number];

@@ -1,0 +1,144 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { GatewayError } from '../../src-main/protocol/errors.js';
+import type {
+  ChannelIdentityView,
+  ChannelPairedSenderView,
+  ChannelPairingRequestView,
+  ChannelSetupApplyResult,
+  ChannelSetupDescription,
+  ChannelView,
+} from '../../src-main/protocol/methods/channels.js';
+import { errorText, type GatewayPort } from './gateway-port.js';
+
+export type SetupValue = string | number | boolean | null;
+
+/** The setup wizard open for one channel: its questions, and how the last save went. */
+export interface ChannelWizard {
+  description: ChannelSetupDescription;
+  saving: boolean;
+  /** The gateway refused an answer: its words, and the field it named. */
+  error?: string;
+  field?: string;
+  result?: ChannelSetupApplyResult;
+}
+
+export interface ChannelsState {
+  channels: ChannelView[];
+  requests: ChannelPairingRequestView[];
+  paired: ChannelPairedSenderView[];
+  identities: ChannelIdentityView[];
+  ownerPerson: string;
+  /** Channel ids or pairing codes with a request in flight. */
+  busy: string[];
+  loaded: boolean;
+  error?: string;
+  wizard?: ChannelWizard;
+  refresh(): Promise<void>;
+  restart(channel: string): Promise<void>;
+  setEnabled(channel: string, enabled: boolean): Promise<void>;
+  approve(code: string): Promise<void>;
+  reject(code: string): Promise<void>;
+  link(person: string, account: string): Promise<void>;
+  unlink(person: string, account: string): Promise<void>;
+  openSetup(channel: string): Promise<void>;
+  closeSetup(): void;
+  /** Saves the wizard's answers; with `test`, waits for the channel's health after its restart. */
+  applySetup(values: Record<string, SetupValue>, test: boolean): Promise<void>;
+}
+
+/** The Channels view's cache of `channels.*`; `channels.changed` events make it read again. */
+export function createChannelsStore(client: GatewayPort): StoreApi<ChannelsState> & { dispose(): void } {
+  const store = createStore<ChannelsState>((set, get) => {
+    const act = async (key: string, run: () => Promise<unknown>) => {
+      set({ busy: [...get().busy, key] });
+      try {
+        await run();
+        set({ error: undefined });
+      } catch (error) {
+        set({ error: errorText(error) });
+      } finally {
+        set({ busy: get().busy.filter((other) => other !== key) });
+      }
+      await get().refresh();
+    };
+    return {
+      channels: [],
+      requests: [],
+      paired: [],
+      identities: [],
+      ownerPerson: 'owner',
+      busy: [],
+      loaded: false,
+      async refresh() {
+        try {
+          const [list, pairing, identities] = await Promise.all([
+            client.request('channels.list', {}),
+            client.request('channels.pairing.list', {}),
+            client.request('channels.identities.list', {}),
+          ]);
+          set({
+            channels: list.channels,
+            requests: pairing.requests,
+            paired: pairing.paired,
+            identities: identities.identities,
+            ownerPerson: identities.ownerPerson,
+            loaded: true,
+          });
+        } catch (error) {
+          set({ error: errorText(error), loaded: true });
+        }
+      },
+      restart: (channel) => act(channel, () => client.request('channels.restart', { channel })),
+      setEnabled: (channel, enabled) => act(channel, () => client.request('channels.setEnabled', { channel, enabled })),
+      approve: (code) => act(code, () => client.request('channels.pairing.approve', { code })),
+      reject: (code) => act(code, () => client.request('channels.pairing.reject', { code })),
+      link: (person, account) => act(account, () => client.request('channels.identities.link', { person, account })),
+      unlink: (person, account) =>
+        act(account, () => client.request('channels.identities.unlink', { person, account })),
+      async openSetup(channel) {
+        try {
+          const description = await client.request('channels.setup.describe', { channel });
+          set({ wizard: { description, saving: false }, error: undefined });
+        } catch (error) {
+          set({ error: errorText(error) });
+        }
+      },
+      closeSetup: () => set({ wizard: undefined }),
+      async applySetup(values, test) {
+        const wizard = get().wizard;
+        if (!wizard) return;
+        const channel = wizard.description.channel;
+        set({ wizard: { description: wizard.description, saving: true } });
+        try {
+          const result = await client.request('channels.setup.apply', { channel, values, test }, { timeoutMs: 70_000 });
+          // Read the questions again: a secret now shows as stored, values as written.
+          const description = await client.request('channels.setup.describe', { channel });
+          set({ wizard: { description, saving: false, result } });
+        } catch (error) {
+          const details =
+            error instanceof GatewayError ? (error.details as { field?: unknown } | undefined) : undefined;
+          set({
+            wizard: {
+              description: wizard.description,
+              saving: false,
+              error: errorText(error),
+              ...(typeof details?.field === 'string' ? { field: details.field } : {}),
+            },
+          });
+        }
+        await get().refresh();
+      },
+    };
+  });
+  const subscriptions = [
+    client.on('channels.changed', () => {
+      if (store.getState().loaded) void store.getState().refresh();
+    }),
+  ];
+  return {
+    ...store,
+    dispose: () => {
+      for (const subscription of subscriptions) subscription.dispose();
+    },
+  };
+}
