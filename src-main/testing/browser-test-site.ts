@@ -1,10 +1,12 @@
 import { createServer, type Server } from 'node:http';
+import { WebSocketServer } from 'ws';
 
 /**
  * Test support (never shipped): a small site on loopback for the browser tool. `/` is a form
  * (name, colour, send) whose `/result` page greets the sender; `/files` links a text file
  * served as an attachment; `/to-private` redirects to another loopback address (127.0.0.2),
- * which a policy allowing only 127.0.0.1 must refuse.
+ * which a policy allowing only 127.0.0.1 must refuse; `/socket?to=<host>` opens a WebSocket to
+ * `/echo` on that host and shows what came back (or `socket failed`).
  */
 export interface BrowserTestSite {
   /** `http://127.0.0.1:<port>` */
@@ -52,12 +54,22 @@ export async function startBrowserTestSite(): Promise<BrowserTestSite> {
         return res
           .writeHead(200, { 'content-type': 'text/plain', 'content-disposition': 'attachment; filename="report.txt"' })
           .end('report body\n');
+      case '/socket': {
+        const host = url.searchParams.get('to') ?? '127.0.0.1';
+        const script = `const ws = new WebSocket('ws://${host}:${port}/echo');
+ws.onopen = () => ws.send('hi');
+ws.onmessage = (event) => { document.getElementById('out').textContent = 'socket said ' + event.data; };
+ws.onerror = () => { document.getElementById('out').textContent = 'socket failed'; };`;
+        return html(200, page('Socket', `<p id="out">connecting</p><script>${script}</script>`));
+      }
       case '/to-private':
         return res.writeHead(302, { location: `http://127.0.0.2:${port}/` }).end();
       default:
         return html(404, page('Not found', '<h1>Not found</h1>'));
     }
   });
+  const sockets = new WebSocketServer({ server, path: '/echo' });
+  sockets.on('connection', (socket) => socket.on('message', (data) => socket.send(`echo ${String(data)}`)));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as { port: number }).port;
   return {
@@ -65,6 +77,8 @@ export async function startBrowserTestSite(): Promise<BrowserTestSite> {
     port,
     close: () =>
       new Promise<void>((resolve) => {
+        for (const client of sockets.clients) client.terminate();
+        sockets.close();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -119,6 +119,16 @@ describe.skipIf(!chromium)('the browser tool in a real Chromium', () => {
     expect(redirected.output).not.toContain('Order form');
   });
 
+  it('lets WebSockets through to allowed hosts only', async () => {
+    await call({ action: 'open', url: `${site.url}/socket`, tab: 't1' });
+    expect((await call({ action: 'wait', text: 'socket said echo hi' })).isError).toBeFalsy();
+    const opened = await call({ action: 'open', url: `${site.url}/socket?to=127.0.0.2`, tab: 't1' });
+    const refused = await call({ action: 'wait', text: 'socket failed' });
+    expect(refused.isError).toBeFalsy();
+    // The page itself loaded; the refusal is told with the result of the action it happened in.
+    expect(`${opened.output}\n${refused.output}`).toContain('refused: 127.0.0.2 is 127.0.0.2 (loopback address)');
+  });
+
   it('saves a download into the workspace downloads/ folder', async () => {
     const page = await call({ action: 'open', url: `${site.url}/files`, tab: 't1' });
     const session = await sessions.get('main');
