@@ -1,4 +1,4 @@
-import type { ChannelSetupAdapter } from '../../src-main/plugins/sdk/channels.js';
+import type { ChannelSetupAdapter } from '../../src-main/plugins/sdk/index.js';
 import { DISCORD_API_BASE, DISCORD_TOKEN_SECRET } from './discord-config.js';
 
 /** The Discord setup wizard the Control UI renders (docs/CHANNELS.md "Setting up from the app"). */

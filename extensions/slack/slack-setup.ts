@@ -1,4 +1,4 @@
-import type { ChannelSetupAdapter } from '../../src-main/plugins/sdk/channels.js';
+import type { ChannelSetupAdapter } from '../../src-main/plugins/sdk/index.js';
 import { SLACK_APP_TOKEN_SECRET, SLACK_SIGNING_SECRET, SLACK_TOKEN_SECRET } from './slack-config.js';
 
 /** The Slack setup wizard the Control UI renders (docs/CHANNELS.md "Setting up from the app"). */

@@ -1,4 +1,4 @@
-import type { ChannelSetupAdapter } from '../../src-main/plugins/sdk/channels.js';
+import type { ChannelSetupAdapter } from '../../src-main/plugins/sdk/index.js';
 import { TELEGRAM_TOKEN_SECRET } from './telegram-config.js';
 
 /** The Telegram setup wizard the Control UI renders (docs/CHANNELS.md "Setting up from the app"). */

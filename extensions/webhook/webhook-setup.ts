@@ -1,4 +1,4 @@
-import type { ChannelSetupAdapter } from '../../src-main/plugins/sdk/channels.js';
+import type { ChannelSetupAdapter } from '../../src-main/plugins/sdk/index.js';
 import { WEBHOOK_TOKEN_SECRET } from './webhook-config.js';
 
 /** The webhook channel's setup wizard the Control UI renders (docs/CHANNELS.md "Setting up from the app"). */

@@ -19,6 +19,9 @@ export {
   type ChannelReplyStream,
   type ChannelSecretSpec,
   type ChannelService,
+  type ChannelSetupAdapter,
+  type ChannelSetupField,
+  type ChannelSetupFieldKind,
   type ChannelStartContext,
   type ChannelState,
   type ChannelStorage,
@@ -33,7 +36,15 @@ export {
   type MarkdownDialect,
   type RunningChannel,
 } from './channels.js';
-export type { CliBackendContribution, CliBackendService } from './cli-backends.js';
+export type {
+  CliAccess,
+  CliBackendContribution,
+  CliBackendService,
+  CliInvocation,
+  CliStreamEvent,
+  CliStreamParser,
+  CliTurnInput,
+} from './cli-backends.js';
 export type { ContextEngineContribution, ContextEngineService } from './context.js';
 export type { Contribution, PluginServiceContext } from './contributions.js';
 export { type EditInPlaceOptions, startEditInPlaceStream } from './edit-in-place-stream.js';
