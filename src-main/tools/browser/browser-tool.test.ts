@@ -7,6 +7,7 @@ import { silentLogger } from '../../base/logger.js';
 import { type BrowserTestSite, startBrowserTestSite } from '../../testing/browser-test-site.js';
 import { createFakeClock } from '../../testing/fake-clock.js';
 import type { ToolContext, ToolOutput } from '../tool.js';
+import { type ResolveAll, systemResolveAll } from '../web/index.js';
 import { type BrowserToolsConfig, browserToolsConfigSchema } from './browser-config.js';
 import { systemChromiumPaths } from './browser-executable.js';
 import type { SavedDownload } from './browser-session.js';
@@ -31,8 +32,24 @@ describe.skipIf(!chromium)('the browser tool in a real Chromium', () => {
     site = await startBrowserTestSite();
     temp = await mkdtemp(join(tmpdir(), 'hearth-browser-'));
     config = browserToolsConfigSchema.parse({ executablePath: chromium, allowHosts: ['127.0.0.1'], idleMs: 60_000 });
-    sessions = new BrowserSessions({ stateDir: join(temp, 'state'), config: () => config, clock, log: silentLogger });
-    tool = createBrowserTool({ sessions, config: () => config });
+    // Made-up names: shop.test is the site's address; mixed.test has a private address among public ones.
+    const resolveAll: ResolveAll = async (host) => {
+      if (host === 'shop.test') return [{ address: '127.0.0.1', family: 4 }];
+      if (host === 'mixed.test')
+        return [
+          { address: '93.184.216.34', family: 4 },
+          { address: '10.0.0.7', family: 4 },
+        ];
+      return systemResolveAll(host);
+    };
+    sessions = new BrowserSessions({
+      stateDir: join(temp, 'state'),
+      config: () => config,
+      clock,
+      log: silentLogger,
+      resolveAll,
+    });
+    tool = createBrowserTool({ sessions, config: () => config, resolveAll });
   });
   afterAll(async () => {
     await sessions?.dispose();
@@ -117,6 +134,15 @@ describe.skipIf(!chromium)('the browser tool in a real Chromium', () => {
     expect(redirected.isError).toBe(true);
     expect(redirected.output).toContain('refused: 127.0.0.2 is 127.0.0.2 (loopback address)');
     expect(redirected.output).not.toContain('Order form');
+  });
+
+  it('connects to the address Hearth checked, and refuses a name with any private address', async () => {
+    // Chromium never resolves shop.test itself: the proxy connects where its check looked.
+    const pinned = await call({ action: 'open', url: `http://shop.test:${site.port}/`, tab: 't1' });
+    expect(pinned.output).toContain(`Tab t1: "Order form" http://shop.test:${site.port}/`);
+    const mixed = await call({ action: 'open', url: `http://mixed.test:${site.port}/`, tab: 't1' });
+    expect(mixed).toMatchObject({ isError: true });
+    expect(mixed.output).toContain('refused: mixed.test is 10.0.0.7 (private address)');
   });
 
   it('lets WebSockets through to allowed hosts only', async () => {
