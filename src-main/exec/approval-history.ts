@@ -1,6 +1,6 @@
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { ApprovalDecision } from './approval-types.js';
+import type { AlwaysScope, ApprovalDecision } from './approval-types.js';
 
 /** One line of `state/approvals-history.jsonl`: who or what decided, when, why. */
 export interface ApprovalHistoryEntry {
@@ -13,6 +13,15 @@ export interface ApprovalHistoryEntry {
   decision: ApprovalDecision;
   resolvedBy: string;
   reason?: string;
+  /** allow-once remembered for the session. */
+  remember?: 'session';
+  allowAlwaysScope?: AlwaysScope;
+  /** allow-always until then. */
+  untilMs?: number;
+  /** The rule saved, or the rule / session grant that answered without asking (`resolvedBy: rule:<id>`, `session`). */
+  ruleId?: string;
+  /** MCP and file requests: the tool asked about. */
+  tool?: string;
   requestedAtMs: number;
   decidedAtMs: number;
 }

@@ -7,15 +7,19 @@ import type { EventSink } from '../protocol/events.js';
 import type { Finding, Reason } from './analysis-types.js';
 import type { ApprovalHistory } from './approval-history.js';
 import {
+  type AlwaysScope,
+  type ApprovalAnswer,
   type ApprovalDecision,
   type ApprovalGate,
   type ApprovalInput,
   type ApprovalPrompter,
   type ApprovalRequest,
   type ApprovalResolution,
+  type ApprovalSubject,
   approvalDecisions,
   approvalView,
 } from './approval-types.js';
+import type { PermissionRule, PermissionStore } from './permission-store.js';
 import type { SmartVerdict } from './smart-approval.js';
 
 /** The events the service publishes; the gateway's EventBus satisfies this. */
@@ -38,6 +42,11 @@ export interface ApprovalServiceDeps {
   screen: (command: string, cwd: string, stdin?: string) => Finding[];
   /** Smart triage (createSmartTriage); used for requests with `smart: true`. */
   smartTriage?: (command: string, signal?: AbortSignal, reasons?: Reason[]) => Promise<SmartVerdict>;
+  /**
+   * Every "allow always" rule (state/permissions.json): the service saves the rules people answer
+   * and answers tool calls a rule covers without asking. Without it, "always" is the caller's to keep.
+   */
+  permissions?: PermissionStore;
   newId?: () => string;
   defaultTimeoutMs?: number;
 }
@@ -45,10 +54,42 @@ export interface ApprovalServiceDeps {
 interface Pending {
   request: ApprovalRequest;
   input: ApprovalInput;
-  settle(resolution: ApprovalResolution): void;
+  /** Every caller waiting on this request (identical requests of a session share one). */
+  waiters: Set<(resolution: ApprovalResolution) => void>;
+  grantKey: string;
+  batchKey: string;
   timer: Disposable;
   prompters: AbortController;
 }
+
+/** "Allow for this session": what was allowed, in which session, until the host stops or it is revoked. */
+export interface SessionGrant {
+  id: string;
+  agentId: string;
+  sessionKey: string;
+  kind: ApprovalSubject['kind'];
+  tool: string;
+  /** Exec: the command line; files: the path; MCP: absent (the whole tool, for the session). */
+  args?: string;
+  origin: string;
+  grantedAtMs: number;
+}
+
+/** Deciders that are not a person: their allow is not remembered for the session. */
+const notPeople = new Set(['expiry', 'cancelled', 'no-approver', 'smart-judge', 'session']);
+const isPerson = (resolvedBy: string) => !notPeople.has(resolvedBy) && !resolvedBy.startsWith('rule:');
+
+/** Sessions whose grants are kept (the oldest session's are dropped beyond that). */
+const rememberSessions = 500;
+
+const defaultScopes: Record<ApprovalSubject['kind'], AlwaysScope[]> = {
+  exec: ['binary', 'exact'],
+  mcp: ['tool', 'server', 'exact'],
+  file: ['exact'],
+  network: ['tool', 'exact'],
+};
+
+type Outcome = Omit<ApprovalAnswer, 'resolvedBy'> & { resolvedBy: string; ruleId?: string };
 
 /** Resolved ids are remembered a while so a late second answer gets "already resolved", not "unknown". */
 const rememberResolved = 1000;
@@ -63,12 +104,19 @@ export class ApprovalService implements ApprovalGate, Disposable {
   private readonly pending = new Map<string, Pending>();
   private readonly resolved = new Map<string, { request: ApprovalRequest; resolution: ApprovalResolution }>();
   private readonly prompters = new Set<ApprovalPrompter>();
+  /** sessionKey → grant key → grant. */
+  private readonly grants = new Map<string, Map<string, SessionGrant>>();
+  private grantIds = 0;
   private readonly newId: () => string;
   private readonly defaultTimeoutMs: number;
 
   constructor(private readonly deps: ApprovalServiceDeps) {
     this.newId = deps.newId ?? randomUUID;
     this.defaultTimeoutMs = deps.defaultTimeoutMs ?? 30 * 60_000;
+  }
+
+  get permissions(): PermissionStore | undefined {
+    return this.deps.permissions;
   }
 
   registerPrompter(prompter: ApprovalPrompter): Disposable {
@@ -104,9 +152,36 @@ export class ApprovalService implements ApprovalGate, Disposable {
     const personOnly =
       screened.person.length > 0 || input.analysis.findings.some((finding) => finding.severity === 'person');
     const now = this.deps.clock.now();
-    const id = this.newId();
+    const subject: ApprovalSubject = input.subject ?? {
+      kind: 'exec',
+      tool: 'exec',
+      args: input.command,
+      access: 'write',
+    };
+    // "Always" cannot cover what must be asked every time.
+    const allowedDecisions = (input.allowedDecisions ?? [...approvalDecisions]).filter(
+      (decision) => !personOnly || decision !== 'allow-always',
+    );
+    const allowSession = !personOnly && subject.access !== 'dangerous' && allowedDecisions.includes('allow-once');
+    // Identical: same caller, same call, same rules for what happens when nobody answers.
+    const batchKey = [
+      input.agentId,
+      input.sessionKey,
+      input.command,
+      input.cwd,
+      input.host ?? '',
+      input.stdin ?? '',
+      subject.tool,
+      input.askFallback,
+      String(input.allowlistSatisfied),
+    ].join('\u0000');
+
+    // Identical requests of a session wait on the one already asked: one answer settles them all.
+    const twin = [...this.pending.values()].find((entry) => entry.batchKey === batchKey);
+    if (twin) return this.join(twin, signal, onPending);
+
     const request: ApprovalRequest = {
-      id,
+      id: this.newId(),
       agentId: input.agentId,
       sessionKey: input.sessionKey,
       command: input.command,
@@ -117,13 +192,39 @@ export class ApprovalService implements ApprovalGate, Disposable {
       ...(input.host ? { host: input.host } : {}),
       createdAtMs: now,
       expiresAtMs: now + (input.timeoutMs ?? this.defaultTimeoutMs),
-      // "Always" cannot cover what must be asked every time.
-      allowedDecisions: (input.allowedDecisions ?? [...approvalDecisions]).filter(
-        (decision) => !personOnly || decision !== 'allow-always',
-      ),
+      allowedDecisions,
       ...(input.allowAlways && !personOnly ? { allowAlways: input.allowAlways } : {}),
       ...(input.allowAlwaysExact && !personOnly ? { allowAlwaysExact: input.allowAlwaysExact } : {}),
+      subject,
+      allowSession,
+      ...(allowedDecisions.includes('allow-always')
+        ? { alwaysScopes: input.alwaysScopes ?? defaultScopes[subject.kind] }
+        : {}),
+      suggested: allowSession && subject.access === 'read' ? 'session' : 'once',
     };
+    const id = request.id;
+    const grantKey = grantKeyOf(request, input.stdin);
+
+    // Already answered for this session, or by an "always" rule: no question.
+    if (!personOnly) {
+      const grant = this.grants.get(input.sessionKey)?.get(grantKey);
+      if (grant && subject.access !== 'dangerous')
+        return this.finish(request, {
+          decision: 'allow-once',
+          resolvedBy: 'session',
+          remember: 'session',
+          ruleId: grant.id,
+          reason: `allowed for this session by ${grant.origin}`,
+        });
+      const rule = this.deps.permissions?.match(subject, input.agentId);
+      if (rule)
+        return this.finish(request, {
+          decision: 'allow-always',
+          resolvedBy: `rule:${rule.id}`,
+          ruleId: rule.id,
+          reason: `allowed always by ${rule.origin}`,
+        });
+    }
 
     if (input.smart && this.deps.smartTriage) {
       const verdict = await this.deps.smartTriage(input.command, signal, request.reasons);
@@ -149,7 +250,9 @@ export class ApprovalService implements ApprovalGate, Disposable {
       const entry: Pending = {
         request,
         input,
-        settle: resolve,
+        waiters: new Set([resolve]),
+        grantKey,
+        batchKey,
         prompters,
         timer: this.deps.clock.setTimeout(
           () => this.settle(id, { ...this.fallback(input, personOnly), resolvedBy: 'expiry' }, true),
@@ -157,15 +260,55 @@ export class ApprovalService implements ApprovalGate, Disposable {
         ),
       };
       this.pending.set(id, entry);
-      signal?.addEventListener(
-        'abort',
-        () => this.settle(id, { decision: 'deny', resolvedBy: 'cancelled', reason: 'the run was cancelled' }),
-        { once: true },
-      );
+      this.cancelOnAbort(entry, resolve, signal);
       this.deps.events.publish('exec.approval.requested', approvalView(request));
       for (const prompter of this.prompters) this.ask(prompter, request, prompters.signal);
       onPending?.(request);
     });
+  }
+
+  /** A second identical call waits on the pending request; its own abort only cancels its own wait. */
+  private join(
+    entry: Pending,
+    signal: AbortSignal | undefined,
+    onPending?: (request: ApprovalRequest) => void,
+  ): Promise<ApprovalResolution> {
+    return new Promise<ApprovalResolution>((resolve) => {
+      entry.waiters.add(resolve);
+      entry.request.waiting = entry.waiters.size;
+      this.deps.logger.info('approval request batched', { id: entry.request.id, waiting: entry.waiters.size });
+      this.cancelOnAbort(entry, resolve, signal);
+      onPending?.(entry.request);
+    });
+  }
+
+  private cancelOnAbort(
+    entry: Pending,
+    waiter: (resolution: ApprovalResolution) => void,
+    signal: AbortSignal | undefined,
+  ): void {
+    signal?.addEventListener(
+      'abort',
+      () => {
+        const id = entry.request.id;
+        if (!this.pending.has(id) || !entry.waiters.has(waiter)) return;
+        if (entry.waiters.size > 1) {
+          // Others still wait on the same request: only this caller stops waiting.
+          entry.waiters.delete(waiter);
+          entry.request.waiting = entry.waiters.size;
+          waiter({
+            id,
+            decision: 'deny',
+            resolvedBy: 'cancelled',
+            reason: 'the run was cancelled',
+            resolvedAtMs: this.deps.clock.now(),
+          });
+          return;
+        }
+        this.settle(id, { decision: 'deny', resolvedBy: 'cancelled', reason: 'the run was cancelled' });
+      },
+      { once: true },
+    );
   }
 
   /** A wire, chat or CLI answer. Throws the protocol's errors for late or unknown ids. */
@@ -174,8 +317,20 @@ export class ApprovalService implements ApprovalGate, Disposable {
     decision: ApprovalDecision,
     resolvedBy: string,
     reason?: string,
-    allowAlwaysScope?: 'binary' | 'exact',
+    allowAlwaysScope?: AlwaysScope,
+    more: Pick<ApprovalAnswer, 'remember' | 'untilMs'> = {},
   ): ApprovalResolution {
+    return this.answer(id, {
+      decision,
+      resolvedBy,
+      ...(reason ? { reason } : {}),
+      ...(allowAlwaysScope ? { allowAlwaysScope } : {}),
+      ...more,
+    });
+  }
+
+  /** An answer with everything a person can choose: once, for the session, always (scope, until), deny. */
+  answer(id: string, answer: ApprovalAnswer): ApprovalResolution {
     const entry = this.pending.get(id);
     if (!entry) {
       const done = this.resolved.get(id);
@@ -187,18 +342,67 @@ export class ApprovalService implements ApprovalGate, Disposable {
         });
       throw new GatewayError('INVALID_REQUEST', 'unknown or expired approval id', { reason: 'APPROVAL_NOT_FOUND', id });
     }
-    if (!entry.request.allowedDecisions.includes(decision))
+    const { request } = entry;
+    const { decision } = answer;
+    if (!request.allowedDecisions.includes(decision))
       throw new GatewayError('INVALID_REQUEST', `decision ${decision} is not allowed for approval ${id}`, {
-        allowedDecisions: entry.request.allowedDecisions,
+        allowedDecisions: request.allowedDecisions,
       });
+    if (answer.remember === 'session') {
+      if (decision !== 'allow-once')
+        throw new GatewayError('INVALID_REQUEST', `remember "session" goes with allow-once, not ${decision}`);
+      if (!request.allowSession)
+        throw new GatewayError(
+          'INVALID_REQUEST',
+          `approval ${id} cannot be allowed for the session (${request.subject?.access === 'dangerous' ? 'a dangerous tool asks every time' : 'only a person may allow it, each time'})`,
+        );
+    }
+    if (
+      decision === 'allow-always' &&
+      answer.allowAlwaysScope &&
+      !request.alwaysScopes?.includes(answer.allowAlwaysScope)
+    )
+      throw new GatewayError(
+        'INVALID_REQUEST',
+        `allowAlwaysScope ${answer.allowAlwaysScope} does not apply to approval ${id} (use ${(request.alwaysScopes ?? []).join(' or ')})`,
+        { alwaysScopes: request.alwaysScopes ?? [] },
+      );
+    if (answer.untilMs !== undefined) {
+      if (decision !== 'allow-always')
+        throw new GatewayError('INVALID_REQUEST', `until goes with allow-always, not ${decision}`);
+      if (!(answer.untilMs > this.deps.clock.now()))
+        throw new GatewayError(
+          'INVALID_REQUEST',
+          `until ${new Date(answer.untilMs).toISOString()} is not in the future`,
+        );
+    }
     const resolution = this.settle(id, {
       decision,
-      resolvedBy,
-      ...(reason ? { reason } : {}),
-      ...(decision === 'allow-always' && allowAlwaysScope ? { allowAlwaysScope } : {}),
+      resolvedBy: answer.resolvedBy,
+      ...(answer.reason ? { reason: answer.reason } : {}),
+      ...(decision === 'allow-always' && answer.allowAlwaysScope ? { allowAlwaysScope: answer.allowAlwaysScope } : {}),
+      ...(decision === 'allow-always' && answer.untilMs !== undefined ? { untilMs: answer.untilMs } : {}),
+      ...(answer.remember ? { remember: answer.remember } : {}),
     });
     if (!resolution) throw new GatewayError('INTERNAL', `approval ${id} could not be resolved`);
     return resolution;
+  }
+
+  /** The "allow for this session" grants in force (every session, newest last). */
+  sessionGrants(): SessionGrant[] {
+    return [...this.grants.values()].flatMap((bySession) => [...bySession.values()]);
+  }
+
+  /** Forgets one session grant; false when no grant has that id. */
+  revokeSessionGrant(id: string): boolean {
+    for (const [sessionKey, bySession] of this.grants)
+      for (const [key, grant] of bySession)
+        if (grant.id === id) {
+          bySession.delete(key);
+          if (bySession.size === 0) this.grants.delete(sessionKey);
+          return true;
+        }
+    return false;
   }
 
   dispose(): void {
@@ -213,9 +417,21 @@ export class ApprovalService implements ApprovalGate, Disposable {
 
   private ask(prompter: ApprovalPrompter, request: ApprovalRequest, signal: AbortSignal): void {
     prompter.prompt(request, signal).then(
-      (decision) => {
-        if (decision === undefined || signal.aborted || !this.pending.has(request.id)) return;
-        this.settle(request.id, { decision, resolvedBy: `prompter:${prompter.name}` });
+      (answer) => {
+        if (answer === undefined || signal.aborted || !this.pending.has(request.id)) return;
+        const resolvedBy = `prompter:${prompter.name}`;
+        if (typeof answer === 'string') {
+          this.settle(request.id, { decision: answer, resolvedBy });
+          return;
+        }
+        try {
+          this.answer(request.id, { ...answer, resolvedBy });
+        } catch (error) {
+          this.deps.logger.warn('approval prompter answered what the request does not offer', {
+            prompter: prompter.name,
+            error: String(error),
+          });
+        }
       },
       (error: unknown) =>
         this.deps.logger.warn('approval prompter failed', { prompter: prompter.name, error: String(error) }),
@@ -271,33 +487,125 @@ export class ApprovalService implements ApprovalGate, Disposable {
     return { decision: 'deny', reason: `nobody answered; askFallback is ${input.askFallback}` };
   }
 
-  private settle(
-    id: string,
-    outcome: { decision: ApprovalDecision; resolvedBy: string; reason?: string; allowAlwaysScope?: 'binary' | 'exact' },
-    expired = false,
-  ): ApprovalResolution | undefined {
+  private settle(id: string, outcome: Outcome, expired = false): ApprovalResolution | undefined {
     const entry = this.pending.get(id);
     if (!entry) return undefined;
     this.pending.delete(id);
     entry.timer.dispose();
     entry.prompters.abort();
-    const resolution = this.finish(entry.request, outcome, true);
+    const { outcome: remembered, ready } = this.remember(entry, outcome);
+    const resolution = this.finish(entry.request, remembered, true);
     if (expired) this.deps.logger.info('approval expired', { id, decision: resolution.decision });
-    entry.settle(resolution);
+    // The callers go on once an "always" rule is on disk, so a crash right after cannot lose it.
+    void ready.then(
+      () => {
+        for (const waiter of entry.waiters) waiter(resolution);
+      },
+      (error: unknown) => {
+        this.deps.logger.error('cannot save an "allow always" rule', { id, error: String(error) });
+        for (const waiter of entry.waiters) waiter(resolution);
+      },
+    );
     return resolution;
   }
 
-  private finish(
-    request: ApprovalRequest,
-    outcome: { decision: ApprovalDecision; resolvedBy: string; reason?: string; allowAlwaysScope?: 'binary' | 'exact' },
-    published = false,
-  ): ApprovalResolution {
+  /**
+   * What a person's allow leaves behind: a session grant ("allow for this session", or any allow of a
+   * read-only request), or a rule in the permission store ("allow always").
+   */
+  private remember(entry: Pending, outcome: Outcome): { outcome: Outcome; ready: Promise<void> } {
+    const { request } = entry;
+    if (!isPerson(outcome.resolvedBy) || outcome.decision === 'deny') return { outcome, ready: Promise.resolve() };
+    if (outcome.decision === 'allow-once') {
+      const session = outcome.remember === 'session' || (request.suggested === 'session' && request.allowSession);
+      if (!session) return { outcome, ready: Promise.resolve() };
+      const grant = this.grant(request, entry.grantKey, outcome.resolvedBy);
+      return { outcome: { ...outcome, remember: 'session', ruleId: grant.id }, ready: Promise.resolve() };
+    }
+    const store = this.deps.permissions;
+    const subject = request.subject;
+    if (!store || !subject) return { outcome, ready: Promise.resolve() };
+    const scope = outcome.allowAlwaysScope ?? request.alwaysScopes?.[0];
+    if (!scope) return { outcome, ready: Promise.resolve() };
+    const common = {
+      agentId: request.agentId,
+      origin: outcome.resolvedBy,
+      example: request.command,
+      ...(outcome.untilMs !== undefined ? { expiresAtMs: outcome.untilMs } : {}),
+    };
+    const saved: { rule: PermissionRule; ready: Promise<void> }[] = [];
+    if (subject.kind === 'exec') {
+      // The allowlist entries the request showed; the exec policy reads them back from the store.
+      const entries = (scope === 'exact' ? request.allowAlwaysExact : request.allowAlways) ?? [];
+      for (const item of entries)
+        saved.push(
+          store.add(
+            {
+              kind: 'exec',
+              scope: item.argPattern === undefined ? 'binary' : 'exact',
+              pattern: item.pattern,
+              ...(item.argPattern !== undefined ? { argPattern: item.argPattern } : {}),
+              ...common,
+            },
+            { update: true },
+          ),
+        );
+    } else if (subject.access !== 'dangerous') {
+      saved.push(
+        store.add(
+          {
+            kind: subject.kind,
+            scope,
+            ...(scope === 'server' ? {} : { tool: subject.tool }),
+            ...(subject.server !== undefined ? { server: subject.server } : {}),
+            ...(scope === 'exact' ? { args: subject.args } : {}),
+            ...common,
+          },
+          { update: true },
+        ),
+      );
+    }
+    const first = saved[0]?.rule;
+    if (first) this.deps.logger.info('allow-always rule saved', { id: request.id, rules: saved.map((s) => s.rule.id) });
+    return {
+      outcome: { ...outcome, allowAlwaysScope: scope, ...(first ? { ruleId: first.id } : {}) },
+      ready: Promise.all(saved.map((s) => s.ready)).then(() => undefined),
+    };
+  }
+
+  private grant(request: ApprovalRequest, key: string, origin: string): SessionGrant {
+    const bySession = this.grants.get(request.sessionKey) ?? new Map<string, SessionGrant>();
+    this.grants.delete(request.sessionKey);
+    this.grants.set(request.sessionKey, bySession);
+    if (this.grants.size > rememberSessions) {
+      const oldest = this.grants.keys().next().value;
+      if (oldest !== undefined) this.grants.delete(oldest);
+    }
+    const subject = request.subject;
+    const grant: SessionGrant = {
+      id: `session_${++this.grantIds}`,
+      agentId: request.agentId,
+      sessionKey: request.sessionKey,
+      kind: subject?.kind ?? 'exec',
+      tool: subject?.tool ?? 'exec',
+      ...(subject?.kind === 'mcp' ? {} : { args: subject?.args ?? request.command }),
+      origin,
+      grantedAtMs: this.deps.clock.now(),
+    };
+    bySession.set(key, grant);
+    return grant;
+  }
+
+  private finish(request: ApprovalRequest, outcome: Outcome, published = false): ApprovalResolution {
     const resolution: ApprovalResolution = {
       id: request.id,
       decision: outcome.decision,
       resolvedBy: outcome.resolvedBy,
       ...(outcome.reason ? { reason: outcome.reason } : {}),
       ...(outcome.allowAlwaysScope ? { allowAlwaysScope: outcome.allowAlwaysScope } : {}),
+      ...(outcome.remember ? { remember: outcome.remember } : {}),
+      ...(outcome.untilMs !== undefined ? { untilMs: outcome.untilMs } : {}),
+      ...(outcome.ruleId ? { ruleId: outcome.ruleId } : {}),
       resolvedAtMs: this.deps.clock.now(),
     };
     this.resolved.set(request.id, { request, resolution });
@@ -312,6 +620,10 @@ export class ApprovalService implements ApprovalGate, Disposable {
         resolvedBy: resolution.resolvedBy,
         ts: resolution.resolvedAtMs,
         ...(resolution.reason ? { reason: resolution.reason } : {}),
+        ...(resolution.remember ? { remember: resolution.remember } : {}),
+        ...(resolution.allowAlwaysScope ? { allowAlwaysScope: resolution.allowAlwaysScope } : {}),
+        ...(resolution.untilMs !== undefined ? { untilMs: resolution.untilMs } : {}),
+        ...(resolution.ruleId ? { ruleId: resolution.ruleId } : {}),
       });
     this.deps.history
       .append({
@@ -323,12 +635,26 @@ export class ApprovalService implements ApprovalGate, Disposable {
         decision: resolution.decision,
         resolvedBy: resolution.resolvedBy,
         ...(resolution.reason ? { reason: resolution.reason } : {}),
+        ...(resolution.remember ? { remember: resolution.remember } : {}),
+        ...(resolution.allowAlwaysScope ? { allowAlwaysScope: resolution.allowAlwaysScope } : {}),
+        ...(resolution.untilMs !== undefined ? { untilMs: resolution.untilMs } : {}),
+        ...(resolution.ruleId ? { ruleId: resolution.ruleId } : {}),
+        ...(request.subject && request.subject.kind !== 'exec' ? { tool: request.subject.tool } : {}),
         requestedAtMs: request.createdAtMs,
         decidedAtMs: resolution.resolvedAtMs,
       })
       .catch((error: unknown) => this.deps.logger.error('cannot record approval decision', { error: String(error) }));
     return resolution;
   }
+}
+
+/** What "allow for this session" remembers: the exact call for exec and files, the whole tool for MCP. */
+function grantKeyOf(request: ApprovalRequest, stdin: string | undefined): string {
+  const subject = request.subject;
+  if (!subject || subject.kind === 'exec')
+    return ['exec', request.agentId, request.cwd, request.command, stdin ?? ''].join('\u0000');
+  if (subject.kind === 'mcp') return ['mcp', request.agentId, subject.tool].join('\u0000');
+  return [subject.kind, request.agentId, subject.tool, subject.args].join('\u0000');
 }
 
 function mergeReasons(reasons: Reason[], extra: Reason[]): Reason[] {

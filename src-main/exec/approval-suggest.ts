@@ -9,8 +9,14 @@ export interface AllowlistSuggestion {
   example: string;
 }
 
-/** Decisions that say what a *person* thinks (not expiry, cancellation or the fallback). */
-const fromPeople = (entry: ApprovalHistoryEntry) => !['expiry', 'cancelled', 'no-approver'].includes(entry.resolvedBy);
+/**
+ * Decisions that say what a *person* thinks (not expiry, cancellation or the fallback), about a
+ * command (not an MCP or file tool), counted once (not again when a session grant or rule answered).
+ */
+const fromPeople = (entry: ApprovalHistoryEntry) =>
+  !['expiry', 'cancelled', 'no-approver', 'session'].includes(entry.resolvedBy) &&
+  !entry.resolvedBy.startsWith('rule:') &&
+  entry.tool === undefined;
 
 /**
  * Mines the approval history for allowlist entries: a program a person allowed

@@ -1,8 +1,33 @@
 import type { AnalysisSummary, Reason } from './analysis-types.js';
 import type { AllowlistEntry } from './exec-policy.js';
+import type { PermissionStore } from './permission-store.js';
 
 export type ApprovalDecision = 'allow-once' | 'allow-always' | 'deny';
 export const approvalDecisions: readonly ApprovalDecision[] = ['allow-once', 'allow-always', 'deny'];
+
+/**
+ * What "allow always" is keyed on: `binary` / `exact` for exec (the allowlist entry, any use of
+ * the program or these exact arguments), `tool` / `server` / `exact` for MCP and file tools
+ * (this tool, every tool of this server, these exact arguments or this path).
+ */
+export type AlwaysScope = 'binary' | 'exact' | 'tool' | 'server';
+export const alwaysScopes: readonly AlwaysScope[] = ['binary', 'exact', 'tool', 'server'];
+
+/**
+ * What a request is about, for everything a decision can be remembered on. `access` is how much
+ * the tool may change: `read` requests are remembered for the session whenever they are allowed
+ * (one click per session), `dangerous` ones are never remembered (they ask every time).
+ */
+export interface ApprovalSubject {
+  kind: 'exec' | 'mcp' | 'file' | 'network';
+  /** `exec`, the MCP agent tool name `<server>__<tool>`, the file tool's name (`write`, `read`…). */
+  tool: string;
+  /** MCP: the server's name. */
+  server?: string;
+  /** The exact arguments: the command line, the MCP input as JSON, the file's path. */
+  args: string;
+  access: 'read' | 'write' | 'dangerous';
+}
 
 /** What a human (or the smart judge) is asked about; the payload of `exec.approval.requested`. */
 export interface ApprovalRequest {
@@ -22,6 +47,16 @@ export interface ApprovalRequest {
   allowAlways?: AllowlistEntry[];
   /** The same, pinned to these exact arguments (`allowAlwaysScope: "exact"`). */
   allowAlwaysExact?: AllowlistEntry[];
+  /** What the request is about (tool, server, arguments, access). */
+  subject?: ApprovalSubject;
+  /** "Allow for this session" may be answered (`remember: "session"`); not on person-only or dangerous requests. */
+  allowSession?: boolean;
+  /** The scopes "allow always" may take here; the first is the default. */
+  alwaysScopes?: AlwaysScope[];
+  /** The answer the surfaces should put first: `session` for read-only requests, else `once`. */
+  suggested?: 'once' | 'session';
+  /** How many identical tool calls wait on this one request (batched: one answer settles them all). */
+  waiting?: number;
 }
 
 /** Who settled a request: `operator:<client>`, `chat:<channel>`, `prompter:<name>`, `smart-judge`, `expiry`, `cancelled`, `no-approver`. */
@@ -31,8 +66,14 @@ export interface ApprovalResolution {
   resolvedBy: string;
   /** Why (the judge's verdict, the fallback applied, the user's note). */
   reason?: string;
-  /** With allow-always: any use of the binary (default), or these exact arguments only. */
-  allowAlwaysScope?: 'binary' | 'exact';
+  /** With allow-always: what the rule is keyed on (exec: binary (default) or exact; tools: tool, server, exact). */
+  allowAlwaysScope?: AlwaysScope;
+  /** With allow-once: remembered for the rest of the session (asked for, or a read-only request). */
+  remember?: 'session';
+  /** With allow-always: the rule stops applying at this time (epoch ms). */
+  untilMs?: number;
+  /** The rule an allow-always answer saved, or the rule / session grant that answered without asking. */
+  ruleId?: string;
   /** `resolvedBy: hard-floor`: the floor findings that refused the request before it existed (no id). */
   floor?: Reason[];
   resolvedAtMs: number;
@@ -51,7 +92,11 @@ export interface ApprovalPrompter {
    * for every request.
    */
   covers?(request: Pick<ApprovalRequest, 'agentId' | 'sessionKey'>): boolean;
-  prompt(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision | undefined>;
+  /** A decision, or an answer with its choices (for this session, always with a scope or a date). */
+  prompt(
+    request: ApprovalRequest,
+    signal: AbortSignal,
+  ): Promise<ApprovalDecision | Omit<ApprovalAnswer, 'resolvedBy'> | undefined>;
 }
 
 export interface ApprovalInput {
@@ -74,11 +119,29 @@ export interface ApprovalInput {
   allowedDecisions?: ApprovalDecision[];
   allowAlways?: AllowlistEntry[];
   allowAlwaysExact?: AllowlistEntry[];
+  /** What the request is about; without it, an exec command (`tool: "exec"`, `access: "dangerous"`). */
+  subject?: ApprovalSubject;
+  /** The scopes "allow always" may take (default: exec `binary`, `exact`; MCP `tool`, `server`, `exact`; file `exact`). */
+  alwaysScopes?: AlwaysScope[];
+}
+
+/** An answer from a person as every surface hands it to the service. */
+export interface ApprovalAnswer {
+  decision: ApprovalDecision;
+  resolvedBy: string;
+  reason?: string;
+  /** allow-once + `session`: "allow for this session". */
+  remember?: 'session';
+  allowAlwaysScope?: AlwaysScope;
+  /** allow-always only until then (epoch ms, in the future). */
+  untilMs?: number;
 }
 
 /** What the exec host depends on: "may this run?", answered by whoever answers first. */
 export interface ApprovalGate {
   request(input: ApprovalInput, signal?: AbortSignal): Promise<ApprovalResolution>;
+  /** The "allow always" rules the gate saves and matches itself (MCP's list is a view of them). */
+  readonly permissions?: PermissionStore | undefined;
 }
 
 /**
@@ -92,6 +155,7 @@ export function approvalView(request: ApprovalRequest) {
       command: request.command,
       cwd: request.cwd,
       host: request.host ?? 'gateway',
+      // OpenClaw's three decisions only; "allow for this session" is `allowSession` beside them.
       allowedDecisions: request.allowedDecisions,
     },
   };

@@ -6,7 +6,6 @@ import type { AsyncDisposable } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
 import type { HearthPaths } from '../paths/index.js';
 import type { ToolDefinition } from '../tools/tool.js';
-import { openAllowlistStore } from './allowlist-store.js';
 import type { AnalysisSummary } from './analysis-types.js';
 import { summariseAnalysis } from './analysis-types.js';
 import { approvalsHistoryPath, createApprovalHistory } from './approval-history.js';
@@ -21,6 +20,7 @@ import { defaultExecPolicy } from './exec-policy.js';
 import { createExecTool } from './exec-tool.js';
 import { usualTopLevel } from './floor-targets.js';
 import { createFsExecutableCheck, createPathResolver } from './path-resolver.js';
+import { PermissionStore } from './permission-store.js';
 import type { SpawnFn } from './process-runner.js';
 import type { PtySpawnFn } from './pty-session.js';
 import { createBubblewrapSandbox, createDockerSandbox, createLocalSandbox } from './sandbox.js';
@@ -49,6 +49,8 @@ export interface ExecCapabilityDeps {
 export interface ExecCapability extends AsyncDisposable {
   host: ExecHost;
   approvals: ApprovalService;
+  /** Every "allow always" rule (exec, MCP, files): `state/permissions.json`. */
+  permissions: PermissionStore;
   terminals: TerminalManager;
   tool: ToolDefinition<ExecRequest>;
   /** For `exec.approval.request` over the wire. */
@@ -72,9 +74,11 @@ export async function createExecCapability(deps: ExecCapabilityDeps): Promise<Ex
     sensitivePaths: [deps.paths.identityDir, join(deps.paths.stateDir, 'secrets.enc.json')],
   };
   const screen = createCommandScreen(parser, place);
+  const permissions = await PermissionStore.open(deps.paths.stateDir, deps.clock);
   const approvals = new ApprovalService({
     clock: deps.clock,
     screen,
+    permissions,
     events: deps.events,
     history: createApprovalHistory(approvalsHistoryPath(deps.paths.stateDir)),
     logger: deps.logger.child({ capability: 'approvals' }),
@@ -94,7 +98,8 @@ export async function createExecCapability(deps: ExecCapabilityDeps): Promise<Ex
     parser,
     resolver,
     approvals,
-    allowlist: await openAllowlistStore(deps.paths.stateDir),
+    // Exec's "allow always" entries are rules of the one permission store (listed and revoked there).
+    allowlist: permissions.allowlist(),
     configFor: deps.configFor,
     sandboxes: {
       local: createLocalSandbox({ shell }),
@@ -115,6 +120,7 @@ export async function createExecCapability(deps: ExecCapabilityDeps): Promise<Ex
   return {
     host,
     approvals,
+    permissions,
     terminals,
     tool: createExecTool(host),
     describe: (command, cwd) =>
@@ -124,6 +130,7 @@ export async function createExecCapability(deps: ExecCapabilityDeps): Promise<Ex
       approvals.dispose();
       terminals.dispose();
       await approvals.flushHistory();
+      await permissions.flush();
     },
   };
 }

@@ -15,15 +15,24 @@ export {
   approvalsHistoryPath,
   createApprovalHistory,
 } from './approval-history.js';
-export { type ApprovalEventSink, ApprovalService, type ApprovalServiceDeps } from './approval-service.js';
+export {
+  type ApprovalEventSink,
+  ApprovalService,
+  type ApprovalServiceDeps,
+  type SessionGrant,
+} from './approval-service.js';
 export { type AllowlistSuggestion, suggestAllowlist } from './approval-suggest.js';
 export {
+  type AlwaysScope,
+  type ApprovalAnswer,
   type ApprovalDecision,
   type ApprovalGate,
   type ApprovalInput,
   type ApprovalPrompter,
   type ApprovalRequest,
   type ApprovalResolution,
+  type ApprovalSubject,
+  alwaysScopes,
   approvalDecisions,
   approvalView,
 } from './approval-types.js';
@@ -71,6 +80,12 @@ export {
   type PathResolver,
   type PathResolverDeps,
 } from './path-resolver.js';
+export {
+  type NewPermissionRule,
+  type PermissionRule,
+  PermissionStore,
+  permissionsFilePath,
+} from './permission-store.js';
 export { type EvaluateOptions, evaluatePolicy, type PolicyVerdict } from './policy-evaluator.js';
 export { loadPolicyFile, parsePolicyText } from './policy-file.js';
 export { type RunDeps, type RunResult, type RunSpec, runProcess, type SpawnFn } from './process-runner.js';

@@ -52,7 +52,7 @@ describe('allow always', () => {
     ).toBe(true);
     expect(await runCommand(socket, 'e-2', 'wc -c a.txt')).toBe(false);
     expect(await runCommand(socket, 'e-3', 'wc -c b.txt', { decision: 'deny' })).toBe(true);
-    const saved = await readFile(join(product.home, 'state', 'exec-approvals.json'), 'utf8');
+    const saved = await readFile(join(product.home, 'state', 'permissions.json'), 'utf8');
     expect(saved).toMatch(/"argPattern"/);
   });
 

@@ -13,6 +13,7 @@ import {
 } from '../exec/index.js';
 import type { GatewayCore } from '../gateway/gateway-core.js';
 import { registerExecMethods } from '../gateway/methods/exec.js';
+import { registerPermissionsMethods } from '../gateway/methods/permissions.js';
 import { registerTerminalMethods } from '../gateway/methods/terminal.js';
 import type { HearthPaths } from '../paths/index.js';
 import { hasScope } from '../protocol/index.js';
@@ -75,6 +76,8 @@ export async function wireExec(deps: {
       defaultCwd: paths.workspaceDir('main'),
     }),
   );
+  // One list of what was allowed always or for a session, for every tool (the Permissions view).
+  root.add(registerPermissionsMethods(core.registry, { store: exec.permissions, approvals: exec.approvals }));
   root.add(
     registerTerminalMethods(core.registry, {
       terminals: exec.terminals,

@@ -40,11 +40,15 @@ export async function wireMcp(deps: {
   const store = new DisposableStore();
   const log = deps.log.child({ part: 'mcp' });
   const file = join(deps.paths.stateDir, 'mcp-approvals.json');
-  // A damaged file costs "allow always" (every write asks), never the host's start.
-  const alwaysAllowed = await McpAlwaysAllowed.open(file).catch((error: unknown) => {
-    log.warn('MCP "allow always" list unreadable; every write tool asks', { file, error: String(error) });
-    return undefined;
-  });
+  // "Allow always" is a rule of the approvals' permission store (which imported the older file);
+  // a damaged older file, used only without that store, costs "allow always", never the host's start.
+  const permissions = deps.approvals.permissions;
+  const alwaysAllowed = permissions
+    ? McpAlwaysAllowed.over(permissions)
+    : await McpAlwaysAllowed.open(file).catch((error: unknown) => {
+        log.warn('MCP "allow always" list unreadable; every write tool asks', { file, error: String(error) });
+        return undefined;
+      });
   const hub = new McpHub({
     config: () => config.current.mcp,
     agentConfig: (agentId): AgentMcpConfig | undefined => {

@@ -1,5 +1,6 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { PermissionStore } from '../exec/index.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 
 export interface McpAlwaysAllowedEntry {
@@ -10,8 +11,10 @@ export interface McpAlwaysAllowedEntry {
 
 /**
  * MCP tools the person answered "allow always" for: they run without asking from then on, across
- * restarts, until revoked (`mcp.approvals.revoke`). Kept in `state/mcp-approvals.json`, apart
- * from exec's allowlist, whose entries are programs, not tools.
+ * restarts, until revoked (`mcp.approvals.revoke`, `permissions.revoke`). In the host this is a view
+ * of the permission store (`over`), where the approval service itself saves and matches the rules
+ * (per tool, per server, per exact arguments, with an expiry); `open` keeps the older standalone
+ * file (`state/mcp-approvals.json`) for a hub used without that store.
  */
 export class McpAlwaysAllowed {
   private writing: Promise<void> = Promise.resolve();
@@ -19,7 +22,16 @@ export class McpAlwaysAllowed {
   private constructor(
     private readonly file: string,
     private readonly entries: Map<string, McpAlwaysAllowedEntry>,
+    private readonly store?: PermissionStore,
   ) {}
+
+  /**
+   * The permission store's MCP tool rules. `has` answers only for rules of every agent (the
+   * service matches per-agent, per-server and exact rules itself, where it knows the agent).
+   */
+  static over(store: PermissionStore): McpAlwaysAllowed {
+    return new McpAlwaysAllowed('', new Map(), store);
+  }
 
   /** A missing file is an empty list; a file that is not ours is an error naming it. */
   static async open(file: string): Promise<McpAlwaysAllowed> {
@@ -47,23 +59,43 @@ export class McpAlwaysAllowed {
   }
 
   has(tool: string): boolean {
+    if (this.store) return this.toolRules().some((rule) => rule.tool === tool && rule.agentId === undefined);
     return this.entries.has(tool);
   }
 
+  /** Every MCP tool allowed always for every call (the tool scope, any agent). */
   list(): McpAlwaysAllowedEntry[] {
+    if (this.store) {
+      const seen = new Map<string, McpAlwaysAllowedEntry>();
+      for (const rule of this.toolRules())
+        if (rule.tool && !seen.has(rule.tool)) seen.set(rule.tool, { tool: rule.tool, addedAtMs: rule.addedAtMs });
+      return [...seen.values()];
+    }
     return [...this.entries.values()];
   }
 
   add(tool: string, now: number): Promise<void> {
+    if (this.store) return this.store.add({ kind: 'mcp', scope: 'tool', tool, origin: 'mcp' }).ready;
     if (this.entries.has(tool)) return this.writing;
     this.entries.set(tool, { tool, addedAtMs: now });
     return this.save();
   }
 
+  /** Revokes every rule that names the tool (any agent, any scope but the server's). */
   async remove(tool: string): Promise<boolean> {
+    if (this.store) {
+      const store = this.store;
+      const rules = store.list().filter((rule) => rule.kind === 'mcp' && rule.tool === tool);
+      for (const rule of rules) await store.revoke(rule.id);
+      return rules.length > 0;
+    }
     if (!this.entries.delete(tool)) return false;
     await this.save();
     return true;
+  }
+
+  private toolRules() {
+    return (this.store?.list() ?? []).filter((rule) => rule.kind === 'mcp' && rule.scope === 'tool');
   }
 
   /** Writes queue behind each other, so the file always holds the latest list. */

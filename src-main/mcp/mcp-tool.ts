@@ -41,7 +41,7 @@ export function inputSchemaOf(tool: Pick<McpTool, 'inputSchema'>): z.ZodType<Rec
 export interface McpToolDeps {
   connection: McpConnection;
   approvals: ApprovalGate;
-  /** Tools answered "allow always"; without it, only allow once and deny are offered. */
+  /** Tools answered "allow always"; without it, only allow once, for this session and deny are offered. */
   alwaysAllowed?: McpAlwaysAllowed;
   now(): number;
 }
@@ -55,7 +55,11 @@ export function describeMcpTool(server: string, tool: McpTool, configured?: McpA
   };
 }
 
-/** One MCP tool as an agent tool: approval first unless read-only, then the call, its result as text. */
+/**
+ * One MCP tool as an agent tool: approval first unless read-only, then the call, its result as text.
+ * `write` tools offer once, for this session, always (this tool, its server, these arguments) and
+ * deny; `dangerous` ones only once or deny, and no rule or session grant covers them.
+ */
 export function createMcpToolDefinition(
   deps: McpToolDeps,
   tool: McpTool,
@@ -69,7 +73,9 @@ export function createMcpToolDefinition(
     inputSchema: inputSchemaOf(tool),
     source: 'mcp',
     async execute(input, context): Promise<ToolOutput> {
-      if (info.access !== 'read' && !deps.alwaysAllowed?.has(info.name)) {
+      // Read-only tools run without asking; a dangerous one asks every time, whatever was allowed before.
+      const legacyAlways = info.access === 'write' && deps.alwaysAllowed?.has(info.name) === true;
+      if (info.access !== 'read' && !legacyAlways) {
         const json = JSON.stringify(input ?? {});
         const command = `mcp ${info.name} ${shellQuote(json)}`;
         const resolution = await deps.approvals.request(
@@ -95,7 +101,13 @@ export function createMcpToolDefinition(
             host: `mcp:${server}`,
             askFallback: 'deny',
             allowlistSatisfied: false,
-            allowedDecisions: deps.alwaysAllowed ? ['allow-once', 'allow-always', 'deny'] : ['allow-once', 'deny'],
+            // The service remembers and matches "for this session" and "always" (tool, server, exact arguments).
+            subject: { kind: 'mcp', tool: info.name, server, args: json, access: info.access },
+            allowedDecisions:
+              info.access === 'dangerous' || !deps.alwaysAllowed
+                ? ['allow-once', 'deny']
+                : ['allow-once', 'allow-always', 'deny'],
+            alwaysScopes: ['tool', 'server', 'exact'],
           },
           context.signal,
         );
@@ -104,7 +116,13 @@ export function createMcpToolDefinition(
             isError: true,
             output: `Not run: denied (${resolution.resolvedBy})${resolution.reason ? `: ${resolution.reason}` : ''}.`,
           };
-        if (resolution.decision === 'allow-always') await deps.alwaysAllowed?.add(info.name, deps.now());
+        // Without a permission store behind the service, the tool's own list keeps "always".
+        if (
+          resolution.decision === 'allow-always' &&
+          !resolution.ruleId &&
+          (resolution.allowAlwaysScope ?? 'tool') === 'tool'
+        )
+          await deps.alwaysAllowed?.add(info.name, deps.now());
       }
       try {
         const progress = context.onProgress?.bind(context);

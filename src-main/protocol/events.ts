@@ -6,6 +6,7 @@ import type { ExecApprovalView } from './methods/exec.js';
 import type { HealthResult, HeartbeatLastResult } from './methods/gateway.js';
 import type { McpServerStatus } from './methods/mcp.js';
 import type { MemoryModelStatus } from './methods/memory.js';
+import type { SubagentEvent } from './methods/subagents.js';
 import type { UsageLimitEvent } from './methods/usage.js';
 
 /** Token counts of one model call or one run. */
@@ -81,6 +82,13 @@ export interface ExecApprovalResolvedEvent {
   resolvedBy: string;
   ts: number;
   reason?: string;
+  /** allow-once remembered for the session ("allow for this session"). */
+  remember?: 'session';
+  allowAlwaysScope?: 'binary' | 'exact' | 'tool' | 'server';
+  /** allow-always until then (epoch ms). */
+  untilMs?: number;
+  /** The permission rule (or session grant) the answer saved. */
+  ruleId?: string;
 }
 
 export interface TerminalOutputEvent {
@@ -206,6 +214,8 @@ export interface EventPayloads {
   'canvas.changed': CanvasChangedEvent;
   'device.pair.requested': DevicePairRequestedEvent;
   'device.pair.resolved': DevicePairResolvedEvent;
+  /** A subagent started, took a step, or ended (protocol/methods/subagents.ts). */
+  subagent: SubagentEvent;
 }
 
 /** A sink for some of the events: what a capability is given instead of the whole bus. */
@@ -242,6 +252,7 @@ export const eventNames = [
   'canvas.changed',
   'device.pair.requested',
   'device.pair.resolved',
+  'subagent',
 ] as const satisfies readonly EventName[];
 
 /** Which scope an event needs to be delivered (PROTOCOL.md §5 "Event delivery"). */

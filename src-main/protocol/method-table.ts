@@ -19,8 +19,10 @@ import { openClawAgentsMethods } from './methods/openclaw-agents.js';
 import { openClawChatMethods } from './methods/openclaw-chat.js';
 import { openClawSystemMethods } from './methods/openclaw-system.js';
 import { openClawUnavailableMethods } from './methods/openclaw-unavailable.js';
+import { permissionsMethods } from './methods/permissions.js';
 import { sessionsMethods } from './methods/sessions.js';
 import { skillsMethods } from './methods/skills.js';
+import { subagentsMethods } from './methods/subagents.js';
 import { terminalMethods } from './methods/terminal.js';
 import { tokensMethods } from './methods/tokens.js';
 import { traceMethods } from './methods/trace.js';
@@ -37,11 +39,13 @@ export const methodTable = {
   ...modelsMethods,
   ...authProfilesMethods,
   ...execMethods,
+  ...permissionsMethods,
   ...terminalMethods,
   ...memoryMethods,
   ...mcpMethods,
   ...dreamsMethods,
   ...cronMethods,
+  ...subagentsMethods,
   ...devicesMethods,
   ...canvasMethods,
   ...traceMethods,

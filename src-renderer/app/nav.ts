@@ -9,6 +9,7 @@ export interface NavEntry {
 export const navEntries: NavEntry[] = [
   { id: 'chat', label: 'nav.chat' },
   { id: 'approvals', label: 'nav.approvals' },
+  { id: 'permissions', label: 'nav.permissions' },
   { id: 'memory', label: 'nav.memory' },
   { id: 'dreams', label: 'nav.dreams' },
   { id: 'schedule', label: 'nav.schedule' },

@@ -6,6 +6,9 @@ import type { ViewId } from '../stores/ui-store.js';
 export const viewComponents: Record<ViewId, ComponentType> = {
   chat: lazy(() => import('../features/chat/chat-view.js').then((m) => ({ default: m.ChatView }))),
   approvals: lazy(() => import('../features/approvals/approvals-view.js').then((m) => ({ default: m.ApprovalsView }))),
+  permissions: lazy(() =>
+    import('../features/permissions/permissions-view.js').then((m) => ({ default: m.PermissionsView })),
+  ),
   auth: lazy(() => import('../features/auth/auth-profiles-view.js').then((m) => ({ default: m.AuthProfilesView }))),
   memory: lazy(() => import('../features/memory/memory-view.js').then((m) => ({ default: m.MemoryView }))),
   dreams: lazy(() => import('../features/dreams/dreams-view.js').then((m) => ({ default: m.DreamsView }))),

@@ -2,6 +2,9 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { disposeAll, errorText, type GatewayPort, list, num, record, str } from './gateway-port.js';
 
 export type Decision = 'allow-once' | 'allow-always' | 'deny';
+/** What a person may answer: the request's decisions, plus "allow for this session" where offered. */
+export type Answer = Decision | 'allow-session';
+export type AlwaysScope = 'binary' | 'exact' | 'tool' | 'server';
 
 export interface PendingApproval {
   id: string;
@@ -17,8 +20,27 @@ export interface PendingApproval {
   /** What "Always allow" adds when limited to these exact arguments. */
   allowAlwaysExactEntry?: string;
   allowedDecisions: Decision[];
+  /** "Allow for this session" is offered. */
+  allowSession: boolean;
+  /** Put first: `session` for read-only requests (allowing them remembers them for the session). */
+  suggested: 'once' | 'session';
+  /** What "always" may be keyed on; the first is the default. */
+  alwaysScopes: AlwaysScope[];
+  /** MCP and file requests: the tool (and server) asked about. */
+  tool?: string;
+  server?: string;
+  kind?: string;
+  /** Identical calls waiting on this one request (one answer settles them all). */
+  waiting: number;
   createdAtMs: number;
   expiresAtMs: number;
+}
+
+/** How "always" is limited: its scope and an optional last day. */
+export interface AlwaysChoice {
+  scope?: AlwaysScope;
+  /** `YYYY-MM-DD`: the rule ends at the end of that day. */
+  until?: string;
 }
 
 export interface DecidedApproval {
@@ -37,7 +59,7 @@ export interface ApprovalsState {
   selectedId?: string;
   error?: string;
   refresh(): Promise<void>;
-  resolve(id: string, decision: Decision, allowAlwaysScope?: 'binary' | 'exact'): Promise<void>;
+  resolve(id: string, answer: Answer, always?: AlwaysChoice | AlwaysScope): Promise<void>;
   select(id: string | undefined): void;
   moveSelection(step: 1 | -1): void;
 }
@@ -75,6 +97,10 @@ export function toPendingApproval(value: unknown): PendingApproval | undefined {
     .filter(Boolean);
   const exact = list(row.allowAlwaysExact).map(entryText).filter(Boolean);
   const binary = command.trim().split(/\s+/)[0] ?? command;
+  const subject = record(row.subject);
+  const scopes = list(row.alwaysScopes)
+    .map(String)
+    .filter((scope): scope is AlwaysScope => ['binary', 'exact', 'tool', 'server'].includes(scope));
   return {
     id,
     command,
@@ -86,6 +112,13 @@ export function toPendingApproval(value: unknown): PendingApproval | undefined {
     allowAlwaysEntry: always.length > 0 ? always.join(', ') : str(analysis.allowlistEntry) || binary,
     allowAlwaysExactEntry: exact.length > 0 ? exact.join(', ') : undefined,
     allowedDecisions: decisions.length > 0 ? decisions : allDecisions,
+    allowSession: row.allowSession === true,
+    suggested: row.suggested === 'session' ? 'session' : 'once',
+    alwaysScopes: scopes,
+    ...(str(subject.kind) && str(subject.kind) !== 'exec'
+      ? { kind: str(subject.kind), tool: str(subject.tool) || undefined, server: str(subject.server) || undefined }
+      : {}),
+    waiting: num(row.waiting) ?? 1,
     createdAtMs: num(row.createdAtMs) ?? 0,
     expiresAtMs: num(row.expiresAtMs) ?? 0,
   };
@@ -104,12 +137,14 @@ export function createApprovalsStore(client: GatewayPort): StoreApi<ApprovalsSta
         set({ error: errorText(error) });
       }
     },
-    async resolve(id, decision, allowAlwaysScope) {
+    async resolve(id, decision, always) {
+      const choice: AlwaysChoice = typeof always === 'string' ? { scope: always } : (always ?? {});
       try {
         await client.request('exec.approval.resolve', {
           id,
           decision,
-          ...(decision === 'allow-always' && allowAlwaysScope ? { allowAlwaysScope } : {}),
+          ...(decision === 'allow-always' && choice.scope ? { allowAlwaysScope: choice.scope } : {}),
+          ...(decision === 'allow-always' && choice.until ? { until: choice.until } : {}),
         });
         set({ error: undefined });
       } catch (error) {
@@ -147,7 +182,8 @@ export function createApprovalsStore(client: GatewayPort): StoreApi<ApprovalsSta
         const decided: DecidedApproval = {
           id,
           command: entry?.command ?? '',
-          decision: payload.decision,
+          // allow-once remembered for the session reads as what the person chose.
+          decision: payload.remember === 'session' ? 'allow-session' : payload.decision,
           resolvedBy: payload.resolvedBy || 'unknown',
           reason: payload.reason || undefined,
           ts: payload.ts,

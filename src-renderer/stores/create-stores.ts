@@ -1,5 +1,6 @@
 import type { StoreApi } from 'zustand/vanilla';
 import type { Language } from '../i18n/translate.js';
+import { type AgentsState, createAgentsStore } from './agents-store.js';
 import { type ApprovalsState, createApprovalsStore } from './approvals-store.js';
 import { type AuthState, createAuthStore } from './auth-store.js';
 import { type CanvasState, createCanvasStore } from './canvas-store.js';
@@ -11,8 +12,9 @@ import { createDevicesStore, type DevicesState } from './devices-store.js';
 import { createDreamsStore, type DreamsState } from './dreams-store.js';
 import { disposeAll, type GatewayPort } from './gateway-port.js';
 import { createMemoryStore, type MemoryState } from './memory-store.js';
+import { createPermissionsStore, type PermissionsState } from './permissions-store.js';
 import { createScheduleStore, type ScheduleState } from './schedule-store.js';
-import { createSessionsStore, type SessionsState } from './sessions-store.js';
+import { createSessionsStore, parseSessionKey, type SessionsState } from './sessions-store.js';
 import { createSkillsStore, type SkillsState } from './skills-store.js';
 import { createTerminalStore, type TerminalState } from './terminal-store.js';
 import { createUiStore, type UiState, type ViewId } from './ui-store.js';
@@ -21,9 +23,12 @@ import { createUsageStore, type UsageState } from './usage-store.js';
 /** Every domain store, bound to one client. Built once at start (or per test), handed down by context. */
 export interface Stores {
   connection: StoreApi<ConnectionStoreState>;
+  /** The agents, and the one the chat list, Memory and Dreams follow. */
+  agents: StoreApi<AgentsState>;
   sessions: StoreApi<SessionsState>;
   chat: StoreApi<ChatState>;
   approvals: StoreApi<ApprovalsState>;
+  permissions: StoreApi<PermissionsState>;
   auth: StoreApi<AuthState>;
   memory: StoreApi<MemoryState>;
   dreams: StoreApi<DreamsState>;
@@ -52,14 +57,18 @@ export interface CreateStoresOptions {
 
 export function createStores(client: GatewayPort, options: CreateStoresOptions): Stores {
   const now = options.now;
+  const agents = createAgentsStore(client);
+  const selectedAgent = () => agents.getState().selected;
   const bound = {
     connection: createConnectionStore(client),
+    agents,
     sessions: createSessionsStore(client),
     chat: createChatStore(client),
     approvals: createApprovalsStore(client),
+    permissions: createPermissionsStore(client),
     auth: createAuthStore(client, now),
-    memory: createMemoryStore(client, now),
-    dreams: createDreamsStore(client),
+    memory: createMemoryStore(client, now, selectedAgent),
+    dreams: createDreamsStore(client, selectedAgent),
     schedule: createScheduleStore(client),
     usage: createUsageStore(client),
     skills: createSkillsStore(client),
@@ -69,11 +78,25 @@ export function createStores(client: GatewayPort, options: CreateStoresOptions):
     channels: createChannelsStore(client),
     config: createConfigStore(client, now),
   };
+  // Switching agents shows that agent's memory and diary at once, not after the next event.
+  const followAgent = agents.subscribe((state, previous) => {
+    if (state.selected === previous.selected) return;
+    void bound.memory.getState().refresh();
+    void bound.dreams.getState().refresh();
+  });
+  // Opening a chat of another agent (a search hit, a link) switches the agent with it.
+  const followChat = bound.sessions.subscribe((state, previous) => {
+    if (state.activeKey !== previous.activeKey) agents.getState().select(parseSessionKey(state.activeKey).agentId);
+  });
   return {
     ...bound,
     ui: createUiStore({ view: options.view, language: options.language }),
     gatewayOrigin: options.gatewayOrigin,
     now,
-    dispose: () => disposeAll(Object.values(bound)),
+    dispose: () => {
+      followAgent();
+      followChat();
+      disposeAll(Object.values(bound));
+    },
   };
 }

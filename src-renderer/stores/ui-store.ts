@@ -4,6 +4,7 @@ import type { Language } from '../i18n/translate.js';
 export const views = [
   'chat',
   'approvals',
+  'permissions',
   'auth',
   'memory',
   'dreams',

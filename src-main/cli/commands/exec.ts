@@ -1,6 +1,7 @@
 import { accessSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { systemClock } from '../../base/clock.js';
 import {
   type CommandChecker,
   createFsExecutableCheck,
@@ -9,7 +10,7 @@ import {
   type ExecPolicy,
   loadCommandChecker,
   loadPolicyFile,
-  openAllowlistStore,
+  PermissionStore,
 } from '../../exec/index.js';
 import { type CliContext, CliError } from '../cli-context.js';
 
@@ -109,8 +110,8 @@ async function resolvePolicy(context: CliContext, options: CheckOptions): Promis
   }
   // Without a file: the defaults plus what this agent was allowed "always".
   try {
-    const store = await openAllowlistStore(context.paths().stateDir);
-    return { ...defaultExecPolicy, allowlist: store.entries(options.agent) };
+    const store = await PermissionStore.open(context.paths().stateDir, systemClock);
+    return { ...defaultExecPolicy, allowlist: store.execEntries(options.agent) };
   } catch (error) {
     throw new CliError((error as Error).message);
   }

@@ -96,13 +96,28 @@ export function registerExecMethods(router: MethodRouter, deps: ExecMethodsDeps)
   );
 
   store.add(
-    router.handle('exec.approval.resolve', ({ id, decision, note, allowAlwaysScope }, call) => {
-      approvals.resolve(id, decision, `operator:${callerName(call.caller)}`, note, allowAlwaysScope);
+    router.handle('exec.approval.resolve', ({ id, decision, note, allowAlwaysScope, until }, call) => {
+      // `allow-session` is allow-once remembered for the session, so OpenClaw's three keep their meaning.
+      const session = decision === 'allow-session';
+      approvals.answer(id, {
+        decision: session ? 'allow-once' : decision,
+        resolvedBy: `operator:${callerName(call.caller)}`,
+        ...(note ? { reason: note } : {}),
+        ...(session ? { remember: 'session' as const } : {}),
+        ...(allowAlwaysScope ? { allowAlwaysScope } : {}),
+        ...(until !== undefined ? { untilMs: untilMs(until) } : {}),
+      });
       return { ok: true as const };
     }),
   );
 
   return store;
+}
+
+/** An ISO date (a bare day means the end of it, UTC) or epoch ms. */
+function untilMs(until: string | number): number {
+  if (typeof until === 'number') return until;
+  return /^\d{4}-\d{2}-\d{2}$/.test(until) ? Date.parse(`${until}T23:59:59.999Z`) : Date.parse(until);
 }
 
 function callerName(caller: CallerIdentity): string {

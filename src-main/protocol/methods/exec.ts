@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { method } from './define.js';
 
-const decision = z.enum(['allow-once', 'allow-always', 'deny']);
+/** OpenClaw's three, plus `allow-session` (Hearth: allow-once remembered for the session). */
+const decision = z.enum(['allow-once', 'allow-always', 'deny', 'allow-session']);
+
+/** What "allow always" is keyed on: exec `binary` | `exact`; tools `tool` | `server` | `exact`. */
+export type AlwaysScopeName = 'binary' | 'exact' | 'tool' | 'server';
 
 /** A pending request as `exec.approval.list`/`get` show it (the `exec.approval.requested` payload). */
 export interface ExecApprovalView {
@@ -16,6 +20,16 @@ export interface ExecApprovalView {
   allowedDecisions: ('allow-once' | 'allow-always' | 'deny')[];
   createdAtMs: number;
   expiresAtMs: number;
+  /** What the request is about: an MCP tool, a file path, a command. */
+  subject?: { kind: 'exec' | 'mcp' | 'file' | 'network'; tool: string; server?: string; args: string; access: string };
+  /** "Allow for this session" may be answered (`decision: "allow-session"`). */
+  allowSession?: boolean;
+  /** The scopes "allow always" may take; the first is the default. */
+  alwaysScopes?: AlwaysScopeName[];
+  /** The answer to put first: `session` for read-only requests (allowing them remembers them for the session). */
+  suggested?: 'once' | 'session';
+  /** Identical calls waiting on this one request; one answer settles them all. */
+  waiting?: number;
   /** PROTOCOL.md §7 shape. */
   request: { command: string; cwd: string; host: string; allowedDecisions: string[] };
 }
@@ -71,8 +85,13 @@ export const execMethods = {
         id: z.string().min(1),
         decision,
         note: z.string().max(500).optional(),
-        /** With allow-always: remember any use of the binary (default) or only these exact arguments. */
-        allowAlwaysScope: z.enum(['binary', 'exact']).optional(),
+        /**
+         * With allow-always: exec remembers any use of the binary (default) or only these exact
+         * arguments; a tool, this tool (default), every tool of its server, or these exact arguments.
+         */
+        allowAlwaysScope: z.enum(['binary', 'exact', 'tool', 'server']).optional(),
+        /** With allow-always: the rule stops applying then (ISO 8601 date or epoch ms, in the future). */
+        until: z.union([z.iso.datetime({ offset: true }), z.iso.date(), z.number().int().positive()]).optional(),
       })
       .strict(),
     controlPlaneWrite: true,

@@ -7,8 +7,9 @@ const FILE_APPROVAL_TIMEOUT_MS = 5 * 60_000;
 /**
  * Asks through the approval system (the same requests, events, dialogs and `/approve` as
  * exec), as a command-like line `read '/etc/hosts'` so the person sees tool and path and the
- * service's own screen applies (a credential path becomes person-only). Only "allow once"
- * or "deny": an exec allowlist entry would mean nothing for a file tool.
+ * service's own screen applies (a credential path becomes person-only). Answers: once, for this
+ * session (the default for reads: allowing a read remembers it for the session), always for this
+ * tool and path (a rule in the permission store, optionally until a date), or deny.
  */
 export function askThroughApprovals(gate: ApprovalGate): FileAccessDeps['ask'] {
   return async (question: FileAccessQuestion, signal: AbortSignal) => {
@@ -32,7 +33,15 @@ export function askThroughApprovals(gate: ApprovalGate): FileAccessDeps['ask'] {
         cwd: question.workspaceDir,
         askFallback: 'deny',
         allowlistSatisfied: false,
-        allowedDecisions: ['allow-once', 'deny'],
+        subject: {
+          kind: 'file',
+          tool: question.tool,
+          args: question.path,
+          access: question.mode === 'read' ? 'read' : 'write',
+        },
+        // "Always" needs the permission store behind the gate to keep it.
+        allowedDecisions: gate.permissions ? ['allow-once', 'allow-always', 'deny'] : ['allow-once', 'deny'],
+        alwaysScopes: ['exact'],
         timeoutMs: FILE_APPROVAL_TIMEOUT_MS,
       },
       signal,

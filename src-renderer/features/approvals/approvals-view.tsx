@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useDomain, useStores, useT } from '../../app/stores-context.js';
-import type { Decision, PendingApproval } from '../../stores/approvals-store.js';
+import type { AlwaysScope, Answer, PendingApproval } from '../../stores/approvals-store.js';
 import { describeDecider } from '../../stores/decider.js';
 import { formatDuration, formatTime, useNow } from '../../ui/use-now.js';
 import './approvals.css';
@@ -8,8 +8,21 @@ import './approvals.css';
 const decisionLabel = {
   'allow-once': 'approvals.allowOnce',
   'allow-always': 'approvals.allowAlways',
+  'allow-session': 'approvals.decision.allowSession',
   deny: 'approvals.deny',
 } as const;
+
+const scopeLabel = {
+  binary: 'approvals.scope.binary',
+  exact: 'approvals.scope.exact',
+  tool: 'approvals.scope.tool',
+  server: 'approvals.scope.server',
+} as const;
+
+/** What A allows: "for this session" where that is the suggestion (read-only requests), else once. */
+function primaryAnswer(entry: PendingApproval): Answer {
+  return entry.suggested === 'session' && entry.allowSession ? 'allow-session' : 'allow-once';
+}
 
 function ApprovalCard({ entry, selected, now }: { entry: PendingApproval; selected: boolean; now: number }) {
   const t = useT();
@@ -17,10 +30,21 @@ function ApprovalCard({ entry, selected, now }: { entry: PendingApproval; select
   const secondsLeft = Math.ceil((entry.expiresAtMs - now) / 1000);
   // "Always allow" remembers the binary; the person may narrow it to these exact arguments.
   const [exactOnly, setExactOnly] = useState(false);
-  const decide = (decision: Decision) =>
-    void approvals
-      .getState()
-      .resolve(entry.id, decision, exactOnly && entry.allowAlwaysExactEntry ? 'exact' : 'binary');
+  // A tool's "always": this tool, its whole server, or these exact arguments; optionally until a day.
+  const [scope, setScope] = useState<AlwaysScope | undefined>(entry.alwaysScopes[0]);
+  const [until, setUntil] = useState('');
+  const isTool = entry.kind !== undefined;
+  const decide = (decision: Answer) => {
+    const always = isTool
+      ? { ...(scope ? { scope } : {}), ...(until ? { until } : {}) }
+      : {
+          scope: exactOnly && entry.allowAlwaysExactEntry ? ('exact' as const) : ('binary' as const),
+          ...(until ? { until } : {}),
+        };
+    void approvals.getState().resolve(entry.id, decision, always);
+  };
+  const canAlways = entry.allowedDecisions.includes('allow-always');
+  const sessionFirst = primaryAnswer(entry) === 'allow-session';
   return (
     <article
       className={selected ? 'approval card selected' : 'approval card'}
@@ -29,13 +53,16 @@ function ApprovalCard({ entry, selected, now }: { entry: PendingApproval; select
       data-testid="approval-card"
     >
       <div className="spread">
-        <h3>{t('approvals.command')}</h3>
-        <span className={secondsLeft > 0 ? (secondsLeft < 30 ? 'badge warn' : 'badge') : 'badge danger'}>
-          {secondsLeft <= 0
-            ? t('approvals.expired')
-            : secondsLeft < 60
-              ? t('approvals.timeLeft', { s: secondsLeft })
-              : t('approvals.timeLeftLong', { time: formatDuration(secondsLeft) })}
+        <h3>{isTool ? t('approvals.toolCall', { tool: entry.tool ?? '' }) : t('approvals.command')}</h3>
+        <span className="row">
+          {entry.waiting > 1 && <span className="badge">{t('approvals.waiting', { n: entry.waiting })}</span>}
+          <span className={secondsLeft > 0 ? (secondsLeft < 30 ? 'badge warn' : 'badge') : 'badge danger'}>
+            {secondsLeft <= 0
+              ? t('approvals.expired')
+              : secondsLeft < 60
+                ? t('approvals.timeLeft', { s: secondsLeft })
+                : t('approvals.timeLeftLong', { time: formatDuration(secondsLeft) })}
+          </span>
         </span>
       </div>
       <pre className="approval-command" id={`cmd-${entry.id}`}>
@@ -68,12 +95,23 @@ function ApprovalCard({ entry, selected, now }: { entry: PendingApproval; select
         )}
       </dl>
       <div className="row approval-actions">
-        {entry.allowedDecisions.includes('allow-once') && (
-          <button type="button" className="button primary" onClick={() => decide('allow-once')}>
-            {t('approvals.allowOnce')} <kbd>A</kbd>
+        {sessionFirst ? (
+          <button type="button" className="button primary" onClick={() => decide('allow-session')}>
+            {t('approvals.allowSession')} <kbd>A</kbd>
+          </button>
+        ) : (
+          entry.allowedDecisions.includes('allow-once') && (
+            <button type="button" className="button primary" onClick={() => decide('allow-once')}>
+              {t('approvals.allowOnce')} <kbd>A</kbd>
+            </button>
+          )
+        )}
+        {entry.allowSession && !sessionFirst && (
+          <button type="button" className="button" onClick={() => decide('allow-session')}>
+            {t('approvals.allowSession')} <kbd>F</kbd>
           </button>
         )}
-        {entry.allowedDecisions.includes('allow-always') && (
+        {canAlways && (
           <button type="button" className="button" onClick={() => decide('allow-always')}>
             {t('approvals.allowAlways')} <kbd>S</kbd>
           </button>
@@ -84,7 +122,7 @@ function ApprovalCard({ entry, selected, now }: { entry: PendingApproval; select
           </button>
         )}
       </div>
-      {entry.allowedDecisions.includes('allow-always') && (
+      {canAlways && !isTool && (
         <p className="faint">
           {t('approvals.willAdd', {
             entry:
@@ -94,10 +132,27 @@ function ApprovalCard({ entry, selected, now }: { entry: PendingApproval; select
           })}
         </p>
       )}
-      {entry.allowedDecisions.includes('allow-always') && entry.allowAlwaysExactEntry && (
+      {canAlways && !isTool && entry.allowAlwaysExactEntry && (
         <label className="faint approval-exact">
           <input type="checkbox" checked={exactOnly} onChange={(event) => setExactOnly(event.target.checked)} />{' '}
           {t('approvals.exactOnly')}
+        </label>
+      )}
+      {canAlways && isTool && entry.alwaysScopes.length > 0 && (
+        <label className="faint approval-exact">
+          {t('approvals.alwaysFor')}{' '}
+          <select value={scope} onChange={(event) => setScope(event.target.value as AlwaysScope)}>
+            {entry.alwaysScopes.map((option) => (
+              <option key={option} value={option}>
+                {t(scopeLabel[option], { tool: entry.tool ?? '', server: entry.server ?? '' })}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {canAlways && (
+        <label className="faint approval-exact">
+          {t('approvals.until')} <input type="date" value={until} onChange={(event) => setUntil(event.target.value)} />
         </label>
       )}
     </article>
@@ -126,8 +181,19 @@ export function ApprovalsView() {
       const state = approvals.getState();
       const id = state.selectedId ?? state.pending[0]?.id;
       const key = event.key.toLowerCase();
-      const decision: Decision | undefined =
-        key === 'a' ? 'allow-once' : key === 's' ? 'allow-always' : key === 'd' ? 'deny' : undefined;
+      const entry = state.pending.find((p) => p.id === id);
+      const decision: Answer | undefined =
+        key === 'a'
+          ? entry
+            ? primaryAnswer(entry)
+            : 'allow-once'
+          : key === 'f' && entry?.allowSession
+            ? 'allow-session'
+            : key === 's'
+              ? 'allow-always'
+              : key === 'd'
+                ? 'deny'
+                : undefined;
       if (decision && id) {
         event.preventDefault();
         void state.resolve(id, decision);
@@ -171,7 +237,7 @@ export function ApprovalsView() {
                 >
                   {t('approvals.decidedBy', {
                     decision:
-                      item.decision in decisionLabel ? t(decisionLabel[item.decision as Decision]) : item.decision,
+                      item.decision in decisionLabel ? t(decisionLabel[item.decision as Answer]) : item.decision,
                     who: deciderText(item.resolvedBy),
                   })}
                 </span>
