@@ -222,7 +222,8 @@ describe('mcp.servers.import', () => {
 
     const applied = await product.socket.request('mcp.servers.import', { json, apply: true });
     expect(applied.payload).toMatchObject({ applied: true });
-    const tested = await product.socket.request('mcp.servers.test', { name: 'notes-app' });
+    // Starting a tsx child takes seconds on a loaded machine: longer than a request's default wait.
+    const tested = await product.socket.request('mcp.servers.test', { name: 'notes-app' }, 30_000);
     expect(tested.payload).toMatchObject({
       ok: true,
       tools: expect.arrayContaining([expect.objectContaining({ name: 'notes-app__echo' })]),
