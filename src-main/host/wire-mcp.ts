@@ -25,7 +25,7 @@ export interface WiredMcp extends AsyncDisposable {
  * `mcp.servers.*` methods. Servers start when a turn of an agent that enables them begins.
  */
 export async function wireMcp(deps: {
-  core: Pick<GatewayCore, 'registry' | 'bus'>;
+  core: Pick<GatewayCore, 'registry' | 'bus' | 'httpRoutes'>;
   paths: Pick<HearthPaths, 'stateDir'>;
   config: Pick<ConfigService, 'current' | 'onDidChange' | 'patch'>;
   secrets: McpSecretSource;
@@ -35,6 +35,8 @@ export async function wireMcp(deps: {
   clock: Clock;
   log: Logger;
   env: Record<string, string | undefined>;
+  /** The gateway's own URL (http://127.0.0.1:PORT): OAuth redirects come back to it. */
+  gatewayUrl?(): string;
 }): Promise<WiredMcp> {
   const { config } = deps;
   const store = new DisposableStore();
@@ -63,9 +65,39 @@ export async function wireMcp(deps: {
     baseEnv: deps.env,
     clientVersion: HEARTH_VERSION,
     ...(deps.floorReasons ? { refuseCommand: deps.floorReasons } : {}),
+    ...(deps.gatewayUrl ? { oauthRedirectUrl: () => new URL(OAUTH_CALLBACK_PATH, deps.gatewayUrl!()).toString() } : {}),
   });
   store.add(hub);
   store.add(hub.onDidChange((server) => deps.core.bus.publish('mcp.servers.changed', { server })));
+  // The browser comes back here after the person authorized Hearth at a server's authorization
+  // server. No gateway token: the `state` it carries (random, single use, 10 minutes) is the proof.
+  store.add(
+    deps.core.httpRoutes.add({
+      paths: [OAUTH_CALLBACK_PATH],
+      async handle(request, response) {
+        if (request.method !== 'GET') {
+          response.writeHead(405, { allow: 'GET' });
+          response.end();
+          return;
+        }
+        const query = new URL(request.url ?? '/', 'http://gateway.invalid').searchParams;
+        const answer = await hub.completeAuth({
+          ...optional('state', query.get('state')),
+          ...optional('code', query.get('code')),
+          ...optional('error', query.get('error')),
+          ...optional('errorDescription', query.get('error_description')),
+        });
+        response.writeHead(answer.ok ? 200 : 400, {
+          'content-type': 'text/html; charset=utf-8',
+          'cache-control': 'no-store',
+          'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+          'referrer-policy': 'no-referrer',
+          'x-content-type-options': 'nosniff',
+        });
+        response.end(callbackPage(answer.ok, answer.message));
+      },
+    }),
+  );
   // A removed or edited server stops now (an edited one starts again when next used).
   store.add(config.onDidChange(['mcp'], () => hub.reconcile()));
   store.add(
@@ -74,6 +106,10 @@ export async function wireMcp(deps: {
       test: (name, raw) => hub.test(name, raw),
       alwaysAllowed: () => hub.alwaysAllowed(),
       revoke: (tool) => hub.revoke(tool),
+      startAuth: (server) => hub.startAuth(server),
+      clearAuth: (server) => hub.clearAuth(server),
+      listPrompts: (server) => hub.listPrompts(server),
+      getPrompt: (server, name, args) => hub.getPrompt(server, name, args),
       importServers: async (json, apply) => {
         const plan = planMcpImport(json, config.current.mcp.servers);
         const adding = Object.keys(plan.servers).length > 0;
@@ -92,6 +128,22 @@ export async function wireMcp(deps: {
       store.dispose();
     },
   };
+}
+
+/** Where a server's authorization server sends the browser back (registered as the redirect URI). */
+export const OAUTH_CALLBACK_PATH = '/mcp/oauth/callback';
+
+function optional<K extends string>(key: K, value: string | null): Partial<Record<K, string>> {
+  return value === null ? {} : ({ [key]: value } as Record<K, string>);
+}
+
+/** The page the person's browser shows after the redirect. */
+function callbackPage(ok: boolean, message: string): string {
+  const escaped = message.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const title = ok ? 'Authorized' : 'Not authorized';
+  return `<!doctype html><meta charset="utf-8"><title>Hearth: ${title}</title>
+<style>body{font:16px system-ui;margin:4rem auto;max-width:36rem;color:#222}</style>
+<h1>${title}</h1><p>${escaped}</p><p>${ok ? 'You can close this tab and go back to Hearth.' : ''}</p>`;
 }
 
 function errorText(error: unknown): string {
