@@ -11,6 +11,8 @@ import type { BrowserToolsConfig } from './browser-config.js';
 import { chooseExecutable } from './browser-executable.js';
 import { type GuardProxy, startGuardProxy } from './guard-proxy.js';
 
+const MAX_NOTES = 20;
+
 /** One open page of an agent's browser, named `t1`, `t2`… for the model. */
 export interface BrowserTab {
   readonly id: string;
@@ -52,6 +54,7 @@ export class BrowserSession {
   private currentId: string | undefined;
   /** Things that happened beside the actions (refusals, downloads, new tabs), for the next result. */
   private notes: string[] = [];
+  private droppedNotes = 0;
   private readonly pendingDownloads = new Set<Promise<void>>();
   private readonly downloadListeners = new Set<(saved: SavedDownload) => void>();
   private queue: Promise<unknown> = Promise.resolve();
@@ -192,6 +195,7 @@ export class BrowserSession {
   takeNotes(): string[] {
     const notes = this.notes;
     this.notes = [];
+    this.droppedNotes = 0;
     return notes;
   }
 
@@ -218,7 +222,14 @@ export class BrowserSession {
   }
 
   private note(line: string): void {
-    if (!this.notes.includes(line)) this.notes.push(line);
+    if (this.notes.includes(line)) return;
+    // A page refused a hundred times (a tracker on a private address) is told once, with a count.
+    if (this.notes.length >= MAX_NOTES) {
+      this.droppedNotes += 1;
+      this.notes[MAX_NOTES] = `(${this.droppedNotes} more events not shown)`;
+      return;
+    }
+    this.notes.push(line);
   }
 
   private adopt(page: Page, current: boolean): BrowserTab {

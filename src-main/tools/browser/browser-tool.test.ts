@@ -86,7 +86,7 @@ describe.skipIf(!chromium)('the browser tool in a real Chromium', () => {
     expect(Buffer.from(snapshot.images![0]!.data, 'base64').subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
     // The browser's profile is the agent's own, under the state folder.
     expect(existsSync(join(temp, 'state', 'browser', 'main', 'profile'))).toBe(true);
-  });
+  }, 60_000); // the first action starts Chromium
 
   it('types, selects and clicks by ref, and reads the page that results', async () => {
     const page = await call({ action: 'open', url: `${site.url}/`, tab: 't1' });
@@ -195,5 +195,5 @@ describe.skipIf(!chromium)('the browser tool in a real Chromium', () => {
     expect((await call({ action: 'close' }, 'idle')).output).toBe('The browser is not open.');
     const again = await call({ action: 'open', url: `${site.url}/` }, 'idle');
     expect(again.output).toContain('Tab t1:');
-  });
+  }, 120_000); // two Chromium starts, slow on a loaded machine
 });
