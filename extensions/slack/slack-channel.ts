@@ -6,6 +6,7 @@ import {
   sleep,
 } from '../../src-main/plugins/sdk/index.js';
 import { isFatalSlackError, SlackApi, SlackApiError } from './slack-api.js';
+import { normaliseBlockActions, type SlackBlockActions, slackButtons } from './slack-buttons.js';
 import { type SlackConfig, slackConfigSchema, validateSlackConfig } from './slack-config.js';
 import { SlackEventIds } from './slack-event-ids.js';
 import { type SlackMessageEvent, safelyNormalise } from './slack-events.js';
@@ -45,7 +46,7 @@ export const slackChannel = defineChannel<SlackConfig>({
     editMessages: true,
     threads: true,
     reactions: false,
-    buttons: false,
+    buttons: true,
     groups: true,
     media: ['image', 'document'],
     maxMessageLength: SLACK_MAX_MESSAGE,
@@ -107,6 +108,23 @@ export const slackChannel = defineChannel<SlackConfig>({
       };
     };
 
+    /** A button press (block_actions) to the host, which checks who pressed and answers it. */
+    const takeInteraction = async (payload: unknown) => {
+      let normalised: ReturnType<typeof normaliseBlockActions>;
+      try {
+        normalised = normaliseBlockActions(payload as SlackBlockActions, sender);
+      } catch (error) {
+        normalised = { skip: `malformed interaction (${String(error)})` };
+      }
+      if ('skip' in normalised) {
+        log.debug('slack interaction skipped', { reason: normalised.skip });
+        return;
+      }
+      const { press, channel } = normalised;
+      if (press.target.peerKind === 'direct') dmChannels.set(press.target.peerId, channel);
+      if (context.receivePress) await context.receivePress(press);
+    };
+
     const running = (async () => {
       let auth: AuthTest | undefined;
       let backoffMs = 500;
@@ -134,6 +152,7 @@ export const slackChannel = defineChannel<SlackConfig>({
           signal,
           describe: describeFailure,
           remember,
+          takeInteraction,
         });
         return;
       }
@@ -151,6 +170,8 @@ export const slackChannel = defineChannel<SlackConfig>({
      * with the signing secret. A request that is not signed, or signed more than 5 minutes ago,
      * is refused 401 and reaches nothing. An event is answered 200 once the host took it, 500
      * otherwise (Slack retries; a retried event id already taken is answered 200 and dropped).
+     * The app's Interactivity Request URL may be the same path: a button press arrives as a signed
+     * form body `payload=<JSON>` (block_actions), answered 200 once the host took it.
      */
     function listenForEvents(botUserId: string) {
       const listening = context.webhook!.listen(async (request) => {
@@ -163,6 +184,16 @@ export const slackChannel = defineChannel<SlackConfig>({
         if (!verified.ok) {
           log.warn('slack events request refused', { reason: verified.reason });
           return { status: 401, body: `unauthorized: ${verified.reason}` };
+        }
+        if ((request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
+          let payload: unknown;
+          try {
+            payload = JSON.parse(new URLSearchParams(request.body).get('payload') ?? '');
+          } catch {
+            return { status: 400, body: 'the form has no JSON payload' };
+          }
+          await takeInteraction(payload);
+          return { status: 200 };
         }
         let body: { type?: unknown; challenge?: unknown; event_id?: unknown; event?: SlackMessageEvent };
         try {
@@ -195,6 +226,8 @@ export const slackChannel = defineChannel<SlackConfig>({
             onError: (error) => log.warn('slack streaming update failed', { error: describeFailure(error) }),
           }),
       },
+      // Approval prompts: Block Kit buttons whose presses come back as block_actions.
+      buttons: slackButtons(sender, channelOf),
       async dispose() {
         controller.abort(new Error('slack channel stopped'));
         await running;

@@ -21,6 +21,8 @@ export interface SocketModeDeps {
   eventIds: SlackEventIds;
   signal: AbortSignal;
   describe(error: unknown, token: 'bot' | 'app'): string;
+  /** A `block_actions` payload (a button pressed) to the host; rejects if the host could not take it. */
+  takeInteraction(payload: unknown): Promise<void>;
   /** Notes where a DM's replies go; returns the message. */
   remember(normalised: {
     message: ChannelInboundMessage;
@@ -43,10 +45,21 @@ interface Envelope {
  * If the host could not take it, no acknowledgement: Slack delivers it again.
  */
 export async function takeEnvelope(
-  deps: Pick<SocketModeDeps, 'context' | 'botUserId' | 'eventIds' | 'remember'>,
+  deps: Pick<SocketModeDeps, 'context' | 'botUserId' | 'eventIds' | 'remember'> &
+    Partial<Pick<SocketModeDeps, 'takeInteraction'>>,
   envelope: Envelope,
 ): Promise<boolean> {
   const { context, eventIds } = deps;
+  if (envelope.type === 'interactive') {
+    // A button press: acknowledged once the host took it; unacknowledged, Slack shows the presser an error.
+    try {
+      await deps.takeInteraction?.(envelope.payload);
+      return true;
+    } catch (error) {
+      context.log.error('the host could not take a slack interaction', { error: String(error) });
+      return false;
+    }
+  }
   if (envelope.type !== 'events_api') return true;
   const payload = envelope.payload;
   const eventId = typeof payload?.event_id === 'string' ? payload.event_id : undefined;

@@ -16,6 +16,15 @@ import { type WebSocket, WebSocketServer } from 'ws';
  *   `retry_attempt` + 1 and `retry_reason: "timeout"`, as Slack does.
  * Injections: 429 once per method, a dropped connection (right after an envelope went out),
  * `disconnect` asked by the server, an envelope delivered again, a revoked token.
+ * - Block Kit (https://api.slack.com/reference/block-kit): `blocks` on chat.postMessage /
+ *   chat.update (a JSON array, or a JSON string in a form body) are checked as Slack checks them
+ *   (`invalid_blocks`: at most 50 blocks; sections with 1–3000 characters of text; actions of 1–25
+ *   elements; buttons with plain_text of at most 75, an action_id of at most 255 unique in the
+ *   message, style primary|danger) and kept; chat.update without `blocks` keeps the old ones, as
+ *   Slack does. chat.postEphemeral records a message only `user` sees. `pressButton` builds the
+ *   `block_actions` payload Slack sends for a press (https://api.slack.com/reference/interaction-payloads/block-actions)
+ *   and delivers it in an `interactive` envelope, acknowledged with its envelope_id; for the
+ *   Events API, `interactionRequest` gives the form body (`payload=<JSON>`) to post, signed.
  */
 
 export interface FakeSlackCall {
@@ -34,6 +43,27 @@ export interface FakeSlackBotMessage {
   threadTs?: string;
   text: string;
   versions: string[];
+  /** Block Kit blocks, as last set (empty when none). */
+  blocks: Record<string, unknown>[];
+}
+
+/** A message only `user` sees (chat.postEphemeral). */
+export interface FakeSlackEphemeral {
+  channel: string;
+  user: string;
+  text: string;
+  threadTs?: string;
+}
+
+export interface SlackButtonPressInput {
+  channel: string;
+  /** The bot message whose button is pressed. */
+  ts: string;
+  user: { id: string; name?: string };
+  /** The button's text on the message as it is now. */
+  label?: string;
+  /** Instead of `label`: a press from a view before an update (a press racing it). */
+  actionId?: string;
 }
 
 export interface SlackUserMessageInput {
@@ -96,6 +126,21 @@ export interface FakeSlackServer {
   rateLimitNext(method: string, seconds: number): void;
   /** From now on the bot token is refused with `invalid_auth`. */
   revokeToken(): void;
+  ephemerals: FakeSlackEphemeral[];
+  waitForEphemeral(
+    user: string,
+    predicate: (message: FakeSlackEphemeral) => boolean,
+    timeoutMs?: number,
+  ): Promise<FakeSlackEphemeral>;
+  /**
+   * A person presses a button of a bot message: the `block_actions` payload, sent in an
+   * `interactive` envelope on the live Socket Mode connection. Returns the envelope id.
+   */
+  pressButton(input: SlackButtonPressInput): string;
+  /** Resolves once the app acknowledged envelope `envelopeId`. */
+  waitForEnvelopeAck(envelopeId: string, timeoutMs?: number): Promise<void>;
+  /** Events API mode: the form body Slack POSTs to the Interactivity Request URL for a press. */
+  interactionRequest(input: SlackButtonPressInput): string;
   /** The signing secret Events API requests are signed with. */
   signingSecret: string;
   /**
@@ -106,7 +151,7 @@ export interface FakeSlackServer {
   postToRequestUrl(
     url: string,
     body: string,
-    options?: { signature?: string; ageSeconds?: number; retryNum?: number },
+    options?: { signature?: string; ageSeconds?: number; retryNum?: number; contentType?: string },
   ): Promise<{ status: number; text: string }>;
   /** An `event_callback` body for a person's message (DM unless `channelType`), with its event id. */
   eventCallback(
@@ -147,6 +192,9 @@ export async function startFakeSlackServer(
   const envelopes: FakeSlackServer['envelopes'] = [];
   const acked = new Set<string>();
   const botMessages: FakeSlackBotMessage[] = [];
+  const ephemerals: FakeSlackEphemeral[] = [];
+  /** Interactive envelopes sent, and whether the app acknowledged them. */
+  const interactive = new Map<string, boolean>();
   const rateLimits = new Map<string, number[]>();
   const listeners = new Set<() => void>();
   const pending = new Map<string, Pending>();
@@ -198,6 +246,77 @@ export async function startFakeSlackServer(
     pending.set(eventId, item);
     deliver(item);
     return eventId;
+  };
+
+  /** Slack's checks of `blocks` (undefined: valid); names the first fault, as `errors` does. */
+  const blocksFault = (blocks: unknown): string | undefined => {
+    if (!Array.isArray(blocks)) return 'blocks must be an array';
+    if (blocks.length > 50) return 'no more than 50 items allowed [json-pointer:/blocks]';
+    const actionIds = new Set<string>();
+    const blockIds = new Set<string>();
+    const plain = (value: unknown, max: number, at: string) => {
+      const text = value as { type?: unknown; text?: unknown } | undefined;
+      if (text?.type !== 'plain_text') return `must be plain_text [json-pointer:${at}]`;
+      if (typeof text.text !== 'string' || text.text === '' || text.text.length > max)
+        return `must be 1 to ${max} characters [json-pointer:${at}/text]`;
+      return undefined;
+    };
+    for (const [b, block] of (blocks as Record<string, unknown>[]).entries()) {
+      const at = `/blocks/${b}`;
+      if (typeof block?.block_id === 'string') {
+        if (block.block_id.length > 255 || blockIds.has(block.block_id))
+          return `block_id must be unique and at most 255 characters [json-pointer:${at}/block_id]`;
+        blockIds.add(block.block_id);
+      }
+      switch (block?.type) {
+        case 'section': {
+          const text = block.text as { type?: unknown; text?: unknown } | undefined;
+          if (text?.type !== 'plain_text' && text?.type !== 'mrkdwn')
+            return `must be plain_text or mrkdwn [json-pointer:${at}/text]`;
+          if (typeof text.text !== 'string' || text.text === '' || text.text.length > 3000)
+            return `must be 1 to 3000 characters [json-pointer:${at}/text/text]`;
+          break;
+        }
+        case 'actions': {
+          const elements = block.elements;
+          if (!Array.isArray(elements) || elements.length === 0 || elements.length > 25)
+            return `must have 1 to 25 items [json-pointer:${at}/elements]`;
+          for (const [e, element] of (elements as Record<string, unknown>[]).entries()) {
+            const where = `${at}/elements/${e}`;
+            if (element?.type !== 'button') continue;
+            const fault = plain(element.text, 75, `${where}/text`);
+            if (fault) return fault;
+            const id = element.action_id;
+            if (typeof id !== 'string' || id === '' || id.length > 255 || actionIds.has(id))
+              return `action_id must be unique and 1 to 255 characters [json-pointer:${where}/action_id]`;
+            actionIds.add(id);
+            if (element.value !== undefined && (typeof element.value !== 'string' || element.value.length > 2000))
+              return `must be at most 2000 characters [json-pointer:${where}/value]`;
+            if (element.style !== undefined && element.style !== 'primary' && element.style !== 'danger')
+              return `must be primary or danger [json-pointer:${where}/style]`;
+          }
+          break;
+        }
+        case 'divider':
+        case 'context':
+        case 'header':
+        case 'image':
+        case 'rich_text':
+          break;
+        default:
+          return `unsupported type: ${String(block?.type)} [json-pointer:${at}/type]`;
+      }
+    }
+    return undefined;
+  };
+  /** `blocks` as given: a JSON array, or a JSON string (form bodies); `invalid_json` otherwise. */
+  const blocksOf = (raw: unknown): unknown => {
+    if (typeof raw !== 'string') return raw;
+    try {
+      return JSON.parse(raw) as unknown;
+    } catch {
+      return 'invalid';
+    }
   };
 
   const answer = (response: ServerResponse, call: FakeSlackCall, body: Record<string, unknown>) => {
@@ -280,10 +399,25 @@ export async function startFakeSlackServer(
               : params.channel;
           const text = params.text;
           if (typeof channel !== 'string' || channel === '') return fail('channel_not_found');
+          const blocks = params.blocks === undefined ? [] : blocksOf(params.blocks);
+          const fault = blocksFault(blocks);
+          if (fault)
+            return answer(
+              response,
+              { method, params, status: 200, error: 'invalid_blocks' },
+              { ok: false, error: 'invalid_blocks', errors: [fault] },
+            );
           if (typeof text !== 'string' || text === '') return fail('no_text');
           const ts = nextTs();
           const threadTs = typeof params.thread_ts === 'string' ? params.thread_ts : undefined;
-          botMessages.push({ channel, ts, ...(threadTs ? { threadTs } : {}), text, versions: [text] });
+          botMessages.push({
+            channel,
+            ts,
+            ...(threadTs ? { threadTs } : {}),
+            text,
+            versions: [text],
+            blocks: blocks as Record<string, unknown>[],
+          });
           answer(
             response,
             { method, params, status: 200 },
@@ -318,6 +452,17 @@ export async function startFakeSlackServer(
           const message = botMessages.find((m) => m.channel === params.channel && m.ts === params.ts);
           if (!message) return fail('message_not_found');
           if (typeof params.text !== 'string' || params.text === '') return fail('no_text');
+          if (params.blocks !== undefined) {
+            const blocks = blocksOf(params.blocks);
+            const fault = blocksFault(blocks);
+            if (fault)
+              return answer(
+                response,
+                { method, params, status: 200, error: 'invalid_blocks' },
+                { ok: false, error: 'invalid_blocks', errors: [fault] },
+              );
+            message.blocks = blocks as Record<string, unknown>[];
+          }
           message.text = params.text;
           message.versions.push(params.text);
           return answer(
@@ -325,6 +470,15 @@ export async function startFakeSlackServer(
             { method, params, status: 200 },
             { ok: true, channel: message.channel, ts: message.ts, text: message.text },
           );
+        }
+        case 'chat.postEphemeral': {
+          const { channel, user, text } = params;
+          if (typeof channel !== 'string' || channel === '') return fail('channel_not_found');
+          if (typeof user !== 'string' || user === '') return fail('user_not_found');
+          if (typeof text !== 'string' || text === '') return fail('no_text');
+          const threadTs = typeof params.thread_ts === 'string' ? params.thread_ts : undefined;
+          ephemerals.push({ channel, user, text, ...(threadTs ? { threadTs } : {}) });
+          return answer(response, { method, params, status: 200 }, { ok: true, message_ts: nextTs() });
         }
         default:
           return fail('unknown_method');
@@ -367,6 +521,8 @@ export async function startFakeSlackServer(
             pending.delete(item.eventId);
             acked.add(item.eventId);
           }
+        if (typeof frame.envelope_id === 'string' && interactive.has(frame.envelope_id))
+          interactive.set(frame.envelope_id, true);
         changed();
       });
       ws.on('close', () => {
@@ -407,6 +563,73 @@ export async function startFakeSlackServer(
       }
       listeners.add(check);
     });
+
+  /** The block_actions payload Slack sends when `input.user` presses a button of a bot message. */
+  const blockActions = (input: SlackButtonPressInput): Record<string, unknown> => {
+    const message = botMessages.find((m) => m.channel === input.channel && m.ts === input.ts);
+    if (!message) throw new Error(`fake Slack: no bot message ${input.ts} in ${input.channel}`);
+    let found: { block: Record<string, unknown>; element: Record<string, unknown> } | undefined;
+    for (const block of message.blocks)
+      for (const element of (block.elements as Record<string, unknown>[] | undefined) ?? [])
+        if (
+          element.type === 'button' &&
+          (input.actionId !== undefined
+            ? element.action_id === input.actionId
+            : (element.text as { text?: unknown }).text === input.label)
+        )
+          found = { block, element };
+    if (!found && input.actionId === undefined)
+      throw new Error(`fake Slack: message ${input.ts} has no button "${input.label}"`);
+    const actionTs = nextTs();
+    return {
+      type: 'block_actions',
+      user: {
+        id: input.user.id,
+        username: input.user.name ?? input.user.id,
+        name: input.user.name ?? input.user.id,
+        team_id: bot.teamId,
+      },
+      api_app_id: 'AAPP0001',
+      token: 'verification-token',
+      container: {
+        type: 'message',
+        message_ts: message.ts,
+        channel_id: message.channel,
+        is_ephemeral: false,
+        ...(message.threadTs ? { thread_ts: message.threadTs } : {}),
+      },
+      trigger_id: `${Date.now()}.${bot.teamId}.${randomUUID().replace(/-/g, '')}`,
+      team: { id: bot.teamId, domain: 'fake-team' },
+      enterprise: null,
+      is_enterprise_install: false,
+      channel: { id: message.channel, name: message.channel.startsWith('D') ? 'directmessage' : 'general' },
+      message: {
+        type: 'message',
+        user: bot.userId,
+        bot_id: bot.botId,
+        text: message.text,
+        ts: message.ts,
+        ...(message.threadTs ? { thread_ts: message.threadTs } : {}),
+        blocks: message.blocks,
+      },
+      state: { values: {} },
+      response_url: `http://127.0.0.1:${port}/actions/${bot.teamId}/${randomUUID()}`,
+      actions: [
+        found
+          ? {
+              action_id: found.element.action_id,
+              block_id: found.block.block_id,
+              text: found.element.text,
+              ...(found.element.value !== undefined ? { value: found.element.value } : {}),
+              ...(found.element.style !== undefined ? { style: found.element.style } : {}),
+              type: 'button',
+              action_ts: actionTs,
+            }
+          : // A view from before an update: Slack still sends what was pressed.
+            { action_id: input.actionId, block_id: 'hearth_prompt', type: 'button', action_ts: actionTs },
+      ],
+    };
+  };
 
   const sentEvents = new Map<string, Record<string, unknown>>();
   const send = (event: Record<string, unknown>, dropAfter = false) => {
@@ -512,6 +735,29 @@ export async function startFakeSlackServer(
     revokeToken() {
       revoked = true;
     },
+    ephemerals,
+    waitForEphemeral: (user, predicate, timeoutMs = 20_000) =>
+      waitUntil(
+        () => ephemerals.find((m) => m.user === user && predicate(m)),
+        timeoutMs,
+        `an ephemeral message to ${user}`,
+      ),
+    pressButton(input) {
+      const payload = blockActions(input);
+      if (!live || live.readyState !== live.OPEN) throw new Error('fake Slack: no Socket Mode connection');
+      const envelopeId = randomUUID();
+      interactive.set(envelopeId, false);
+      live.send(
+        JSON.stringify({ envelope_id: envelopeId, type: 'interactive', accepts_response_payload: false, payload }),
+      );
+      changed();
+      return envelopeId;
+    },
+    waitForEnvelopeAck: (envelopeId, timeoutMs = 20_000) =>
+      waitUntil(() => (interactive.get(envelopeId) ? true : undefined), timeoutMs, `the ack of ${envelopeId}`).then(
+        () => {},
+      ),
+    interactionRequest: (input) => new URLSearchParams({ payload: JSON.stringify(blockActions(input)) }).toString(),
     signingSecret,
     async postToRequestUrl(url, body, options = {}) {
       const timestamp = String(Math.floor(Date.now() / 1000) - (options.ageSeconds ?? 0));
@@ -521,7 +767,7 @@ export async function startFakeSlackServer(
       const response = await fetch(url, {
         method: 'POST',
         headers: {
-          'content-type': 'application/json',
+          'content-type': options.contentType ?? 'application/json',
           'x-slack-request-timestamp': timestamp,
           'x-slack-signature': signature,
           ...(options.retryNum
