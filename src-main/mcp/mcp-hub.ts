@@ -388,6 +388,10 @@ export class McpHub implements Disposable {
             redirectUrl: oauthRedirectUrl,
             ...(typeof config.oauth === 'object' && config.oauth.scope ? { scope: config.oauth.scope } : {}),
             now: () => this.deps.clock.now(),
+            onChange: () => {
+              const entry = this.entries.get(name);
+              if (entry && !this.disposed && !options.trial) this.didChange.fire(entry.connection.status());
+            },
           })
         : undefined;
     return new McpConnection({

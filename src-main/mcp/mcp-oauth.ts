@@ -55,6 +55,8 @@ export interface McpOAuthDeps {
   /** Space-separated scopes to ask for when the server's metadata names none. */
   scope?: string;
   now(): number;
+  /** Tokens or registration were saved or removed (the status shows `authorized` and `expiresAt`). */
+  onChange?(): void;
 }
 
 /** How long an authorization URL stays good for (its `state` and PKCE verifier then go). */
@@ -226,6 +228,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
     this.discovery = undefined;
     this.pending = undefined;
     await this.deps.store.delete(oauthSecretName(this.deps.server));
+    this.deps.onChange?.();
   }
 
   private pendingLive() {
@@ -249,6 +252,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
     for (const key of Object.keys(next) as (keyof Saved)[]) if (next[key] === undefined) delete next[key];
     this.saved = next;
     await this.deps.store.set(oauthSecretName(this.deps.server), JSON.stringify(next));
+    this.deps.onChange?.();
   }
 }
 
