@@ -23,6 +23,7 @@ const groups: Record<string, () => Promise<Register>> = {
   },
   exec: async () => (await import('./commands/exec.js')).registerExecCommands,
   approvals: async () => (await import('./commands/approvals.js')).registerApprovalsCommands,
+  permissions: async () => (await import('./commands/permissions.js')).registerPermissionsCommands,
   memory: async () => (await import('./commands/memory.js')).registerMemoryCommands,
   trace: async () => (await import('./commands/trace.js')).registerTraceCommands,
   cron: async () => (await import('./commands/cron.js')).registerCronCommands,

@@ -7,7 +7,7 @@ import { createFakeClock, type FakeClock } from '../testing/fake-clock.js';
 import { type ApprovalHistory, approvalsHistoryPath, createApprovalHistory } from './approval-history.js';
 import { ApprovalService } from './approval-service.js';
 import type { ApprovalDecision, ApprovalInput, ApprovalPrompter, ApprovalRequest } from './approval-types.js';
-import { parseApproveCommand } from './approve-command.js';
+import { answerApproveCommand, parseApproveCommand } from './approve-command.js';
 import { type BashParser, loadBashParser } from './bash-parser.js';
 import { createCommandScreen } from './command-screen.js';
 
@@ -246,5 +246,31 @@ describe('the approval service refuses the hard floor itself', () => {
     expect(() => service.resolve('ap-1', 'allow-always', 'operator:ui')).toThrow('not allowed');
     clock.advance(30 * 60_000);
     await expect(pending).resolves.toMatchObject({ decision: 'deny', resolvedBy: 'expiry' });
+  });
+
+  it('/approve <id> allow-session from chat remembers the call for that session only', async () => {
+    const first = service.request(input());
+    expect(
+      answerApproveCommand('/approve ap-1 allow-session', { clientId: 'tg', mayResolveApprovals: true }, service),
+    ).toMatchObject({ ok: true, reply: 'allow-session for approval ap-1' });
+    await expect(first).resolves.toMatchObject({ decision: 'allow-once', remember: 'session', resolvedBy: 'chat:tg' });
+    const before = published.length;
+    await expect(service.request(input())).resolves.toMatchObject({ decision: 'allow-once', resolvedBy: 'session' });
+    expect(published).toHaveLength(before);
+    void service.request(input({ sessionKey: 'agent:main:other' }));
+    expect(published.at(-1)?.event).toBe('exec.approval.requested');
+  });
+
+  it('an identical request joins the pending one; cancelling one caller leaves the other waiting', async () => {
+    const controller = new AbortController();
+    const cancelled = service.request(input(), controller.signal);
+    const kept = service.request(input());
+    expect(service.list()).toEqual([expect.objectContaining({ id: 'ap-1', waiting: 2 })]);
+    controller.abort();
+    await expect(cancelled).resolves.toMatchObject({ decision: 'deny', resolvedBy: 'cancelled' });
+    expect(service.list()).toHaveLength(1);
+    service.resolve('ap-1', 'allow-once', 'operator:ui');
+    await expect(kept).resolves.toMatchObject({ id: 'ap-1', decision: 'allow-once' });
+    expect(published.filter((p) => p.event === 'exec.approval.requested')).toHaveLength(1);
   });
 });

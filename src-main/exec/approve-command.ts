@@ -1,9 +1,12 @@
-import { type ApprovalDecision, approvalDecisions } from './approval-types.js';
+import { type AlwaysScope, type ApprovalAnswer, type ApprovalDecision, approvalDecisions } from './approval-types.js';
 
-export type ApproveCommand = { ok: true; id: string; decision: ApprovalDecision } | { ok: false; error: string };
+export type ApproveCommand =
+  | { ok: true; id: string; decision: ApprovalDecision; remember?: 'session' }
+  | { ok: false; error: string };
 
 /**
- * Parses `/approve <id> allow-once|allow-always|deny` typed on any chat channel.
+ * Parses `/approve <id> allow-once|allow-session|allow-always|deny` typed on any chat channel
+ * (`allow-session`: allow once and remember it for the session).
  * Returns undefined when the text is not an /approve command at all, so the
  * chat layer passes it on to the agent.
  */
@@ -11,10 +14,12 @@ export function parseApproveCommand(text: string): ApproveCommand | undefined {
   const trimmed = text.trim();
   if (!/^\/approve(\s|$)/i.test(trimmed)) return undefined;
   const [, id, decision, ...extra] = trimmed.split(/\s+/);
-  const usage = 'usage: /approve <id> allow-once|allow-always|deny';
+  const usage = 'usage: /approve <id> allow-once|allow-session|allow-always|deny';
   if (!id) return { ok: false, error: `missing approval id (${usage})` };
   if (!decision) return { ok: false, error: `missing decision for ${id} (${usage})` };
   const normalised = decision.toLowerCase();
+  if (extra.length === 0 && normalised === 'allow-session')
+    return { ok: true, id, decision: 'allow-once', remember: 'session' };
   if (!approvalDecisions.includes(normalised as ApprovalDecision))
     return { ok: false, error: `unknown decision "${decision}" (${usage})` };
   if (extra.length > 0) return { ok: false, error: `unexpected text after the decision (${usage})` };
@@ -29,7 +34,14 @@ export interface ApproveCommandReply {
 }
 
 export interface ApproveCommandDeps {
-  resolve(id: string, decision: ApprovalDecision, resolvedBy: string): void;
+  resolve(
+    id: string,
+    decision: ApprovalDecision,
+    resolvedBy: string,
+    reason?: string,
+    allowAlwaysScope?: AlwaysScope,
+    more?: Pick<ApprovalAnswer, 'remember'>,
+  ): void;
 }
 
 /**
@@ -53,8 +65,13 @@ export function answerApproveCommand(
     };
   }
   try {
-    deps.resolve(parsed.id, parsed.decision, `chat:${sender.clientId}`);
-    return { name: 'approve', ok: true, reply: `${parsed.decision} for approval ${parsed.id}` };
+    if (parsed.remember)
+      deps.resolve(parsed.id, parsed.decision, `chat:${sender.clientId}`, undefined, undefined, {
+        remember: parsed.remember,
+      });
+    else deps.resolve(parsed.id, parsed.decision, `chat:${sender.clientId}`);
+    const said = parsed.remember ? 'allow-session' : parsed.decision;
+    return { name: 'approve', ok: true, reply: `${said} for approval ${parsed.id}` };
   } catch (error) {
     return { name: 'approve', ok: false, reply: error instanceof Error ? error.message : String(error) };
   }

@@ -55,13 +55,27 @@ export function registerApprovalsCommands(program: Command, context: CliContext)
       .command('resolve')
       .description('Answer a pending request')
       .argument('<id>', 'approval id')
-      .argument('<decision>', 'allow-once | allow-always | deny'),
-  ).action(async (id: string, decision: string, options: GatewayOptions) => {
+      .argument('<decision>', 'allow-once | allow-session | allow-always | deny')
+      .option('--scope <scope>', 'with allow-always: binary | exact (commands), tool | server | exact (tools)')
+      .option('--until <date>', 'with allow-always: the rule ends then (YYYY-MM-DD or an ISO time)'),
+  ).action(async (id: string, decision: string, options: GatewayOptions & { scope?: string; until?: string }) => {
     const parsed = parseApproveCommand(`/approve ${id} ${decision}`);
     if (!parsed?.ok) throw new CliError(parsed?.error.replace('/approve', 'hearth approvals resolve') ?? 'bad input');
+    const scopes = ['binary', 'exact', 'tool', 'server'] as const;
+    const scope = scopes.find((candidate) => candidate === options.scope);
+    if (options.scope !== undefined && !scope)
+      throw new CliError(`--scope must be one of ${scopes.join(', ')}, got "${options.scope}"`);
+    if ((scope || options.until) && parsed.decision !== 'allow-always')
+      throw new CliError('--scope and --until go with allow-always');
+    const said = parsed.remember ? 'allow-session' : parsed.decision;
     await withGatewayClient(context, options, ['operator.approvals'], (client) =>
-      client.request('exec.approval.resolve', { id: parsed.id, decision: parsed.decision }),
+      client.request('exec.approval.resolve', {
+        id: parsed.id,
+        decision: parsed.remember ? 'allow-session' : parsed.decision,
+        ...(scope ? { allowAlwaysScope: scope } : {}),
+        ...(options.until ? { until: options.until } : {}),
+      }),
     );
-    context.stdout(`${parsed.id}: ${parsed.decision}\n`);
+    context.stdout(`${parsed.id}: ${said}\n`);
   });
 }
