@@ -1,4 +1,5 @@
 import { accessSync, constants } from 'node:fs';
+import { BrowserError } from './address-check.js';
 
 /** Where a system Chromium usually is (Debian/Ubuntu, Fedora, Chrome's own package). */
 export const systemChromiumPaths = [
@@ -27,7 +28,8 @@ export function chooseExecutable(
   exists: (path: string) => boolean = isExecutable,
 ): string | undefined {
   if (configured) {
-    if (!exists(configured)) throw new Error(`tools.browser.executablePath ${configured} is not an executable file`);
+    if (!exists(configured))
+      throw new BrowserError(`tools.browser.executablePath ${configured} is not an executable file`);
     return configured;
   }
   return systemChromiumPaths.find(exists);

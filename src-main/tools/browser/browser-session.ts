@@ -12,6 +12,7 @@ import { chooseExecutable } from './browser-executable.js';
 import { type GuardProxy, startGuardProxy } from './guard-proxy.js';
 
 const MAX_NOTES = 20;
+const LAUNCH_TIMEOUT_MS = 60_000;
 
 /** One open page of an agent's browser, named `t1`, `t2`… for the model. */
 export interface BrowserTab {
@@ -101,7 +102,8 @@ export class BrowserSession {
           acceptDownloads: true,
           downloadsPath: deps.downloadsTempDir,
           viewport: { width: 1280, height: 800 },
-          timeout: config.timeoutMs,
+          // A cold Chromium on a busy machine takes longer than one action may.
+          timeout: Math.max(config.timeoutMs, LAUNCH_TIMEOUT_MS),
         })
         .catch((error: Error) => {
           throw new BrowserError(launchFailure(executablePath, error));
