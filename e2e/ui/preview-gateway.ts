@@ -104,6 +104,21 @@ export async function startPreviewGateway(options: PreviewGatewayOptions): Promi
 
   const answer = (socket: WebSocket, method: string, params: Record<string, unknown>): unknown => {
     switch (method) {
+      case 'agents.list':
+        return {
+          defaultId: 'main',
+          mainKey: 'main',
+          scope: 'per-sender',
+          agents: [
+            {
+              id: 'main',
+              kind: 'agent',
+              name: 'main',
+              workspace: '/home/sam/.hearth/workspace',
+              model: { primary: 'anthropic/claude-sonnet-4', fallbacks: [] },
+            },
+          ],
+        };
       case 'sessions.list':
       case 'sessions.create':
       case 'sessions.rename':

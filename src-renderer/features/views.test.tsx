@@ -265,7 +265,7 @@ describe('MemoryView', () => {
     const hit = await screen.findByTestId('memory-hit');
     expect([...hit.querySelectorAll('mark')].map((m) => m.textContent)).toEqual(['green', 'tea']);
     expect(within(hit).getByText('score 0.82').getAttribute('title')).toBe('vector 0.70 · text 0.90 · decay 0.95');
-    expect(app.gateway.calls('memory.search')).toEqual([{ query: 'green tea', k: 20 }]);
+    expect(app.gateway.calls('memory.search')).toEqual([{ agentId: 'main', query: 'green tea', k: 20 }]);
   });
 
   it('edits MEMORY.md and saves it through the gateway', async () => {
@@ -276,7 +276,7 @@ describe('MemoryView', () => {
     fireEvent.change(screen.getByRole('textbox', { name: 'MEMORY.md' }), { target: { value: 'new facts' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() =>
-      expect(app.gateway.calls('memory.file.set')).toEqual([{ path: 'MEMORY.md', content: 'new facts' }]),
+      expect(app.gateway.calls('memory.file.set')).toEqual([{ agentId: 'main', path: 'MEMORY.md', content: 'new facts' }]),
     );
   });
 });
@@ -314,7 +314,7 @@ describe('DreamsView', () => {
     renderWithStores(app, <DreamsView />);
     expect(await screen.findByRole('heading', { name: 'Night of 29 Nov' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Preview' }));
-    await waitFor(() => expect(app.gateway.calls('dreams.run')).toEqual([{ apply: false }]));
+    await waitFor(() => expect(app.gateway.calls('dreams.run')).toEqual([{ agentId: 'main', apply: false }]));
     fireEvent.click(screen.getByRole('tab', { name: 'Phase reports' }));
     expect(await screen.findByText(/Recurring themes: tea \(3\)/)).toBeTruthy();
     fireEvent.click(screen.getByRole('tab', { name: /Promotion candidates/ }));

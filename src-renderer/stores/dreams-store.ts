@@ -87,7 +87,11 @@ export function phasesOf(result: DreamsRunResult): DreamPhase[] {
   ];
 }
 
-export function createDreamsStore(client: GatewayPort): StoreApi<DreamsState> & { dispose(): void } {
+/** `agent`: whose Dreaming the view shows (the agent switcher's choice). */
+export function createDreamsStore(
+  client: GatewayPort,
+  agent: () => string = () => 'main',
+): StoreApi<DreamsState> & { dispose(): void } {
   const store = createStore<DreamsState>((set, get) => ({
     whose: agentsMemory,
     diary: '',
@@ -99,11 +103,12 @@ export function createDreamsStore(client: GatewayPort): StoreApi<DreamsState> & 
     running: false,
     async refresh() {
       const whose = await whoseMemory(client).catch(() => get().whose);
+      const scope = { ...whose.params, agentId: agent() };
       const [diary, status, candidates, pending] = await Promise.allSettled([
-        client.request('memory.file.get', { path: `${whose.folder}DREAMS.md` }),
-        client.request('dreams.status', whose.params),
-        client.request('dreams.candidates', whose.params),
-        client.request('dreams.pending', whose.params),
+        client.request('memory.file.get', { agentId: scope.agentId, path: `${whose.folder}DREAMS.md` }),
+        client.request('dreams.status', scope),
+        client.request('dreams.candidates', scope),
+        client.request('dreams.pending', scope),
       ]);
       const s = status.status === 'fulfilled' ? status.value : undefined;
       set({
@@ -129,7 +134,11 @@ export function createDreamsStore(client: GatewayPort): StoreApi<DreamsState> & 
     async run(mode) {
       set({ running: true });
       try {
-        const params = { ...get().whose.params, ...(mode === 'run' ? {} : { apply: mode === 'apply' }) };
+        const params = {
+          ...get().whose.params,
+          agentId: agent(),
+          ...(mode === 'run' ? {} : { apply: mode === 'apply' }),
+        };
         const result = await client.request('dreams.run', params, { timeoutMs: 300_000 });
         set({
           running: false,
@@ -147,7 +156,11 @@ export function createDreamsStore(client: GatewayPort): StoreApi<DreamsState> & 
       set((s) => ({ deciding: [...s.deciding, id] }));
       let problem: string | undefined;
       try {
-        const params = { ...get().whose.params, ...(decision === 'approve' ? { approve: [id] } : { reject: [id] }) };
+        const params = {
+          ...get().whose.params,
+          agentId: agent(),
+          ...(decision === 'approve' ? { approve: [id] } : { reject: [id] }),
+        };
         const outcome = await client.request('dreams.review', params);
         problem = outcome.refused.find((item) => item.id === id)?.reason;
       } catch (error) {
@@ -163,6 +176,7 @@ export function createDreamsStore(client: GatewayPort): StoreApi<DreamsState> & 
       try {
         const { lines: explanation } = await client.request('dreams.explain', {
           ...get().whose.params,
+          agentId: agent(),
           text: candidate.text,
         });
         set((s) => ({ candidates: s.candidates.map((c) => (c.id === id ? { ...c, explanation } : c)) }));

@@ -107,10 +107,10 @@ describe('dreams store: review', () => {
     expect(dreams.getState().pending.map((c) => c.id)).toEqual(['aa11bb22', 'cc33dd44']);
 
     await dreams.getState().decide('aa11bb22', 'approve');
-    expect(app.gateway.calls('dreams.review')).toEqual([{ approve: ['aa11bb22'] }]);
+    expect(app.gateway.calls('dreams.review')).toEqual([{ agentId: 'main', approve: ['aa11bb22'] }]);
     expect(dreams.getState().pending.map((c) => c.id)).toEqual(['cc33dd44']);
     await dreams.getState().decide('cc33dd44', 'reject');
-    expect(app.gateway.calls('dreams.review').at(-1)).toEqual({ reject: ['cc33dd44'] });
+    expect(app.gateway.calls('dreams.review').at(-1)).toEqual({ agentId: 'main', reject: ['cc33dd44'] });
     expect(dreams.getState().pending).toEqual([]);
     expect(dreams.getState().deciding).toEqual([]);
   });

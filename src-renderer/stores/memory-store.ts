@@ -91,7 +91,12 @@ export function highlightRuns(text: string, query: string): { text: string; hit:
     .map((part) => ({ text: part, hit: words.some((w) => new RegExp(`^${w}$`, 'i').test(part)) }));
 }
 
-export function createMemoryStore(client: GatewayPort, now: () => number): StoreApi<MemoryState> & { dispose(): void } {
+/** `agent`: whose workspace the view shows (the agent switcher's choice; `main` when there is one agent). */
+export function createMemoryStore(
+  client: GatewayPort,
+  now: () => number,
+  agent: () => string = () => 'main',
+): StoreApi<MemoryState> & { dispose(): void } {
   const store = createStore<MemoryState>((set, get) => ({
     whose: agentsMemory,
     query: '',
@@ -130,7 +135,12 @@ export function createMemoryStore(client: GatewayPort, now: () => number): Store
       }
       set({ searching: true });
       try {
-        const { results } = await client.request(methods.search, { ...get().whose.params, query, k: 20 });
+        const { results } = await client.request(methods.search, {
+          ...get().whose.params,
+          agentId: agent(),
+          query,
+          k: 20,
+        });
         set({ hits: results.map(toMemoryHit), searching: false, searched: true, error: undefined });
       } catch (error) {
         set({ searching: false, error: errorText(error) });
@@ -142,9 +152,9 @@ export function createMemoryStore(client: GatewayPort, now: () => number): Store
       const folder = whose.folder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       const ownDaily = new RegExp(`^(${folder ? `${folder}|` : ''})memory/\\d{4}-\\d{2}-\\d{2}`);
       const [files, memoryDoc, userDoc] = await Promise.allSettled([
-        client.request(methods.files, {}),
-        client.request(methods.read, { path: 'MEMORY.md' }),
-        client.request(methods.read, { path: 'USER.md' }),
+        client.request(methods.files, { agentId: agent() }),
+        client.request(methods.read, { agentId: agent(), path: 'MEMORY.md' }),
+        client.request(methods.read, { agentId: agent(), path: 'USER.md' }),
       ]);
       const docs: MemoryState['docs'] = {};
       if (memoryDoc.status === 'fulfilled') docs['MEMORY.md'] = memoryDoc.value.content;
@@ -162,7 +172,7 @@ export function createMemoryStore(client: GatewayPort, now: () => number): Store
       if (todays.length > 0) {
         const contents = await Promise.all(
           todays.map((d) =>
-            client.request(methods.read, { path: d.path }).then(
+            client.request(methods.read, { agentId: agent(), path: d.path }).then(
               (file) => file.content,
               () => '',
             ),
@@ -174,7 +184,7 @@ export function createMemoryStore(client: GatewayPort, now: () => number): Store
     },
     async openDaily(path) {
       try {
-        const file = await client.request(methods.read, { path });
+        const file = await client.request(methods.read, { agentId: agent(), path });
         set({ openFile: { path, content: file.content } });
       } catch (error) {
         set({ error: errorText(error) });
@@ -182,7 +192,7 @@ export function createMemoryStore(client: GatewayPort, now: () => number): Store
     },
     async saveDoc(doc, content) {
       try {
-        await client.request(methods.write, { path: doc, content });
+        await client.request(methods.write, { agentId: agent(), path: doc, content });
         set((s) => ({ docs: { ...s.docs, [doc]: content }, error: undefined }));
         return true;
       } catch (error) {

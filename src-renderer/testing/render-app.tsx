@@ -9,6 +9,14 @@ import { connectTestClient, type Handler, ScriptedGateway } from './scripted-gat
 /** Default answers so every store's first refresh succeeds quietly; tests override what they care about. */
 export const quietHandlers: Record<string, Handler> = {
   'sessions.list': () => ({ sessions: [] }),
+  'agents.list': () => ({
+    defaultId: 'main',
+    mainKey: 'main',
+    scope: 'per-sender',
+    agents: [
+      { id: 'main', kind: 'agent', name: 'main', workspace: '/h/workspace', model: { primary: null, fallbacks: [] } },
+    ],
+  }),
   'chat.history': () => ({ messages: [], hasMore: false }),
   'models.list': () => ({ models: [{ id: 'fake-model', name: 'Fake', provider: 'fake', available: true }] }),
   'exec.approval.list': () => [],

@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import { useDomain, useStores, useT } from '../../app/stores-context.js';
 import { groupSessions, MAIN_SESSION, type SessionRow } from '../../stores/sessions-store.js';
 import { Icon } from '../../ui/icons.js';
+import { AgentSwitcher } from '../agents/agent-switcher.js';
 
 /** Sessions grouped by agent and channel, searchable; a new chat, and per chat rename, pin, archive, delete. */
 export function SessionList({ onSelect }: { onSelect?: () => void }) {
@@ -13,18 +14,34 @@ export function SessionList({ onSelect }: { onSelect?: () => void }) {
   const showArchived = useDomain('sessions', (s) => s.showArchived);
   const error = useDomain('sessions', (s) => s.error);
   const matches = useDomain('sessions', (s) => s.matches);
+  const agent = useDomain('agents', (s) => s.selected);
+  // The list follows the agent the switcher shows: its chats only, whatever channel they are on.
   const groups = useMemo(
-    () => groupSessions(sessions, search, { showArchived, matches }),
-    [sessions, search, showArchived, matches],
+    () =>
+      groupSessions(
+        sessions.filter((row) => row.agentId === agent),
+        search,
+        { showArchived, matches },
+      ),
+    [sessions, agent, search, showArchived, matches],
   );
+  /** Switching agents opens that agent's most recent chat (its main one when it has none yet). */
+  const openAgent = (agentId: string) => {
+    const recent = store
+      .getState()
+      .sessions.filter((row) => row.agentId === agentId && !row.archived)
+      .sort((a, b) => (b.updatedAt ?? 0) - (a.updatedAt ?? 0))[0];
+    store.getState().select(recent?.key ?? `agent:${agentId}:main`);
+  };
   return (
     <aside className="session-list" aria-label={t('chat.sessions')}>
+      <AgentSwitcher onSwitch={openAgent} />
       <div className="session-search">
         <button
           type="button"
           className="button small new-chat"
           onClick={() => {
-            void store.getState().create();
+            void store.getState().create(agent);
             onSelect?.();
           }}
         >
