@@ -326,6 +326,8 @@ export class McpConnection implements Disposable {
       oauth.endPending();
     }
     this.deps.log.info('mcp server authorized', { server: this.deps.name });
+    // A turn's connect that began before the tokens were there ends (as needs_auth) first.
+    await this.connecting?.catch(() => {});
     if (this.state === 'needs_auth' || this.state === 'failed') this.setState('idle');
     await this.ensureConnected();
   }
