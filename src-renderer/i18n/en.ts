@@ -424,6 +424,7 @@ export const en = {
   'channels.identities.person': 'Person',
   'channels.identities.link': 'Link',
   'channels.identities.noCandidates': 'Approve a pairing request first: paired senders can be linked here.',
+  'channels.identities.allLinked': 'Every paired sender is linked.',
   'channels.setup.title': 'Set up {name}',
   'channels.setup.close': 'Close',
   'channels.setup.required': '(required)',

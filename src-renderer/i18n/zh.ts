@@ -420,6 +420,7 @@ export const zh: Record<MessageKey, string> = {
   'channels.identities.person': 'Person',
   'channels.identities.link': '关联',
   'channels.identities.noCandidates': 'Approve a pairing request first: paired senders can be linked here.',
+  'channels.identities.allLinked': 'Every paired sender is linked.',
   'channels.setup.title': 'Set up {name}',
   'channels.setup.close': '关闭',
   'channels.setup.required': '(required)',

@@ -203,7 +203,9 @@ function IdentityLinks() {
           </button>
         </form>
       ) : (
-        <p className="faint">{t('channels.identities.noCandidates')}</p>
+        <p className="faint">
+          {paired.length > 0 ? t('channels.identities.allLinked') : t('channels.identities.noCandidates')}
+        </p>
       )}
     </section>
   );
@@ -236,9 +238,12 @@ export function ChannelsView() {
         <h2>{t('channels.list')}</h2>
         {loaded && channels.length === 0 && <p className="empty card">{t('channels.none')}</p>}
         <ul className="channel-list">
-          {channels.map((channel) => (
-            <ChannelCard key={channel.id} channel={channel} />
-          ))}
+          {/* The ones set up first: they are what a person comes here to check. */}
+          {[...channels]
+            .sort((a, b) => Number(b.configured) - Number(a.configured) || a.name.localeCompare(b.name))
+            .map((channel) => (
+              <ChannelCard key={channel.id} channel={channel} />
+            ))}
         </ul>
       </section>
       <IdentityLinks />
