@@ -100,8 +100,18 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       ...createCanvasTools(),
       ...createSessionTools({ store: sessions.store, index: sessions.search }),
     ];
-    // The built-in file tools and web_fetch (tools/files, tools/web); the catalogue decides what is core.
-    tools.push(...wireFileAndWebTools({ config, paths, env, approvals: exec.approvals }));
+    // The built-in file tools, web_fetch and (while tools.web.search is set) web_search; the catalogue decides what is core.
+    root.add(
+      wireFileAndWebTools({
+        config,
+        paths,
+        env,
+        approvals: exec.approvals,
+        secrets,
+        tools,
+        catalog: () => services?.catalog,
+      }),
+    );
     // Skills (src-main/skills): skill_view, skill_file, skill_propose; the prompt lists names only.
     const skills = root.add(wireSkills({ ...base, appRoot: options.appRoot, secrets }));
     tools.push(...skills.tools);

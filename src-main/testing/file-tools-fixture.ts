@@ -69,7 +69,7 @@ export async function createFileToolsFixture(
     forbidden,
     askAlways: [join(home, '.aws')],
     grantedRoots: () => options.grantedRoots ?? [],
-    modelTakesImages: () => options.modelTakesImages ?? true,
+    imagesNotShown: () => (options.modelTakesImages === false ? "this agent's model takes text only" : undefined),
     ask: askThroughApprovals(approvals),
     home,
   });

@@ -5,7 +5,7 @@ import { toModelMessages } from '../../agent/loop/to-model-messages.js';
 import { runToolCall } from '../../agent/loop/tool-calls.js';
 import { silentLogger } from '../../base/logger.js';
 import { createFileToolsFixture, type FileToolsFixture } from '../../testing/file-tools-fixture.js';
-import { IMAGE_MAX_BYTES } from './image-file.js';
+import { IMAGE_MAX_BYTES, imageDimensions } from './image-file.js';
 
 // A 1×1 PNG, and the first bytes of the other kinds read shows (told by bytes, not by names).
 const png = Buffer.from(
@@ -79,13 +79,76 @@ describe('read of an image', () => {
     });
   });
 
-  it('tells a text-only model what the image is instead of sending it', async () => {
+  it('tells a text-only model what the image is (name, size, pixels) instead of sending it', async () => {
     fx = await createFileToolsFixture({ modelTakesImages: false });
     await writeFile(join(fx.workspace, 'logo.png'), png);
     const result = await fx.run('read', { path: 'logo.png' });
     expect(result).toEqual({
-      output: `logo.png: PNG image, ${png.length} bytes. Not shown: this agent's model takes text only (pick a model that takes images to see it)`,
+      output: `logo.png: PNG image, ${png.length} bytes, 1×1 pixels. Not shown: this agent's model takes text only; you cannot see this image, so say so rather than guess what is in it`,
     });
+  });
+
+  it('reads the dimensions from the header of each kind, and says nothing when the header is cut', () => {
+    const u16be = (n: number) => [n >> 8, n & 0xff];
+    const u16le = (n: number) => [n & 0xff, n >> 8];
+    const jpegWithExif = Buffer.from([
+      0xff,
+      0xd8,
+      0xff,
+      0xe1,
+      ...u16be(8),
+      0x45,
+      0x78,
+      0x69,
+      0x66,
+      0,
+      0, // APP1 (EXIF) before the frame
+      0xff,
+      0xc2,
+      ...u16be(17),
+      8,
+      ...u16be(480),
+      ...u16be(640),
+      3, // progressive SOF2: height, width
+    ]);
+    const gif320 = Buffer.from([...Buffer.from('GIF89a'), ...u16le(320), ...u16le(200), 0, 0, 0]);
+    const riff = (chunk: string, body: number[]) =>
+      Buffer.from([
+        ...Buffer.from('RIFF'),
+        0,
+        0,
+        0,
+        0,
+        ...Buffer.from('WEBP'),
+        ...Buffer.from(chunk),
+        0,
+        0,
+        0,
+        0,
+        ...body,
+      ]);
+    const lossy = riff('VP8 ', [0, 0, 0, 0x9d, 0x01, 0x2a, ...u16le(800), ...u16le(600)]);
+    const bits = (1024 - 1) | ((768 - 1) << 14);
+    const lossless = riff('VP8L', [
+      0x2f,
+      bits & 0xff,
+      (bits >> 8) & 0xff,
+      (bits >> 16) & 0xff,
+      bits >>> 24,
+      0,
+      0,
+      0,
+      0,
+    ]);
+    const extended = riff('VP8X', [0, 0, 0, 0, 1919 & 0xff, 1919 >> 8, 0, 1079 & 0xff, 1079 >> 8, 0]);
+    expect(imageDimensions(png, 'image/png')).toEqual({ width: 1, height: 1 });
+    expect(imageDimensions(jpegWithExif, 'image/jpeg')).toEqual({ width: 640, height: 480 });
+    expect(imageDimensions(gif320, 'image/gif')).toEqual({ width: 320, height: 200 });
+    expect(imageDimensions(lossy, 'image/webp')).toEqual({ width: 800, height: 600 });
+    expect(imageDimensions(lossless, 'image/webp')).toEqual({ width: 1024, height: 768 });
+    expect(imageDimensions(extended, 'image/webp')).toEqual({ width: 1920, height: 1080 });
+    expect(imageDimensions(jpeg, 'image/jpeg')).toBeUndefined();
+    expect(imageDimensions(png.subarray(0, 20), 'image/png')).toBeUndefined();
   });
 
   it('refuses an image over the size cap, saying how to shrink it', async () => {

@@ -2,10 +2,10 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
-import type { ToolDefinition, ToolOutput } from '../tool.js';
+import type { ToolContext, ToolDefinition, ToolOutput } from '../tool.js';
 import { type FileAccess, FileToolError } from './file-access.js';
 import { fileToolResult } from './file-tool-result.js';
-import { formatBytes, IMAGE_MAX_BYTES, sniffImage } from './image-file.js';
+import { formatBytes, IMAGE_MAX_BYTES, readImageDimensions, sniffImage } from './image-file.js';
 import { assertTextFile } from './text-file.js';
 import { nonEmpty, positiveWhole } from './tool-input.js';
 
@@ -23,8 +23,12 @@ export const READ_MAX_CHARS = 60_000;
 const COUNT_LINES_UP_TO_BYTES = 32 * 1024 * 1024;
 
 export interface ReadToolOptions {
-  /** Whether the agent's model takes images; when false an image is described, not sent. Default: yes. */
-  modelTakesImages?(agentId: string): boolean;
+  /**
+   * Why the model of this call (`context.modelRef`) would not see an image, e.g. "the model
+   * x/y takes text only"; undefined when it would. An image it cannot see is described instead
+   * of sent (its bytes would be an API error or, on Chat Completions, base64 as text). Default: sent.
+   */
+  imagesNotShown?(context: Pick<ToolContext, 'agentId' | 'modelRef'>): string | undefined;
 }
 
 /**
@@ -46,8 +50,12 @@ export function createReadTool(access: FileAccess, options: ReadToolOptions = {}
         const kind = await sniffImage(path);
         if (kind) {
           const what = `${shown}: ${kind.label}, ${formatBytes(info.size)}`;
-          if (options.modelTakesImages?.(context.agentId) === false)
-            return `${what}. Not shown: this agent's model takes text only (pick a model that takes images to see it)`;
+          const notShown = options.imagesNotShown?.(context);
+          if (notShown) {
+            const dimensions = await readImageDimensions(path, kind);
+            const pixels = dimensions ? `, ${dimensions.width}×${dimensions.height} pixels` : '';
+            return `${what}${pixels}. Not shown: ${notShown}; you cannot see this image, so say so rather than guess what is in it`;
+          }
           if (info.size > IMAGE_MAX_BYTES)
             throw new FileToolError(
               `refused: ${shown} is a ${kind.label} of ${formatBytes(info.size)}, over the ${formatBytes(IMAGE_MAX_BYTES)} an image may be; make a smaller copy with exec (e.g. convert -resize 50%) and read that`,
