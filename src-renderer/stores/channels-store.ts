@@ -70,23 +70,24 @@ export function createChannelsStore(client: GatewayPort): StoreApi<ChannelsState
       busy: [],
       loaded: false,
       async refresh() {
-        try {
-          const [list, pairing, identities] = await Promise.all([
-            client.request('channels.list', {}),
-            client.request('channels.pairing.list', {}),
-            client.request('channels.identities.list', {}),
-          ]);
-          set({
-            channels: list.channels,
-            requests: pairing.requests,
-            paired: pairing.paired,
-            identities: identities.identities,
-            ownerPerson: identities.ownerPerson,
-            loaded: true,
-          });
-        } catch (error) {
-          set({ error: errorText(error), loaded: true });
+        // A client without the pairing scope (a phone paired read-only) still sees the channels' health.
+        const [list, pairing, identities] = await Promise.allSettled([
+          client.request('channels.list', {}),
+          client.request('channels.pairing.list', {}),
+          client.request('channels.identities.list', {}),
+        ]);
+        if (list.status === 'rejected') {
+          set({ error: errorText(list.reason), loaded: true });
+          return;
         }
+        set({
+          channels: list.value.channels,
+          ...(pairing.status === 'fulfilled' ? { requests: pairing.value.requests, paired: pairing.value.paired } : {}),
+          ...(identities.status === 'fulfilled'
+            ? { identities: identities.value.identities, ownerPerson: identities.value.ownerPerson }
+            : {}),
+          loaded: true,
+        });
       },
       restart: (channel) => act(channel, () => client.request('channels.restart', { channel })),
       setEnabled: (channel, enabled) => act(channel, () => client.request('channels.setEnabled', { channel, enabled })),

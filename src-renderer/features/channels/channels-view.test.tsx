@@ -196,6 +196,18 @@ describe('ChannelsView', () => {
     );
   });
 
+  it('without the pairing scope it still shows the channels’ health', async () => {
+    channelsApp();
+    app.gateway.handle('channels.pairing.list', () => {
+      throw new GatewayError('INVALID_REQUEST', 'missing scope: operator.pairing');
+    });
+    renderWithStores(app, <ChannelsView />);
+    const webhook = within(await screen.findByRole('listitem', { name: 'Webhook' }));
+    expect(webhook.getByTestId('channel-state').textContent).toBe('error');
+    expect(screen.queryByRole('region', { name: 'Pairing requests' })).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
   it('approves one pairing request and rejects another, then links the approved sender to the owner', async () => {
     const state = channelsApp();
     renderWithStores(app, <ChannelsView />);
