@@ -123,7 +123,7 @@ export function pairingInstruction(request: PairingRequest): string {
   return [
     'Hi! This assistant only answers people its owner has approved.',
     `Your pairing code is ${request.code} (valid for 1 hour).`,
-    `Send it to the owner; they approve it with: hearth channels pairing approve ${request.code}`,
+    `Send it to the owner; they approve it in the app (Channels → Pairing requests) or with: hearth channels pairing approve ${request.code}`,
   ].join('\n');
 }
 
