@@ -12,6 +12,8 @@ export interface UsageRecord {
   purpose: UsagePurpose;
   agentId: string;
   sessionKey?: string;
+  /** Where a subagent's call is counted (usage-tag.ts): the session that spawned it, at the top. */
+  parentSessionKey?: string;
   provider: string;
   model: string;
   inputTokens: number;

@@ -93,6 +93,7 @@ export class UsageMeter implements Disposable {
       purpose: tag.purpose,
       agentId: tag.agentId,
       ...(tag.sessionKey ? { sessionKey: tag.sessionKey } : {}),
+      ...(tag.parentSessionKey ? { parentSessionKey: tag.parentSessionKey } : {}),
       provider: call.provider,
       model: call.model,
       inputTokens: call.inputTokens,

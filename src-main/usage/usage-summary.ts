@@ -49,11 +49,13 @@ export async function summarizeUsage(
     addTo(entry(byPurpose, record.purpose), record);
     addTo(entry(byAgent, record.agentId), record);
     addTo(entry(byModel, `${record.provider}/${record.model}`), record);
-    if (record.sessionKey) {
-      let row = bySession.get(record.sessionKey);
+    // A subagent's calls count under the session that spawned it: the person sees the cost where they asked.
+    const sessionKey = record.parentSessionKey ?? record.sessionKey;
+    if (sessionKey) {
+      let row = bySession.get(sessionKey);
       if (!row) {
-        row = { ...emptyTotals(), sessionKey: record.sessionKey, agentId: record.agentId, lastAtMs: 0 };
-        bySession.set(record.sessionKey, row);
+        row = { ...emptyTotals(), sessionKey, agentId: record.agentId, lastAtMs: 0 };
+        bySession.set(sessionKey, row);
       }
       addTo(row, record);
       row.lastAtMs = Math.max(row.lastAtMs, record.ts);

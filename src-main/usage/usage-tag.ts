@@ -6,6 +6,11 @@ export interface UsageTag {
   purpose: UsagePurpose;
   agentId: string;
   sessionKey?: string;
+  /**
+   * The session a person asked in, for work it started elsewhere (a subagent's turns): the
+   * usage summary counts such calls under that session so the cost shows where it was asked.
+   */
+  parentSessionKey?: string;
 }
 
 // Why module scope: the tag follows one async call chain (a turn, a Dreaming run) through code
@@ -25,6 +30,7 @@ export function currentUsageTag(): UsageTag {
     purpose: store.purpose ?? 'other',
     agentId: store.agentId ?? 'main',
     ...(store.sessionKey ? { sessionKey: store.sessionKey } : {}),
+    ...(store.parentSessionKey ? { parentSessionKey: store.parentSessionKey } : {}),
   };
 }
 

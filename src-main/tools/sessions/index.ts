@@ -6,3 +6,5 @@ export {
   snippetOf,
 } from './session-search-index.js';
 export { createSessionTools } from './session-tools.js';
+export { createSessionsSendTool } from './sessions-send-tool.js';
+export { createSubagentTools } from './subagent-tools.js';
