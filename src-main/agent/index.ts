@@ -29,6 +29,7 @@ export type {
   TurnRequest,
   TurnStatus,
 } from './runner/runner-types.js';
+export type { EngineTurnInput, TurnEngine } from './runner/turn-engine.js';
 export {
   type AgentRuntime,
   type AgentRuntimeDeps,

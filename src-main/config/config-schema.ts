@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { bootstrapSettingsSchema } from '../agent/bootstrap/bootstrap-settings.js';
-import { agentToAgentConfigSchema, canMessageConfigSchema } from '../agents-talk/agents-talk-config.js';
+import { agentEngineConfigSchema } from '../cli-backends/engine-config.js';
 import { cronConfigSchema } from '../cron/cron-config.js';
 import { execConfigSchema } from '../exec/exec-config.js';
 import { heartbeatConfigSchema } from '../heartbeat/heartbeat-config.js';
@@ -10,7 +10,6 @@ import { agentMemoryConfigSchema, memoryConfigSchema } from '../memory/memory-co
 import { openAiApiConfigSchema } from '../openai-api/openai-api-config.js';
 import { authConfigSchema, providersConfigSchema } from '../providers/provider-config.js';
 import { checkAgents, createAgentsConfigSchema, sessionConfigSchema } from '../sessions/routing-config.js';
-import { subagentsConfigSchema } from '../subagents/subagents-config.js';
 import { browserToolsConfigSchema } from '../tools/browser/browser-config.js';
 import { toolCatalogueConfigShape } from '../tools/catalogue/catalogue-config.js';
 import { filesToolsConfigSchema } from '../tools/files/files-config.js';
@@ -93,6 +92,8 @@ export const pluginsConfigSchema = z
 
 /** Each capability's slice of one agent's settings, allowed on `agents.defaults` and on `agents.list[]`. */
 const agentSettingsSlices = {
+  /** cli-backends': an agent CLI (Claude Code, Codex) answers instead of the model loop (docs/AGENT.md). */
+  engine: agentEngineConfigSchema.optional(),
   /** exec's: the agent's own exec policy (`tools.exec`), over the root `tools.exec`; the tool catalogue's `profile` / `core` / `deny`. */
   tools: z
     .object({ exec: execConfigSchema.optional(), ...toolCatalogueConfigShape })
@@ -104,20 +105,13 @@ const agentSettingsSlices = {
   memory: agentMemoryConfigSchema.optional(),
   /** the MCP client's: which MCP servers (and tools) the agent uses (docs/MCP.md). */
   mcp: agentMcpConfigSchema.optional(),
-  /** subagents': how deep this agent's subagents may nest, how long a foreground one may take (docs/AGENT.md). */
-  subagents: subagentsConfigSchema.optional(),
 };
 
 /** `agents`: routing's section with every capability's slice merged in. */
 export const agentsSectionSchema = createAgentsConfigSchema({
-  /** agents-talk's `canMessage`: the agents this one may address with sessions_send. */
-  entry: { ...agentSettingsSlices, canMessage: canMessageConfigSchema.optional() },
-  /** the bootstrap module's: workspace-file budgets, for every agent; agents-talk's allowlist. */
-  defaults: {
-    ...agentSettingsSlices,
-    bootstrap: bootstrapSettingsSchema.optional(),
-    agentToAgent: agentToAgentConfigSchema.optional(),
-  },
+  entry: agentSettingsSlices,
+  /** the bootstrap module's: workspace-file budgets, for every agent. */
+  defaults: { ...agentSettingsSlices, bootstrap: bootstrapSettingsSchema.optional() },
 }).superRefine((agents, ctx) => checkAgents(agents, ctx));
 
 export const hearthConfigSchema = z

@@ -22,6 +22,7 @@ import { personalFolders } from './session-person.js';
 import { whenFirstClient } from './when-first-client.js';
 import { wireAgent } from './wire-agent.js';
 import { wireChat } from './wire-chat.js';
+import { wireCliBackends } from './wire-cli-backends.js';
 import { wireCron } from './wire-cron.js';
 import { execConfigFor, wireExec } from './wire-exec.js';
 import { wireFileAndWebTools } from './wire-file-web-tools.js';
@@ -33,7 +34,6 @@ import { wirePluginMethods } from './wire-plugin-methods.js';
 import { wireRoster } from './wire-roster.js';
 import { wireSessions } from './wire-sessions.js';
 import { wireSkills } from './wire-skills.js';
-import { wireSubagents } from './wire-subagents.js';
 import { wireUsage } from './wire-usage.js';
 import { composeWorkspaceBootstrap } from './workspace-bootstrap.js';
 
@@ -163,6 +163,8 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
         primaryModel,
       }),
     );
+    // Agents whose engine is a CLI (Claude Code, Codex) instead of the model loop (src-main/cli-backends).
+    const cliBackends = await wireCliBackends({ ...base, plugins, usage });
     const agent = root.add(
       await wireAgent({
         ...base,
@@ -176,6 +178,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
         usage,
         mcpTools: mcp.toolsFor,
         skillsPrompt: (agentId) => skills.skills.promptListing(agentId),
+        engineFor: cliBackends.engineFor,
       }),
     );
     services = agent.services;
@@ -183,8 +186,6 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
     const outbox = createChannelOutbox();
     const { cron } = root.add(await wireCron({ ...base, services, tools, outbox }));
     root.add(wireHeartbeat({ ...base, services, outbox }));
-    // sessions_send (agents-talk) and sessions_spawn (subagents): their tools, methods and events.
-    root.add(wireSubagents({ ...base, services, sessions: sessions.store, lanes: sessions.lanes, usage, tools }));
     const approvals = exec.approvals;
     root.add(
       wireChat({

@@ -90,16 +90,20 @@ describe('plugin registrations', () => {
     registrations.dispose();
   });
 
-  it('keeps a channel for the channel host, and refuses a CLI backend, naming the plugin, instead of ignoring it', () => {
+  it('keeps a channel for the channel host and a CLI backend for the CLI engines, each id once', () => {
     const plugins = new PluginRegistry();
     const api = plugins.apiFor('telegram', {}, silentLogger);
     const registration = api.registerChannel({ id: 'telegram', create: () => ({}) as never });
     expect(plugins.list('channel')).toEqual([{ pluginId: 'telegram', id: 'telegram' }]);
     expect(() => api.registerChannel({ id: 'telegram', create: () => ({}) as never })).toThrow(/already registered/);
+    const backend = api.registerCliBackend({ id: 'claude', create: () => ({}) as never });
+    expect(plugins.list('cli-backend')).toEqual([{ pluginId: 'telegram', id: 'claude' }]);
     expect(() => api.registerCliBackend({ id: 'claude', create: () => ({}) as never })).toThrow(
-      'plugin telegram registered a CLI backend ("claude"), but this version of Hearth cannot run it yet',
+      'plugin telegram: cli-backend "claude" is already registered by telegram',
     );
     registration.dispose();
+    backend.dispose();
     expect(plugins.list('channel')).toEqual([]);
+    expect(plugins.list('cli-backend')).toEqual([]);
   });
 });

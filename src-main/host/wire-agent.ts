@@ -8,7 +8,7 @@ import {
   createTurnHooks,
   type Summarizer,
 } from '../agent/context/index.js';
-import { createRuntimeServices, type RuntimeServices, type TurnScope } from '../agent/index.js';
+import { createRuntimeServices, type RuntimeServices, type TurnEngine, type TurnScope } from '../agent/index.js';
 import type { Clock } from '../base/clock.js';
 import { type AsyncDisposable, AsyncDisposableStore } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
@@ -60,6 +60,8 @@ export async function wireAgent(deps: {
   usage?: Pick<UsageService, 'wrapModel' | 'aroundTurn'>;
   /** The agent's skills, names and one-line descriptions (src-main/skills), while it has skill_view. */
   skillsPrompt?(agentId: string): Promise<string | undefined>;
+  /** An agent answered by a CLI instead of the model loop (host/wire-cli-backends.ts). */
+  engineFor?(agentId: string): TurnEngine | undefined;
 }): Promise<WiredAgent> {
   const { core, config, paths, clock, log, sessions, workspace, memory } = deps;
   const root = new AsyncDisposableStore();
@@ -158,6 +160,7 @@ export async function wireAgent(deps: {
     userFor: (scope) => accountOfSession(scope.sessionKey),
     wrapModel: deps.usage?.wrapModel,
     aroundTurn: deps.usage ? (scope, run) => deps.usage!.aroundTurn(scope, run) : undefined,
+    engineFor: deps.engineFor,
     systemPrompt: async (scope) => {
       const { promptLines, entries } = await toolSetOf(scope);
       const hasSkills = deps.skillsPrompt && entries.some((entry) => entry.name === 'skill_view');

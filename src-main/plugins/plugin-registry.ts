@@ -11,21 +11,6 @@ interface Owned<T> {
   value: T;
 }
 
-/** Thrown from a registration this Hearth cannot honour yet; the loader reports the plugin as failed with it. */
-export class UnsupportedRegistrationError extends Error {
-  constructor(
-    readonly pluginId: string,
-    what: string,
-  ) {
-    super(`plugin ${pluginId} registered ${what}, but this version of Hearth cannot run it yet`);
-    this.name = 'UnsupportedRegistrationError';
-  }
-}
-
-function unsupported(pluginId: string, what: string): never {
-  throw new UnsupportedRegistrationError(pluginId, what);
-}
-
 /**
  * Everything plugins registered, by kind. Exclusive capabilities (memory, the
  * context engine) are slots: config names the plugin id to use, or 'none'.
@@ -63,7 +48,8 @@ export class PluginRegistry {
       registerChannel: contribution('channel'),
       registerMemoryBackend: contribution('memory'),
       registerContextEngine: contribution('context-engine'),
-      registerCliBackend: (backend) => unsupported(pluginId, `a CLI backend ("${backend.id}")`),
+      // CLI engines run through src-main/cli-backends (host/wire-cli-backends.ts).
+      registerCliBackend: contribution('cli-backend'),
       registerGatewayMethod: (method) => add(this.methods, `${pluginId}.${method.name}`, method, 'gateway method'),
       registerBootstrapFilesHook: (hook) => {
         const owned = { pluginId, value: hook };

@@ -23,7 +23,8 @@ import type { OnDemandTools, ToolDefinition } from '../../tools/tool.js';
 import type { AgentLoopHooks } from '../loop/agent-loop.js';
 import type { Attachment, UserMessage } from '../messages.js';
 import { runTurn } from '../runner/run-turn.js';
-import type { RunnerContextHooks, RunnerDeps } from '../runner/runner-types.js';
+import type { RunnerContextHooks, RunnerDeps, TurnOutcome } from '../runner/runner-types.js';
+import type { TurnEngine } from '../runner/turn-engine.js';
 import { listModelRows, type ModelRowView } from './list-models.js';
 import { RunEventPublisher, type RuntimeEventSink } from './run-events.js';
 import { type RunRecord, RunRegistry } from './run-registry.js';
@@ -68,6 +69,11 @@ export interface AgentRuntimeDeps {
   historyLimit?: number;
   /** Runs the turn's model work inside it (the usage meter tags every call of the turn with its scope). */
   aroundTurn?<T>(scope: TurnScope, run: () => Promise<T>): Promise<T>;
+  /**
+   * The engine of an agent that is not Hearth's model loop (`agents.list[].engine`: a CLI such as
+   * Claude Code), or undefined for the model loop. Throws for an engine config it cannot honour.
+   */
+  engineFor?(agentId: string): TurnEngine | undefined;
 }
 
 export interface StartTurnInput {
@@ -163,9 +169,22 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
           // The user's words are kept even if the turn then fails or the process dies.
           await deps.sessions.append(agentId, record.sessionId, [user]);
           markTurnPhase('user-durable');
-          const models = modelsFor(agentId, run.sessionKey, record.model);
-          publisher.lifecycle({ phase: 'start', model: models[0] });
-          const request: Parameters<typeof runTurn>[1] = {
+          const engine = deps.engineFor?.(agentId);
+          const models = engine ? [] : modelsFor(agentId, run.sessionKey, record.model);
+          publisher.lifecycle({ phase: 'start', model: engine?.label ?? models[0] });
+          // An engine agent (a CLI) answers in place of the model loop; it keeps its own history and tools.
+          const runEngine = (engine: TurnEngine) => () =>
+            engine.run({
+              agentId,
+              sessionKey: run.sessionKey,
+              sessionId: record.sessionId,
+              message: user,
+              workspaceDir: deps.workspaceDir(agentId),
+              signal: run.controller.signal,
+              onEvent: (event) => publisher.onRunnerEvent(event),
+              log,
+            });
+          const request = async (): Promise<Parameters<typeof runTurn>[1]> => ({
             models,
             system: await deps.systemPrompt?.(scope),
             history: [...previous.messages, user],
@@ -185,9 +204,14 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
             timeoutMs: input.timeoutMs,
             liveModel: () => liveModels.get(run.sessionKey),
             onEvent: (event) => publisher.onRunnerEvent(event),
-          };
+          });
+          let runModels: () => Promise<TurnOutcome>;
+          if (engine) runModels = runEngine(engine);
+          else {
+            const built = await request();
+            runModels = () => runTurn(runnerDeps, built);
+          }
           markTurnPhase('prompt');
-          const runModels = () => runTurn(runnerDeps, request);
           const outcome = await (deps.aroundTurn ? deps.aroundTurn(scope, runModels) : runModels());
           markTurnPhase('model-done');
           if (outcome.messages.length > 0) await deps.sessions.append(agentId, record.sessionId, outcome.messages);
@@ -238,8 +262,8 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
         throw new HearthError('bad_request', 'message is empty: send text or at least one attachment');
       }
       const agentId = parseSessionKey(sessionKey).agentId;
-      // Fail fast on a broken model config: the client gets the error in the response, not only as an event.
-      const models = modelsFor(agentId, sessionKey);
+      // Fail fast on a broken model (or engine) config: the client gets the error in the response, not only as an event.
+      const models = deps.engineFor?.(agentId) ? [] : modelsFor(agentId, sessionKey);
       for (const ref of models) deps.models.provider(parseModelRef(ref).provider);
       let resolveDone: () => void = () => {};
       const now = deps.clock.now();

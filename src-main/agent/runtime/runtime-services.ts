@@ -35,6 +35,7 @@ export interface RuntimeServicesDeps
     | 'historyLimit'
     | 'newId'
     | 'aroundTurn'
+    | 'engineFor'
   > {
   paths: HearthPaths;
   clock: Clock;

@@ -1,0 +1,77 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../fs/atomic-write.js';
+
+/** One Hearth session's CLI session: which backend, and the id its CLI resumes. */
+interface CliSessionEntry {
+  backend: string;
+  id: string;
+  updatedAt: number;
+}
+
+interface CliSessionsFile {
+  version: 1;
+  /** By Hearth session (transcript) id: a reset or a new chat starts a new CLI session. */
+  sessions: Record<string, CliSessionEntry>;
+}
+
+export interface CliSessionStore {
+  /** The CLI session to resume for this Hearth session, when it ran on the same backend. */
+  get(agentId: string, sessionId: string, backend: string): Promise<string | undefined>;
+  set(agentId: string, sessionId: string, backend: string, cliSessionId: string): Promise<void>;
+}
+
+/**
+ * The CLI's own session ids, kept beside the agent's sessions (`agents/<id>/cli-sessions.json`),
+ * so the next turn of a chat resumes the CLI's conversation (`--resume`, `exec resume`) even
+ * after a restart. Writes are atomic and serialized per file.
+ */
+export function createCliSessionStore(deps: { agentDir(agentId: string): string; now(): number }): CliSessionStore {
+  const files = new Map<string, Promise<CliSessionsFile>>();
+  const writes = new Map<string, Promise<void>>();
+  const pathOf = (agentId: string) => join(deps.agentDir(agentId), 'cli-sessions.json');
+  const load = (agentId: string): Promise<CliSessionsFile> => {
+    let file = files.get(agentId);
+    if (!file) {
+      file = readFile(pathOf(agentId), 'utf8').then(
+        (text) => {
+          let parsed: Partial<CliSessionsFile>;
+          try {
+            parsed = JSON.parse(text) as Partial<CliSessionsFile>;
+          } catch (error) {
+            throw new Error(`${pathOf(agentId)} is not valid JSON (${String(error)}); fix or remove it`);
+          }
+          return {
+            version: 1,
+            sessions: typeof parsed.sessions === 'object' && parsed.sessions ? parsed.sessions : {},
+          };
+        },
+        (error: NodeJS.ErrnoException) => {
+          if (error.code === 'ENOENT') return { version: 1, sessions: {} };
+          throw new Error(`cannot read ${pathOf(agentId)}: ${error.message}`);
+        },
+      );
+      files.set(agentId, file);
+      // A broken file is read again next time, so fixing it needs no restart.
+      file.catch(() => files.delete(agentId));
+    }
+    return file;
+  };
+  return {
+    async get(agentId, sessionId, backend) {
+      const entry = (await load(agentId)).sessions[sessionId];
+      return entry?.backend === backend ? entry.id : undefined;
+    },
+    async set(agentId, sessionId, backend, cliSessionId) {
+      const file = await load(agentId);
+      file.sessions[sessionId] = { backend, id: cliSessionId, updatedAt: deps.now() };
+      const body = `${JSON.stringify(file, null, 2)}\n`;
+      const next = (writes.get(agentId) ?? Promise.resolve()).then(() => writeFileAtomic(pathOf(agentId), body));
+      writes.set(
+        agentId,
+        next.catch(() => {}),
+      );
+      await next;
+    },
+  };
+}

@@ -1,0 +1,80 @@
+import type { TurnEngine } from '../agent/index.js';
+import type { Clock } from '../base/clock.js';
+import { HearthError } from '../base/errors.js';
+import type { Logger } from '../base/logger.js';
+import { type CliUsageMeter, createCliEngine, createCliSessionStore } from '../cli-backends/index.js';
+import type { ConfigService } from '../config/index.js';
+import type { HearthPaths } from '../paths/index.js';
+import type { InstalledPlugins } from '../plugins/index.js';
+import type { CliBackendService } from '../plugins/sdk/index.js';
+import { currentUsageTag, type UsageService } from '../usage/index.js';
+
+export interface WiredCliBackends {
+  /** The engine of an agent whose config names one (`engine.cli`), else undefined (the model loop). */
+  engineFor(agentId: string): TurnEngine | undefined;
+}
+
+/**
+ * CLI backends (src-main/cli-backends): the backends plugins registered (the bundled
+ * extensions/cli-backends gives "claude-code" and "codex"), each agent's `engine` read from
+ * config at every turn, the CLI session ids beside the agent's sessions, and the usage meter
+ * counting what the CLI reports under the turn's tag (the runtime's aroundTurn sets it).
+ */
+export async function wireCliBackends(deps: {
+  config: Pick<ConfigService, 'current'>;
+  paths: HearthPaths;
+  clock: Clock;
+  log: Logger;
+  plugins: InstalledPlugins;
+  usage?: Pick<UsageService, 'meter'>;
+  /** Told each CLI's pid as it starts. */
+  onSpawn?(pid: number): void;
+}): Promise<WiredCliBackends> {
+  const backends = new Map<string, CliBackendService>();
+  for (const { pluginId, id } of deps.plugins.registry.list('cli-backend')) {
+    const contribution = deps.plugins.registry.get<CliBackendService>('cli-backend', id)!;
+    try {
+      backends.set(id, await contribution.create(deps.plugins.contextFor(pluginId)));
+    } catch (error) {
+      deps.log.error('a CLI backend failed to start; agents using it get an error', {
+        plugin: pluginId,
+        backend: id,
+        error: String(error),
+      });
+    }
+  }
+  const sessions = createCliSessionStore({
+    agentDir: (agentId) => deps.paths.agentDir(agentId),
+    now: () => deps.clock.now(),
+  });
+  const meter: CliUsageMeter | undefined = deps.usage && {
+    check: (target) => deps.usage!.meter.check(currentUsageTag(), target),
+    record: (call) => void deps.usage!.meter.record(call, currentUsageTag()),
+  };
+  return {
+    engineFor(agentId) {
+      const { agents } = deps.config.current;
+      const own = agents.list.find((agent) => agent.id === agentId);
+      const settings = own?.engine ?? agents.defaults?.engine;
+      if (!settings) return undefined;
+      const backend = backends.get(settings.cli);
+      if (!backend) {
+        const where = own?.engine ? `agents.list[id=${agentId}].engine.cli` : 'agents.defaults.engine.cli';
+        throw new HearthError(
+          'bad_request',
+          `${where} is "${settings.cli}", but no CLI backend has that id (available: ${[...backends.keys()].join(', ') || 'none'})`,
+        );
+      }
+      return createCliEngine({
+        backend,
+        settings,
+        sessions,
+        ...(meter ? { meter } : {}),
+        env: process.env,
+        newId: () => crypto.randomUUID(),
+        now: () => deps.clock.now(),
+        ...(deps.onSpawn ? { onSpawn: deps.onSpawn } : {}),
+      });
+    },
+  };
+}

@@ -1,0 +1,172 @@
+#!/usr/bin/env node
+// Test support (never shipped): a fake Claude Code CLI. It takes `claude -p --output-format
+// stream-json --verbose [--include-partial-messages] [--resume <id>] [--model m] [--permission-mode m]`
+// (leading fake options: fake-cli-common.mjs), reads the prompt from stdin and writes Claude
+// Code's documented stream-json: a `system` init with the session id, `stream_event` text deltas,
+// `assistant` messages with text / tool_use blocks, a `user` message with the tool_result, and a
+// final `result` with usage, total_cost_usd and is_error. The prompt picks the scenario:
+// "fail" (an error result), "crash" (dies mid-stream), "hang" (runs until killed), "deny"
+// (a permission denial), anything else a normal answer with one tool call.
+import { randomUUID } from 'node:crypto';
+import { emit, fail, parseFakeOptions, readStdin, record, startGrandchild, writeRaw } from './fake-cli-common.mjs';
+
+const { options, args } = parseFakeOptions(process.argv.slice(2));
+const flag = (name) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+if (!args.includes('-p') && !args.includes('--print')) fail('fake claude: only print mode (-p) is faked');
+if (flag('--output-format') !== 'stream-json') fail('fake claude: expected --output-format stream-json');
+// As the real CLI: stream-json in print mode needs --verbose.
+if (!args.includes('--verbose')) fail('Error: When using --print, --output-format=stream-json requires --verbose');
+if (args.includes('--dangerously-skip-permissions')) fail('fake claude: refusing --dangerously-skip-permissions');
+
+const prompt = (await readStdin()).trim();
+const resume = flag('--resume');
+const sessionId = resume ?? randomUUID();
+const partial = args.includes('--include-partial-messages');
+const model = flag('--model') ?? 'claude-sonnet-4-5-20250929';
+record(options, { cli: 'claude', argv: args, prompt, cwd: process.cwd() });
+
+const base = { session_id: sessionId, parent_tool_use_id: null };
+const uuid = () => randomUUID();
+const init = {
+  type: 'system',
+  subtype: 'init',
+  cwd: process.cwd(),
+  session_id: sessionId,
+  tools: ['Bash', 'Read', 'Edit', 'Write'],
+  mcp_servers: [],
+  model,
+  permissionMode: flag('--permission-mode') ?? 'default',
+  apiKeySource: 'none',
+  uuid: uuid(),
+};
+const usage = {
+  input_tokens: 12,
+  cache_creation_input_tokens: 100,
+  cache_read_input_tokens: 300,
+  output_tokens: 40,
+  service_tier: 'standard',
+};
+const textMessage = (text) => ({
+  type: 'assistant',
+  message: {
+    id: `msg_${uuid()}`,
+    type: 'message',
+    role: 'assistant',
+    model,
+    content: [{ type: 'text', text }],
+    stop_reason: null,
+    usage: { input_tokens: 6, output_tokens: 20 },
+  },
+  ...base,
+  uuid: uuid(),
+});
+const deltas = (text) =>
+  partial
+    ? [
+        { type: 'stream_event', event: { type: 'message_start', message: { model } }, ...base, uuid: uuid() },
+        ...text.match(/.{1,6}/gs).map((piece) => ({
+          type: 'stream_event',
+          event: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: piece } },
+          ...base,
+          uuid: uuid(),
+        })),
+      ]
+    : [];
+const result = (fields) => ({
+  type: 'result',
+  subtype: 'success',
+  is_error: false,
+  duration_ms: 1234,
+  duration_api_ms: 1000,
+  num_turns: 2,
+  session_id: sessionId,
+  total_cost_usd: 0.0123,
+  usage,
+  permission_denials: [],
+  uuid: uuid(),
+  ...fields,
+});
+
+await emit(init);
+if (prompt.includes('crash')) {
+  await emit(...deltas('Starting on it'), textMessage('Starting on it'));
+  await writeRaw('{"type":"assistant","message":{"content":[{"type":"te');
+  process.stderr.write('fatal: simulated crash in the fake claude\n');
+  process.exit(3);
+}
+if (prompt.includes('hang')) {
+  const grandchild = options.holdPort ? startGrandchild(options.holdPort) : undefined;
+  record(options, { cli: 'claude', grandchild });
+  await emit(...deltas('Working on it'));
+  setInterval(() => {}, 1e9);
+} else if (prompt.includes('fail')) {
+  await emit(result({ subtype: 'error_during_execution', is_error: true, result: 'API Error: 529 overloaded' }));
+} else if (prompt.includes('deny')) {
+  const id = `toolu_${uuid()}`;
+  await emit(
+    {
+      type: 'assistant',
+      message: {
+        role: 'assistant',
+        model,
+        content: [{ type: 'tool_use', id, name: 'Edit', input: { file_path: 'a.txt' } }],
+      },
+      ...base,
+      uuid: uuid(),
+    },
+    {
+      type: 'user',
+      message: {
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: id,
+            is_error: true,
+            content: 'Claude requested permissions to use Edit, but you have not granted it yet.',
+          },
+        ],
+      },
+      ...base,
+      uuid: uuid(),
+    },
+    ...deltas('I could not edit the file.'),
+    textMessage('I could not edit the file.'),
+    result({
+      result: 'I could not edit the file.',
+      permission_denials: [{ tool_name: 'Edit', tool_use_id: id, tool_input: { file_path: 'a.txt' } }],
+    }),
+  );
+} else {
+  const id = `toolu_${uuid()}`;
+  const answer = resume ? `Resumed ${sessionId}: you said ${prompt}` : `Listing the files for: ${prompt}`;
+  await emit(
+    ...deltas('Let me look.'),
+    textMessage('Let me look.'),
+    {
+      type: 'assistant',
+      message: {
+        role: 'assistant',
+        model,
+        content: [{ type: 'tool_use', id, name: 'Bash', input: { command: 'ls' } }],
+      },
+      ...base,
+      uuid: uuid(),
+    },
+    {
+      type: 'user',
+      message: {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: id, content: 'notes.md\nSOUL.md', is_error: false }],
+      },
+      ...base,
+      uuid: uuid(),
+    },
+    ...deltas(answer),
+    textMessage(answer),
+    result({ result: answer }),
+  );
+}
