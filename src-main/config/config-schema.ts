@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { bootstrapSettingsSchema } from '../agent/bootstrap/bootstrap-settings.js';
+import { agentToAgentConfigSchema, canMessageConfigSchema } from '../agents-talk/agents-talk-config.js';
 import { agentEngineConfigSchema } from '../cli-backends/engine-config.js';
 import { cronConfigSchema } from '../cron/cron-config.js';
 import { execConfigSchema } from '../exec/exec-config.js';
@@ -10,6 +11,7 @@ import { agentMemoryConfigSchema, memoryConfigSchema } from '../memory/memory-co
 import { openAiApiConfigSchema } from '../openai-api/openai-api-config.js';
 import { authConfigSchema, providersConfigSchema } from '../providers/provider-config.js';
 import { checkAgents, createAgentsConfigSchema, sessionConfigSchema } from '../sessions/routing-config.js';
+import { subagentsConfigSchema } from '../subagents/subagents-config.js';
 import { browserToolsConfigSchema } from '../tools/browser/browser-config.js';
 import { toolCatalogueConfigShape } from '../tools/catalogue/catalogue-config.js';
 import { filesToolsConfigSchema } from '../tools/files/files-config.js';
@@ -105,13 +107,20 @@ const agentSettingsSlices = {
   memory: agentMemoryConfigSchema.optional(),
   /** the MCP client's: which MCP servers (and tools) the agent uses (docs/MCP.md). */
   mcp: agentMcpConfigSchema.optional(),
+  /** subagents': how deep this agent's subagents may nest, how long a foreground one may take (docs/AGENT.md). */
+  subagents: subagentsConfigSchema.optional(),
 };
 
 /** `agents`: routing's section with every capability's slice merged in. */
 export const agentsSectionSchema = createAgentsConfigSchema({
-  entry: agentSettingsSlices,
-  /** the bootstrap module's: workspace-file budgets, for every agent. */
-  defaults: { ...agentSettingsSlices, bootstrap: bootstrapSettingsSchema.optional() },
+  /** agents-talk's `canMessage`: the agents this one may address with sessions_send. */
+  entry: { ...agentSettingsSlices, canMessage: canMessageConfigSchema.optional() },
+  /** the bootstrap module's: workspace-file budgets, for every agent; agents-talk's allowlist. */
+  defaults: {
+    ...agentSettingsSlices,
+    bootstrap: bootstrapSettingsSchema.optional(),
+    agentToAgent: agentToAgentConfigSchema.optional(),
+  },
 }).superRefine((agents, ctx) => checkAgents(agents, ctx));
 
 export const hearthConfigSchema = z

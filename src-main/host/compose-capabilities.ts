@@ -34,6 +34,7 @@ import { wirePluginMethods } from './wire-plugin-methods.js';
 import { wireRoster } from './wire-roster.js';
 import { wireSessions } from './wire-sessions.js';
 import { wireSkills } from './wire-skills.js';
+import { wireSubagents } from './wire-subagents.js';
 import { wireUsage } from './wire-usage.js';
 import { composeWorkspaceBootstrap } from './workspace-bootstrap.js';
 
@@ -186,6 +187,8 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
     const outbox = createChannelOutbox();
     const { cron } = root.add(await wireCron({ ...base, services, tools, outbox }));
     root.add(wireHeartbeat({ ...base, services, outbox }));
+    // sessions_send (agents-talk) and sessions_spawn (subagents): their tools, methods and events.
+    root.add(wireSubagents({ ...base, services, sessions: sessions.store, lanes: sessions.lanes, usage, tools }));
     const approvals = exec.approvals;
     root.add(
       wireChat({
