@@ -5,7 +5,7 @@ import {
   defineChannel,
   downloadAttachments,
   type RunningChannel,
-  sleep,
+  retryUntilAnswered,
 } from '../../src-main/plugins/sdk/index.js';
 import { type DiscordInteraction, discordButtons, normaliseInteraction } from './discord-buttons.js';
 import { type DiscordConfig, discordConfigSchema, validateDiscordConfig } from './discord-config.js';
@@ -210,26 +210,27 @@ export const discordChannel = defineChannel<DiscordConfig>({
       else await press.answer();
     };
     const running = (async () => {
+      // What was learned before a failure is kept: the next attempt asks only for the rest.
       let bot: GatewayUser | undefined;
       let gatewayUrl = config.gatewayUrl;
-      let backoffMs = 500;
-      while ((!bot || !gatewayUrl) && !signal.aborted) {
-        try {
+      const reached = await retryUntilAnswered(
+        async () => {
           bot ??= await rest.request<GatewayUser>('GET', '/users/@me', undefined, [], 15_000);
           gatewayUrl ??= (await rest.request<{ url: string }>('GET', '/gateway/bot', undefined, [], 15_000)).url;
-        } catch (error) {
-          if (signal.aborted) return;
-          context.reportHealth({ state: isFatal(error) ? 'error' : 'reconnecting', error: describeFailure(error) });
-          if (isFatal(error)) return;
-          await sleep(backoffMs, signal).catch(() => {});
-          backoffMs = Math.min(backoffMs * 2, 30_000);
-        }
-      }
-      if (!bot || !gatewayUrl) return;
-      const self = bot;
+          return { self: bot, url: gatewayUrl };
+        },
+        {
+          signal,
+          isFatal,
+          onFailure: (error, fatal) =>
+            context.reportHealth({ state: fatal ? 'error' : 'reconnecting', error: describeFailure(error) }),
+        },
+      );
+      if (!reached) return;
+      const { self } = reached;
       const account = `@${self.username}`;
       const gateway = new DiscordGateway({
-        url: gatewayUrl,
+        url: reached.url,
         token,
         intents: DISCORD_INTENTS,
         signal,

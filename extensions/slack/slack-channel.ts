@@ -3,7 +3,7 @@ import {
   type ChannelTarget,
   defineChannel,
   type RunningChannel,
-  sleep,
+  retryUntilAnswered,
 } from '../../src-main/plugins/sdk/index.js';
 import { isFatalSlackError, SlackApi, SlackApiError } from './slack-api.js';
 import { normaliseBlockActions, type SlackBlockActions, slackButtons } from './slack-buttons.js';
@@ -126,20 +126,12 @@ export const slackChannel = defineChannel<SlackConfig>({
     };
 
     const running = (async () => {
-      let auth: AuthTest | undefined;
-      let backoffMs = 500;
-      while (!auth && !signal.aborted) {
-        try {
-          auth = await botApi.call<AuthTest>('auth.test', {}, 15_000);
-        } catch (error) {
-          if (signal.aborted) return;
-          const fatal = isFatalSlackError(error);
-          context.reportHealth({ state: fatal ? 'error' : 'reconnecting', error: describeFailure(error) });
-          if (fatal) return;
-          await sleep(backoffMs, signal).catch(() => {});
-          backoffMs = Math.min(backoffMs * 2, 30_000);
-        }
-      }
+      const auth = await retryUntilAnswered(() => botApi.call<AuthTest>('auth.test', {}, 15_000), {
+        signal,
+        isFatal: isFatalSlackError,
+        onFailure: (error, fatal) =>
+          context.reportHealth({ state: fatal ? 'error' : 'reconnecting', error: describeFailure(error) }),
+      });
       if (!auth) return;
       const account = `@${auth.user ?? auth.user_id}${auth.team ? ` in ${auth.team}` : ''}`;
       if (config.mode === 'socket') {

@@ -1,5 +1,10 @@
 import WebSocket from 'ws';
-import { type ChannelInboundMessage, type ChannelStartContext, sleep } from '../../src-main/plugins/sdk/index.js';
+import {
+  Backoff,
+  type ChannelInboundMessage,
+  type ChannelStartContext,
+  retryUntilAnswered,
+} from '../../src-main/plugins/sdk/index.js';
 import { isFatalSlackError, type SlackApi } from './slack-api.js';
 import type { SlackConfig } from './slack-config.js';
 import type { SlackEventIds } from './slack-event-ids.js';
@@ -125,32 +130,35 @@ async function connectOnce(deps: SocketModeDeps, url: string, onHello: () => voi
 /** Connects, and connects again after every close (at once when Slack asked, else with backoff). */
 export async function runSocketMode(deps: SocketModeDeps): Promise<void> {
   const { context, appApi, signal, account } = deps;
-  let backoffMs = 500;
+  const backoff = new Backoff();
   while (!signal.aborted) {
-    let url: string;
-    try {
-      url = (await appApi.call<{ url: string }>('apps.connections.open', {}, 15_000)).url;
-      if (typeof url !== 'string') throw new Error('apps.connections.open gave no url');
-    } catch (error) {
-      if (signal.aborted) return;
-      if (isFatalSlackError(error)) {
-        context.reportHealth({ state: 'error', account, error: deps.describe(error, 'app') });
-        return;
-      }
-      context.reportHealth({ state: 'reconnecting', account, error: deps.describe(error, 'app') });
-      await sleep(backoffMs, signal).catch(() => {});
-      backoffMs = Math.min(backoffMs * 2, 30_000);
-      continue;
-    }
+    const url = await retryUntilAnswered(
+      async () => {
+        const { url } = await appApi.call<{ url: string }>('apps.connections.open', {}, 15_000);
+        if (typeof url !== 'string') throw new Error('apps.connections.open gave no url');
+        return url;
+      },
+      {
+        signal,
+        backoff,
+        isFatal: isFatalSlackError,
+        onFailure: (error, fatal) =>
+          context.reportHealth({
+            state: fatal ? 'error' : 'reconnecting',
+            account,
+            error: deps.describe(error, 'app'),
+          }),
+      },
+    );
+    if (url === undefined) return;
     const ended = await connectOnce(deps, url, () => {
-      backoffMs = 500;
+      backoff.reset();
       context.reportHealth({ state: 'connected', account });
     });
     if (signal.aborted) return;
     if (ended === 'closed') {
       context.reportHealth({ state: 'reconnecting', account, error: 'the Socket Mode connection closed' });
-      await sleep(backoffMs, signal).catch(() => {});
-      backoffMs = Math.min(backoffMs * 2, 30_000);
+      await backoff.wait(signal);
     }
   }
 }

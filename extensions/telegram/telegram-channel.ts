@@ -1,5 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import {
+  Backoff,
   type ChannelAttachment,
   type ChannelButtonPress,
   type ChannelInboundMessage,
@@ -7,7 +8,7 @@ import {
   defineChannel,
   downloadAttachments,
   type RunningChannel,
-  sleep,
+  retryUntilAnswered,
 } from '../../src-main/plugins/sdk/index.js';
 import { TelegramApi, TelegramApiError } from './telegram-api.js';
 import { type TelegramConfig, telegramConfigSchema, validateTelegramConfig } from './telegram-config.js';
@@ -273,7 +274,7 @@ async function runPolling(
   const { config, storage, log } = context;
   const stored = await storage.read();
   let offset = typeof stored.offset === 'number' ? stored.offset : undefined;
-  let backoffMs = 500;
+  const backoff = new Backoff();
   let failing = false;
   while (!signal.aborted) {
     let updates: Update[];
@@ -289,7 +290,7 @@ async function runPolling(
       );
       if (failing) context.reportHealth({ state: 'connected', account: `@${bot.username}` });
       failing = false;
-      backoffMs = 500;
+      backoff.reset();
     } catch (error) {
       if (signal.aborted) return;
       if (isFatal(error)) {
@@ -298,9 +299,8 @@ async function runPolling(
       }
       failing = true;
       context.reportHealth({ state: 'reconnecting', account: `@${bot.username}`, error: describeFailure(error) });
-      log.warn('telegram getUpdates failed; retrying', { error: describeFailure(error), retryInMs: backoffMs });
-      await sleep(backoffMs, signal).catch(() => {});
-      backoffMs = Math.min(backoffMs * 2, 30_000);
+      log.warn('telegram getUpdates failed; retrying', { error: describeFailure(error), retryInMs: backoff.ms });
+      await backoff.wait(signal);
       continue;
     }
     if (!Array.isArray(updates)) updates = [];
@@ -408,19 +408,12 @@ export const telegramChannel = defineChannel<TelegramConfig>({
       signal: controller.signal,
     });
     const running = (async () => {
-      let bot: BotUser | undefined;
-      let backoffMs = 500;
-      while (!bot && !signal.aborted) {
-        try {
-          bot = await api.call<BotUser>('getMe', {}, 15_000);
-        } catch (error) {
-          if (signal.aborted) return;
-          context.reportHealth({ state: isFatal(error) ? 'error' : 'reconnecting', error: describeFailure(error) });
-          if (isFatal(error)) return;
-          await sleep(backoffMs, signal).catch(() => {});
-          backoffMs = Math.min(backoffMs * 2, 30_000);
-        }
-      }
+      const bot = await retryUntilAnswered(() => api.call<BotUser>('getMe', {}, 15_000), {
+        signal,
+        isFatal,
+        onFailure: (error, fatal) =>
+          context.reportHealth({ state: fatal ? 'error' : 'reconnecting', error: describeFailure(error) }),
+      });
       if (!bot) return;
       if (config.mode === 'webhook') {
         await runWebhook(context, api, sender, bot, signal);

@@ -65,4 +65,5 @@ export {
   sleep,
   withRateLimitRetries,
 } from './rate-limited-api.js';
+export { Backoff, retryUntilAnswered } from './reconnect-backoff.js';
 export type { ToolContext, ToolDefinition, ToolOutput } from './tools.js';
