@@ -194,6 +194,15 @@ describe('subagents (sessions_spawn)', () => {
     await product.turn('sub-3', 'try a leaf', 'main');
     const leaf = await leafStart;
     expect(await history(leaf.sessionKey)).toContain('is a leaf (role chosen by its parent)');
+    // A live card sees its steps: the refused call and its result, then the end with the step count.
+    const steps = product.socket.frames
+      .filter(subagentEvent((e) => e.phase === 'step' && e.id === leaf.id))
+      .map((frame) => (frame.payload as Extract<SubagentEvent, { phase: 'step' }>).step);
+    expect(steps).toMatchObject([
+      { kind: 'tool_call', name: 'sessions_spawn' },
+      { kind: 'tool_result', name: 'sessions_spawn', isError: true },
+    ]);
+    expect(await ended(leaf.id)).toMatchObject({ status: 'ok', steps: 1 });
 
     // main 0 → orchestrator 1 → orchestrator asked at 2 (the default cap), which is a leaf there.
     product.llm.script([
@@ -201,6 +210,7 @@ describe('subagents (sessions_spawn)', () => {
       spawn({ task: 'level two', role: 'orchestrator', label: 'two' }),
       spawn({ task: 'level three', label: 'three' }),
       text('level two did it itself'),
+      { type: 'tool_calls', calls: [{ name: 'subagents_list', input: {} }] },
       text('level one done'),
       text('all levels done'),
     ]);
@@ -212,6 +222,8 @@ describe('subagents (sessions_spawn)', () => {
     const second = await two;
     expect(second).toMatchObject({ depth: 2, role: 'leaf', controlScope: 'none', rootSessionKey: 'agent:main:main' });
     expect(await history(second.sessionKey)).toContain('subagents may nest 2 deep');
+    // The orchestrator lists its own: level two, ended ok.
+    expect(await history((await one).sessionKey)).toContain(`${second.id} \\"two\\" — ok, depth 2, leaf`);
     expect(
       product.socket.frames.some(subagentEvent((e) => e.phase === 'started' && e.subagent.label === 'three')),
     ).toBe(false);
