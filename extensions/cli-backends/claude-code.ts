@@ -12,17 +12,24 @@ import type {
  *
  * Permissions: never `--dangerously-skip-permissions`. `read-only` is Claude Code's `default`
  * mode, in which print mode refuses every tool that would ask (edits, most commands) and reports
- * them as `permission_denials`; `workspace-write` is `acceptEdits`.
+ * them as `permission_denials`; `workspace-write` is `acceptEdits`. When Hearth serves a permission
+ * prompt tool, those prompts go to the Hearth user's approvals instead of being refused.
  */
 export const claudeCodeBackend: CliBackendService = {
   id: 'claude-code',
   label: 'Claude Code',
   defaultCommand: 'claude',
+  permissionPrompts: 'mcp-tool',
   invocation(input: CliTurnInput) {
     const args = ['-p', '--output-format', 'stream-json', '--verbose', '--include-partial-messages'];
     args.push('--permission-mode', input.access === 'workspace-write' ? 'acceptEdits' : 'default');
     if (input.model) args.push('--model', input.model);
     if (input.resumeId) args.push('--resume', input.resumeId);
+    // What the mode would refuse is asked of the Hearth user instead (Hearth's approvals).
+    if (input.permissionPrompt) {
+      args.push('--mcp-config', input.permissionPrompt.mcpConfig);
+      args.push('--permission-prompt-tool', input.permissionPrompt.tool);
+    }
     return { args, stdin: input.prompt };
   },
   parser: () => new ClaudeStreamParser(),

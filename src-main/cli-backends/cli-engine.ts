@@ -4,6 +4,12 @@ import type { CliBackendService, CliStreamEvent } from '../plugins/sdk/index.js'
 import { runCliProcess } from './cli-process.js';
 import type { CliSessionStore } from './cli-sessions.js';
 import type { AgentEngineConfig } from './engine-config.js';
+import {
+  type CliPermissionAnswer,
+  type CliPermissionRequest,
+  type PermissionBridge,
+  startPermissionBridge,
+} from './permission-bridge.js';
 
 /** The usage meter as a CLI engine needs it: the caps before a run, one record per reported usage. */
 export interface CliUsageMeter {
@@ -23,6 +29,11 @@ export interface CliEngineDeps {
   now(): number;
   /** Told each CLI process's pid as it starts (logs; tests that check the tree is gone). */
   onSpawn?(pid: number): void;
+  /** Asks the Hearth user about a CLI's permission prompt (the approvals); without it, the CLI's mode decides alone. */
+  approve?(
+    request: CliPermissionRequest & { agentId: string; sessionKey: string; cwd: string },
+    signal: AbortSignal,
+  ): Promise<CliPermissionAnswer>;
 }
 
 /**
@@ -134,72 +145,91 @@ export function createCliEngine(deps: CliEngineDeps): TurnEngine {
         return outcome('error', 'error', error instanceof Error ? error : new Error(String(error)));
       }
       const resumeId = await deps.sessions.get(input.agentId, input.sessionId, backend.id);
-      const invocation = backend.invocation({
-        prompt: input.message.text,
-        ...(resumeId ? { resumeId } : {}),
-        ...(settings.model ? { model: settings.model } : {}),
-        access: settings.access ?? 'read-only',
-        cwd: input.workspaceDir,
-      });
-      const parser = backend.parser();
-      const [program, ...leading] =
-        typeof settings.command === 'string' ? [settings.command] : (settings.command ?? [backend.defaultCommand]);
-      input.onEvent({ type: 'start', step: 0, model: model ?? backend.label });
-      input.log.info('cli engine starting', { backend: backend.id, resume: resumeId !== undefined });
-      // A new agent's workspace may not be seeded yet; a missing cwd would look like a missing program.
-      await mkdir(input.workspaceDir, { recursive: true });
-      const exit = await runCliProcess({
-        command: program as string,
-        args: [...leading, ...invocation.args],
-        cwd: input.workspaceDir,
-        env: deps.env,
-        ...(invocation.stdin !== undefined ? { stdin: invocation.stdin } : {}),
-        signal: input.signal,
-        onSpawn: deps.onSpawn,
-        onLine: (line) => {
-          if (!line.trim()) return;
-          let value: unknown;
-          try {
-            value = JSON.parse(line);
-          } catch {
-            // CLIs print the odd warning on stdout; only JSON lines are events.
-            input.log.debug('cli engine: a stdout line that is not JSON was skipped', { backend: backend.id });
-            return;
-          }
-          for (const event of parser.line(value)) handle(event);
-        },
-      });
-      // Kept even when the turn failed: the CLI's conversation has this turn, the next one resumes it.
-      if (cliSession) {
-        await deps.sessions.set(input.agentId, input.sessionId, backend.id, cliSession).catch((error) => {
-          input.log.warn('cli engine: the CLI session id was not saved', { error: String(error) });
+      const approve = deps.approve;
+      const bridge: PermissionBridge | undefined =
+        backend.permissionPrompts === 'mcp-tool' && approve
+          ? await startPermissionBridge((request) =>
+              approve(
+                { ...request, agentId: input.agentId, sessionKey: input.sessionKey, cwd: input.workspaceDir },
+                input.signal,
+              ),
+            )
+          : undefined;
+      const spawnAndRead = async (): Promise<TurnOutcome> => {
+        const invocation = backend.invocation({
+          prompt: input.message.text,
+          ...(resumeId ? { resumeId } : {}),
+          ...(bridge ? { permissionPrompt: { mcpConfig: bridge.mcpConfig, tool: bridge.tool } } : {}),
+          ...(settings.model ? { model: settings.model } : {}),
+          access: settings.access ?? 'read-only',
+          cwd: input.workspaceDir,
         });
+        const parser = backend.parser();
+        const [program, ...leading] =
+          typeof settings.command === 'string' ? [settings.command] : (settings.command ?? [backend.defaultCommand]);
+        input.onEvent({ type: 'start', step: 0, model: model ?? backend.label });
+        input.log.info('cli engine starting', { backend: backend.id, resume: resumeId !== undefined });
+        // A new agent's workspace may not be seeded yet; a missing cwd would look like a missing program.
+        await mkdir(input.workspaceDir, { recursive: true });
+        const exit = await runCliProcess({
+          command: program as string,
+          args: [...leading, ...invocation.args],
+          cwd: input.workspaceDir,
+          env: deps.env,
+          ...(invocation.stdin !== undefined ? { stdin: invocation.stdin } : {}),
+          signal: input.signal,
+          onSpawn: deps.onSpawn,
+          onLine: (line) => {
+            if (!line.trim()) return;
+            let value: unknown;
+            try {
+              value = JSON.parse(line);
+            } catch {
+              // CLIs print the odd warning on stdout; only JSON lines are events.
+              input.log.debug('cli engine: a stdout line that is not JSON was skipped', { backend: backend.id });
+              return;
+            }
+            for (const event of parser.line(value)) handle(event);
+          },
+        });
+        // Kept even when the turn failed: the CLI's conversation has this turn, the next one resumes it.
+        if (cliSession) {
+          await deps.sessions.set(input.agentId, input.sessionId, backend.id, cliSession).catch((error) => {
+            input.log.warn('cli engine: the CLI session id was not saved', { error: String(error) });
+          });
+        }
+        if (exit.aborted) return outcome('aborted', 'aborted');
+        if (exit.spawnError) {
+          const missing = exit.spawnError.code === 'ENOENT';
+          return outcome(
+            'error',
+            'error',
+            new Error(
+              `${backend.label} could not be started: "${program}" ${missing ? 'was not found' : `failed (${exit.spawnError.message})`}; ` +
+                `install it or set agents.list[].engine.command to its path`,
+            ),
+          );
+        }
+        const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+        const stderr = exit.stderr ? `: ${exit.stderr}` : '';
+        if (!done) {
+          return outcome('error', 'error', new Error(`${backend.label} ${how} before finishing its answer${stderr}`));
+        }
+        if (done.error)
+          return outcome('error', 'error', new Error(`${backend.label} reported an error: ${done.error}`));
+        if (denied.length > 0) {
+          emitText(
+            `${text ? '\n\n' : ''}(${backend.label}'s permission mode refused: ${denied.join(', ')}. ` +
+              `Hearth never bypasses it; agents.list[].engine.access "workspace-write" allows edits in the workspace.)`,
+          );
+        }
+        return outcome('ok', 'stop');
+      };
+      try {
+        return await spawnAndRead();
+      } finally {
+        await bridge?.close();
       }
-      if (exit.aborted) return outcome('aborted', 'aborted');
-      if (exit.spawnError) {
-        const missing = exit.spawnError.code === 'ENOENT';
-        return outcome(
-          'error',
-          'error',
-          new Error(
-            `${backend.label} could not be started: "${program}" ${missing ? 'was not found' : `failed (${exit.spawnError.message})`}; ` +
-              `install it or set agents.list[].engine.command to its path`,
-          ),
-        );
-      }
-      const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
-      const stderr = exit.stderr ? `: ${exit.stderr}` : '';
-      if (!done) {
-        return outcome('error', 'error', new Error(`${backend.label} ${how} before finishing its answer${stderr}`));
-      }
-      if (done.error) return outcome('error', 'error', new Error(`${backend.label} reported an error: ${done.error}`));
-      if (denied.length > 0) {
-        emitText(
-          `${text ? '\n\n' : ''}(${backend.label}'s permission mode refused: ${denied.join(', ')}. ` +
-            `Hearth never bypasses it; agents.list[].engine.access "workspace-write" allows edits in the workspace.)`,
-        );
-      }
-      return outcome('ok', 'stop');
     },
   };
 }

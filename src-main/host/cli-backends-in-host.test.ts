@@ -226,6 +226,44 @@ describe('CLI engines: what else a person notices', () => {
     expect(run.argv).not.toContain('--dangerously-skip-permissions');
   });
 
+  it.each([
+    ['allow-once', 'Edited notes.md.', false],
+    ['deny', 'I was not allowed to edit notes.md.', true],
+  ] as const)(
+    "asks the person through Hearth's approvals when Claude Code prompts (%s)",
+    async (decision, reply, isError) => {
+      const runId = `claude-ask-${decision}`;
+      const sent = await product.socket.request('chat.send', {
+        sessionKey: `agent:claude:ask-${decision}`,
+        message: 'ask before you edit',
+        idempotencyKey: runId,
+      });
+      expect(sent).toMatchObject({ ok: true });
+      const asked = await product.socket.next(
+        (f) =>
+          f.event === 'exec.approval.requested' &&
+          (f.payload as { sessionKey?: string }).sessionKey === `agent:claude:ask-${decision}`,
+      );
+      const request = asked.payload as { id: string; host?: string; command: string; reasons: { detail: string }[] };
+      expect(request.host).toBe('cli:claude-code');
+      expect(request.command).toContain('claude-code Edit {"file_path":"notes.md"');
+      expect(request.reasons.map((r) => r.detail)).toContain('Claude Code asks to use Edit');
+      expect(await product.socket.request('exec.approval.resolve', { id: request.id, decision })).toMatchObject({
+        ok: true,
+      });
+      const end = await product.socket.next(
+        (f) =>
+          f.event === 'chat' &&
+          (f.payload as { runId?: string }).runId === runId &&
+          (f.payload as { state: string }).state === 'final',
+      );
+      expect(JSON.stringify((end.payload as { message: unknown }).message)).toContain(reply);
+      expect(framesOf(runId).tools).toContainEqual(expect.objectContaining({ phase: 'result', name: 'Edit', isError }));
+      const run = (await runs(backends[0]!.record)).at(-1)!;
+      expect(run.argv).toContain('--permission-prompt-tool');
+    },
+  );
+
   it('refuses a turn for an engine no plugin provides, naming the config key and what exists', async () => {
     const sent = await product.socket.request('chat.send', {
       sessionKey: 'agent:broken:main',

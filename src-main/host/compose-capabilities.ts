@@ -165,7 +165,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       }),
     );
     // Agents whose engine is a CLI (Claude Code, Codex) instead of the model loop (src-main/cli-backends).
-    const cliBackends = await wireCliBackends({ ...base, plugins, usage });
+    const cliBackends = await wireCliBackends({ ...base, plugins, usage, approvals: exec.approvals });
     const agent = root.add(
       await wireAgent({
         ...base,

@@ -2,8 +2,14 @@ import type { TurnEngine } from '../agent/index.js';
 import type { Clock } from '../base/clock.js';
 import { HearthError } from '../base/errors.js';
 import type { Logger } from '../base/logger.js';
-import { type CliUsageMeter, createCliEngine, createCliSessionStore } from '../cli-backends/index.js';
+import {
+  type CliEngineDeps,
+  type CliUsageMeter,
+  createCliEngine,
+  createCliSessionStore,
+} from '../cli-backends/index.js';
 import type { ConfigService } from '../config/index.js';
+import type { ApprovalGate } from '../exec/index.js';
 import type { HearthPaths } from '../paths/index.js';
 import type { InstalledPlugins } from '../plugins/index.js';
 import type { CliBackendService } from '../plugins/sdk/index.js';
@@ -27,6 +33,8 @@ export async function wireCliBackends(deps: {
   log: Logger;
   plugins: InstalledPlugins;
   usage?: Pick<UsageService, 'meter'>;
+  /** Hearth's approvals: a CLI that can hand over its permission prompts (Claude Code) asks the person here. */
+  approvals?: ApprovalGate;
   /** Told each CLI's pid as it starts. */
   onSpawn?(pid: number): void;
 }): Promise<WiredCliBackends> {
@@ -47,6 +55,7 @@ export async function wireCliBackends(deps: {
     agentDir: (agentId) => deps.paths.agentDir(agentId),
     now: () => deps.clock.now(),
   });
+  const approvals = deps.approvals;
   const meter: CliUsageMeter | undefined = deps.usage && {
     check: (target) => deps.usage!.meter.check(currentUsageTag(), target),
     record: (call) => void deps.usage!.meter.record(call, currentUsageTag()),
@@ -74,7 +83,53 @@ export async function wireCliBackends(deps: {
         newId: () => crypto.randomUUID(),
         now: () => deps.clock.now(),
         ...(deps.onSpawn ? { onSpawn: deps.onSpawn } : {}),
+        ...(approvals ? { approve: askThePerson(approvals, backend) } : {}),
       });
     },
+  };
+}
+
+/**
+ * A CLI's permission prompt as an approval request, like an MCP tool's: the person sees which CLI
+ * asks for which tool with which input; allow-once or deny (nothing is remembered for a CLI's
+ * tools: the CLI's own settings are where a standing permission belongs). Nobody to ask, or no
+ * answer in time: denied.
+ */
+function askThePerson(approvals: ApprovalGate, backend: CliBackendService): NonNullable<CliEngineDeps['approve']> {
+  return async (request, signal) => {
+    const json = JSON.stringify(request.input);
+    const command = `${backend.id} ${request.toolName} ${json}`;
+    const resolution = await approvals.request(
+      {
+        agentId: request.agentId,
+        sessionKey: request.sessionKey,
+        command,
+        analysis: {
+          commands: [{ name: backend.id, args: [request.toolName, json], via: [], source: command }],
+          findings: [],
+          parseError: false,
+        },
+        reasons: [{ code: 'cli-permission', detail: `${backend.label} asks to use ${request.toolName}` }],
+        cwd: request.cwd,
+        host: `cli:${backend.id}`,
+        askFallback: 'deny',
+        allowlistSatisfied: false,
+        subject: {
+          kind: 'mcp',
+          tool: `${backend.id}__${request.toolName}`,
+          server: backend.id,
+          args: json,
+          access: 'write',
+        },
+        allowedDecisions: ['allow-once', 'deny'],
+      },
+      signal,
+    );
+    if (resolution.decision !== 'deny') return { allow: true };
+    const why = resolution.reason ? `: ${resolution.reason}` : '';
+    return {
+      allow: false,
+      message: `the Hearth user did not allow ${request.toolName} (${resolution.resolvedBy})${why}`,
+    };
   };
 }

@@ -102,6 +102,34 @@ if (prompt.includes('hang')) {
   record(options, { cli: 'claude', grandchild });
   await emit(...deltas('Working on it'));
   setInterval(() => {}, 1e9);
+} else if (prompt.includes('ask')) {
+  // The tool is one the permission mode would refuse: ask the --permission-prompt-tool, as Claude Code does.
+  const id = `toolu_${uuid()}`;
+  const input = { file_path: 'notes.md', old_string: 'a', new_string: 'b' };
+  const verdict = await askPermission('Edit', input, id);
+  await emit({
+    type: 'assistant',
+    message: { role: 'assistant', model, content: [{ type: 'tool_use', id, name: 'Edit', input }] },
+    ...base,
+    uuid: uuid(),
+  });
+  const allowed = verdict.behavior === 'allow';
+  const output = allowed ? 'The file notes.md has been updated.' : verdict.message;
+  const answer = allowed ? 'Edited notes.md.' : 'I was not allowed to edit notes.md.';
+  await emit(
+    {
+      type: 'user',
+      message: {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: id, content: output, is_error: !allowed }],
+      },
+      ...base,
+      uuid: uuid(),
+    },
+    ...deltas(answer),
+    textMessage(answer),
+    result({ result: answer }),
+  );
 } else if (prompt.includes('fail')) {
   await emit(result({ subtype: 'error_during_execution', is_error: true, result: 'API Error: 529 overloaded' }));
 } else if (prompt.includes('deny')) {
@@ -169,4 +197,25 @@ if (prompt.includes('hang')) {
     textMessage(answer),
     result({ result: answer }),
   );
+}
+
+/** Calls the permission prompt tool named by --permission-prompt-tool on the --mcp-config server. */
+async function askPermission(toolName, input, toolUseId) {
+  const tool = flag('--permission-prompt-tool');
+  const config = flag('--mcp-config');
+  if (!tool || !config) fail('fake claude: "ask" needs --permission-prompt-tool and --mcp-config');
+  const [, serverName, mcpTool] = tool.split('__');
+  const server = JSON.parse(config).mcpServers[serverName];
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  const client = new Client({ name: 'fake-claude', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers } }),
+  );
+  const answer = await client.callTool({
+    name: mcpTool,
+    arguments: { tool_name: toolName, input, tool_use_id: toolUseId },
+  });
+  await client.close();
+  return JSON.parse(answer.content[0].text);
 }

@@ -19,6 +19,11 @@ export interface CliTurnInput {
   access: CliAccess;
   /** The agent's workspace, which is the CLI's working folder. */
   cwd: string;
+  /**
+   * For a backend with `permissionPrompts: 'mcp-tool'`: a loopback MCP server (its `--mcp-config`
+   * JSON) whose tool (`--permission-prompt-tool`) asks Hearth's approvals for the CLI.
+   */
+  permissionPrompt?: { mcpConfig: string; tool: string };
 }
 
 /** The CLI's arguments (after the command) and what goes to its stdin (then closed). */
@@ -55,6 +60,8 @@ export interface CliBackendService {
   label: string;
   /** The program when `engine.command` is not set, e.g. "claude". */
   defaultCommand: string;
+  /** The CLI can hand its permission prompts to an MCP tool (Claude Code's `--permission-prompt-tool`). */
+  permissionPrompts?: 'mcp-tool';
   invocation(input: CliTurnInput): CliInvocation;
   parser(): CliStreamParser;
 }
