@@ -14,7 +14,7 @@ beforeAll(async () => {
     config: {
       agents: {
         defaults: { model: 'openai/gpt-4o', agentToAgent: { allow: [['main', 'research']] } },
-        list: [{ id: 'main', default: true }, { id: 'research' }, { id: 'writer' }],
+        list: [{ id: 'main', default: true }, { id: 'research', canMessage: ['writer'] }, { id: 'writer' }],
       },
       memory: { recall: { enabled: false } },
     },
@@ -115,6 +115,23 @@ describe('agent to agent (sessions_send)', () => {
     expect(mine).toContain('agents.list[main].canMessage');
     const writerSessions = await product.socket.request('sessions.list', { agentId: 'writer' });
     expect(JSON.stringify(writerSessions.payload)).not.toContain('a2a-main');
+  });
+
+  it('a turn another agent asked may not ask in turn: it replies instead (no lane waits on itself)', async () => {
+    // research may message writer (canMessage), but not from inside a turn main is waiting on.
+    product.llm.script([
+      send('research', 'find me a poet'),
+      send('writer', 'are you a poet?'),
+      text('I could not ask writer from here; try asking writer yourself.'),
+      text('Research could not forward it.'),
+    ]);
+    const end = await product.turn('a2a-3', 'find a poet through research', 'main');
+    expect(end).toMatchObject({ state: 'final' });
+    const theirs = await history('agent:research:a2a-main');
+    expect(theirs).toContain('it may not message other agents');
+    expect(await history('agent:main:main')).toContain('I could not ask writer from here');
+    const writerSessions = await product.socket.request('sessions.list', { agentId: 'writer' });
+    expect(JSON.stringify(writerSessions.payload)).not.toContain('a2a-research');
   });
 });
 
