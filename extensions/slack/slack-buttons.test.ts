@@ -76,7 +76,7 @@ describe('Slack block_actions as presses', () => {
         buttonId: 'once',
         sender: { id: 'U1', name: 'olive' },
         target: { peerKind: 'direct', peerId: 'U1' },
-        messageId: '5.1',
+        messageId: 'D1:5.1',
       },
     });
     const threaded = normaliseBlockActions(

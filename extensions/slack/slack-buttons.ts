@@ -98,7 +98,7 @@ export function normaliseBlockActions(
         ...(typeof user.username === 'string' ? { username: user.username } : {}),
       },
       target,
-      messageId: ts,
+      messageId: `${channel}:${ts}`,
       answer: async (notice?: string) => {
         // The acknowledgement already stopped the button's spinner; a notice is for the presser only.
         if (!notice) return;
@@ -113,10 +113,12 @@ export function normaliseBlockActions(
   };
 }
 
-/** The buttons adapter: a prompt is a message with an actions block; settling it updates the blocks away. */
+/**
+ * The buttons adapter: a prompt is a message with an actions block; settling it updates the blocks
+ * away. A prompt's id is `channel:ts`, as Slack names a message: chat.update needs the channel the
+ * post landed in (a DM's `D…`, not the person's `U…`), and it must survive a channel restart.
+ */
 export function slackButtons(api: SlackApi, channelOf: ChannelOf): ChannelButtonsAdapter {
-  /** The channel each prompt was posted in (chat.update needs a DM's `D…`, not the person's `U…`). */
-  const posted = new Map<string, string>();
   return {
     async sendPrompt(target, prompt) {
       const sent = await api.call<{ ts: string; channel?: string }>('chat.postMessage', {
@@ -127,18 +129,17 @@ export function slackButtons(api: SlackApi, channelOf: ChannelOf): ChannelButton
         blocks: promptBlocks(prompt),
         ...(target.replyToMessageId ? { thread_ts: target.replyToMessageId } : {}),
       });
-      posted.set(sent.ts, sent.channel ?? channelOf(target));
-      return { messageId: sent.ts };
+      return { messageId: `${sent.channel ?? channelOf(target)}:${sent.ts}` };
     },
     async settlePrompt(target, messageId, text) {
+      const at = messageId.lastIndexOf(':');
       // Without `blocks` Slack would keep the old ones, buttons included.
       await api.call('chat.update', {
-        channel: posted.get(messageId) ?? channelOf(target),
-        ts: messageId,
+        channel: at > 0 ? messageId.slice(0, at) : channelOf(target),
+        ts: messageId.slice(at + 1),
         text: escapeSlackText(text),
         blocks: [section(text)],
       });
-      posted.delete(messageId);
     },
   };
 }

@@ -99,11 +99,14 @@ describe('approval buttons in Slack (Socket Mode)', () => {
 
   it('offers Allow once / Always / Deny; a non-owner press is refused, the owner press runs it', async () => {
     const prompt = await ask('wc -c HEARTBEAT.md');
-    expect(buttonsOf(prompt).map((b) => [b.text.text, b.style])).toEqual([
-      ['Allow once', 'primary'],
-      ['Always', 'primary'],
-      ['Deny', 'danger'],
-    ]);
+    // The host chooses the answers (more may be offered); allowing is primary, denying danger.
+    expect(buttonsOf(prompt).map((b) => [b.text.text, b.style])).toEqual(
+      expect.arrayContaining([
+        ['Allow once', 'primary'],
+        ['Always', 'primary'],
+        ['Deny', 'danger'],
+      ]),
+    );
     expect(prompt.text).toMatch(/^Approval needed \([A-Z2-9]{6}\)/);
 
     expect(await press(prompt, FRIEND, 'Allow once')).toBe('Only the owner can answer this approval.');
