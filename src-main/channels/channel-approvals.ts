@@ -16,7 +16,14 @@ export interface ApprovalPlace {
 
 /** The approval service as the channels see it: answer a request, read how one was settled. */
 export interface ChannelApprovalService {
-  resolve(id: string, decision: ApprovalDecision, resolvedBy: string): unknown;
+  resolve(
+    id: string,
+    decision: ApprovalDecision,
+    resolvedBy: string,
+    reason?: string,
+    allowAlwaysScope?: undefined,
+    more?: { remember?: 'session' },
+  ): unknown;
   get(id: string): { resolution?: ApprovalResolution } | undefined;
 }
 
@@ -28,27 +35,54 @@ export interface ChannelApprovalsDeps {
   log: Logger;
 }
 
-const BUTTONS: Record<ApprovalDecision, ChannelButton> = {
+/** What a person can answer in a channel: the service's decisions, and allow-once kept for the chat. */
+type ChannelAnswer = ApprovalDecision | 'allow-session';
+
+const BUTTONS: Record<ChannelAnswer, ChannelButton> = {
   'allow-once': { id: 'once', label: 'Allow once', style: 'primary' },
+  'allow-session': { id: 'session', label: 'Allow for this chat', style: 'primary' },
   'allow-always': { id: 'always', label: 'Always', style: 'primary' },
   deny: { id: 'deny', label: 'Deny', style: 'danger' },
 };
 
-/** `/approve <code> allow|always|deny` words (and the full decision names) → a decision. */
-const WORDS: Record<string, ApprovalDecision> = {
+/** `/approve <code> allow|session|always|deny` words (and the full decision names) → an answer. */
+const WORDS: Record<string, ChannelAnswer> = {
   allow: 'allow-once',
   once: 'allow-once',
   'allow-once': 'allow-once',
+  session: 'allow-session',
+  'allow-session': 'allow-session',
   always: 'allow-always',
   'allow-always': 'allow-always',
   deny: 'deny',
 };
 
-const DONE: Record<ApprovalDecision, string> = {
+const WORD_OF: Record<ChannelAnswer, string> = {
+  'allow-once': 'allow',
+  'allow-session': 'session',
+  'allow-always': 'always',
+  deny: 'deny',
+};
+
+const DONE: Record<ChannelAnswer, string> = {
   'allow-once': '✅ Allowed once',
+  'allow-session': '✅ Allowed for this chat',
   'allow-always': '✅ Always allowed',
   deny: '❌ Denied',
 };
+
+/** The answers a request offers, in the order shown: "for this chat" right after "once" where allowed. */
+function answersFor(request: Pick<ApprovalRequest, 'allowedDecisions' | 'allowSession'>): ChannelAnswer[] {
+  return request.allowedDecisions.flatMap((decision): ChannelAnswer[] =>
+    decision === 'allow-once' && request.allowSession ? ['allow-once', 'allow-session'] : [decision],
+  );
+}
+
+function doneText(resolution: ApprovalResolution): string {
+  return resolution.decision === 'allow-once' && resolution.remember === 'session'
+    ? DONE['allow-session']
+    : DONE[resolution.decision];
+}
 
 /** No 0/O, 1/I/L: typed on a phone. */
 const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
@@ -70,7 +104,7 @@ function describeResolver(resolvedBy: string): string {
 
 /**
  * Exec approvals in channels: a request for a run whose session came from a channel is offered
- * there (buttons where the channel has them, else `/approve <code> allow|always|deny`). Only the
+ * there (buttons where the channel has them, else `/approve <code> allow|session|always|deny`). Only the
  * owner's account (`identityLinks.owner`, paired or allowlisted) may answer; anyone else's press is
  * refused with a notice. The first answer on any surface wins (the approval service settles it),
  * and the prompt is then edited to say how it ended, whoever answered.
@@ -113,12 +147,12 @@ export class ChannelApprovals implements ApprovalPrompter {
         const sent = await place.running.buttons.sendPrompt(place.target, {
           promptId: code,
           text,
-          buttons: request.allowedDecisions.map((decision) => BUTTONS[decision]),
+          buttons: answersFor(request).map((answer) => BUTTONS[answer]),
         });
         offered.messageId = sent.messageId;
       } else {
-        const words = request.allowedDecisions
-          .map((decision) => (decision === 'allow-once' ? 'allow' : decision === 'allow-always' ? 'always' : 'deny'))
+        const words = answersFor(request)
+          .map((answer) => WORD_OF[answer])
           .join('|');
         const sent = await place.running.outbound?.sendText(
           place.target,
@@ -140,7 +174,7 @@ export class ChannelApprovals implements ApprovalPrompter {
     this.offered.delete(code);
     const resolution = this.deps.approvals()?.get(request.id)?.resolution;
     const outcome = resolution
-      ? `${DONE[resolution.decision]} (${describeResolver(resolution.resolvedBy)})`
+      ? `${doneText(resolution)} (${describeResolver(resolution.resolvedBy)})`
       : 'No longer waiting.';
     await this.settleMessage(offered, outcome).catch((error: unknown) =>
       log.warn('could not update an approval prompt', { error: String(error) }),
@@ -167,8 +201,8 @@ export class ChannelApprovals implements ApprovalPrompter {
       await answer('Only the owner can answer this approval.');
       return;
     }
-    const decision = (Object.keys(BUTTONS) as ApprovalDecision[]).find((d) => BUTTONS[d].id === press.buttonId);
-    await answer(this.answer(offered, decision, channelId, press.sender.id));
+    const chosen = (Object.keys(BUTTONS) as ChannelAnswer[]).find((a) => BUTTONS[a].id === press.buttonId);
+    await answer(this.answer(offered, chosen, channelId, press.sender.id));
   }
 
   /**
@@ -183,24 +217,26 @@ export class ChannelApprovals implements ApprovalPrompter {
       (o) => o.place.channelId === channelId && (o.code === wanted.toUpperCase() || o.request.id === wanted),
     );
     if (!offered || !this.deps.isOwner(channelId, senderId)) return undefined;
-    const decision = WORDS[match[2]!.toLowerCase()];
-    if (!decision) return `unknown answer "${match[2]}": use /approve ${offered.code} allow|always|deny`;
-    return this.answer(offered, decision, channelId, senderId);
+    const chosen = WORDS[match[2]!.toLowerCase()];
+    const words = answersFor(offered.request)
+      .map((answer) => WORD_OF[answer])
+      .join('|');
+    if (!chosen) return `unknown answer "${match[2]}": use /approve ${offered.code} ${words}`;
+    return this.answer(offered, chosen, channelId, senderId);
   }
 
-  private answer(
-    offered: Offered,
-    decision: ApprovalDecision | undefined,
-    channelId: string,
-    senderId: string,
-  ): string {
-    if (!decision || !offered.request.allowedDecisions.includes(decision))
-      return `That answer is not allowed for this approval (${offered.request.allowedDecisions.join(', ')}).`;
+  private answer(offered: Offered, chosen: ChannelAnswer | undefined, channelId: string, senderId: string): string {
+    const offers = answersFor(offered.request);
+    if (!chosen || !offers.includes(chosen))
+      return `That answer is not allowed for this approval (${offers.map((answer) => WORD_OF[answer]).join(', ')}).`;
     const service = this.deps.approvals();
     if (!service) return 'Approvals are not available right now.';
+    const resolvedBy = `channel:${channelId}:${senderId}`;
     try {
-      service.resolve(offered.request.id, decision, `channel:${channelId}:${senderId}`);
-      return DONE[decision];
+      if (chosen === 'allow-session')
+        service.resolve(offered.request.id, 'allow-once', resolvedBy, undefined, undefined, { remember: 'session' });
+      else service.resolve(offered.request.id, chosen, resolvedBy);
+      return DONE[chosen];
     } catch (error) {
       return error instanceof Error ? error.message : String(error);
     }

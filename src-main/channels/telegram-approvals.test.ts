@@ -95,9 +95,9 @@ afterAll(async () => {
 });
 
 describe('approval buttons in Telegram', () => {
-  it('offers Allow once / Always / Deny; a stranger press is refused, the owner press runs it', async () => {
+  it('offers Allow once / for this chat / Always / Deny; a stranger press is refused, the owner press runs it', async () => {
     const prompt = await askToRun(OWNER.id, OWNER, 'wc -c HEARTBEAT.md');
-    expect(prompt.keyboard!.flat().map((b) => b.text)).toEqual(['Allow once', 'Always', 'Deny']);
+    expect(prompt.keyboard!.flat().map((b) => b.text)).toEqual(['Allow once', 'Allow for this chat', 'Always', 'Deny']);
     expect(prompt.text).toMatch(/^Approval needed \([A-Z2-9]{6}\)/);
 
     // Someone else's press (e.g. a forwarded prompt): a notice to them, the approval still waits.
@@ -129,6 +129,25 @@ describe('approval buttons in Telegram', () => {
     expect(settled.text).toMatch(/❌ Denied \(by operator:/);
     expect(await press(prompt, OWNER, 'Always')).toBe('This approval is no longer waiting.');
     await telegram.waitForBotMessage(OWNER.id, (m) => m.text.includes('Done with l'));
+  });
+
+  it('"Allow for this chat" runs it, and the same command in the same chat later runs without asking', async () => {
+    const prompt = await askToRun(OWNER.id, OWNER, 'wc -m HEARTBEAT.md');
+    expect(await press(prompt, OWNER, 'Allow for this chat')).toBe('✅ Allowed for this chat');
+    await telegram.waitForBotMessage(OWNER.id, (m) => m.text.includes('Done with m'));
+    const settled = telegram.botMessages(OWNER.id).find((m) => m.messageId === prompt.messageId)!;
+    expect(settled.text).toContain('✅ Allowed for this chat');
+
+    const mark = product.socket.frames.length;
+    const prompts = telegram.botMessages(OWNER.id).filter((m) => m.keyboard !== undefined).length;
+    product.llm.script([
+      { type: 'tool_calls', calls: [{ name: 'exec', input: { command: 'wc -m HEARTBEAT.md' } }] },
+      { type: 'text', text: 'Counted again' },
+    ]);
+    telegram.sendUserMessage({ chatId: OWNER.id, from: OWNER, text: 'count them again' });
+    await telegram.waitForBotMessage(OWNER.id, (m) => m.text.includes('Counted again'));
+    expect(telegram.botMessages(OWNER.id).filter((m) => m.keyboard !== undefined).length).toBe(prompts);
+    expect(product.socket.frames.slice(mark).some((f) => f.event === 'exec.approval.requested')).toBe(false);
   });
 
   it("a friend's conversation asks the owner, in the owner's DM; the friend cannot /approve it", async () => {
