@@ -90,6 +90,17 @@ describe('native approval dialog', () => {
     expect(await deny).toBe('deny');
   });
 
+  it('offers "Allow for this chat" where the request allows a session answer, and answers it as such', async () => {
+    const { dialog, prompter, request } = setup();
+    const answer = prompter.prompt({ ...request, allowSession: true }, new AbortController().signal);
+    await flush();
+    const box = dialog.open[0]!;
+    expect(box.options.buttons).toEqual(['Allow once', 'Allow for this chat', 'Always allow', 'Deny']);
+    expect(box.options.buttons[box.options.defaultId]).toBe('Deny');
+    box.press('Allow for this chat');
+    expect(await answer).toEqual({ decision: 'allow-once', remember: 'session' });
+  });
+
   it('offers only the decisions the request allows, Deny always among them', async () => {
     const { dialog, prompter, request } = setup();
     const answer = prompter.prompt(

@@ -37,16 +37,29 @@ export interface ApprovalDialogDeps<W> {
 
 export const PROMPTER_NAME = 'desktop-dialog';
 
-const buttonLabels: Record<ApprovalDecision, string> = {
+/** A button of the box: the service's decisions, and allow-once kept for the rest of the chat. */
+export type DialogChoice = ApprovalDecision | 'allow-session';
+
+const buttonLabels: Record<DialogChoice, string> = {
   'allow-once': 'Allow once',
+  'allow-session': 'Allow for this chat',
   'allow-always': 'Always allow',
   deny: 'Deny',
 };
-const buttonOrder: readonly ApprovalDecision[] = ['allow-once', 'allow-always', 'deny'];
+const buttonOrder: readonly DialogChoice[] = ['allow-once', 'allow-session', 'allow-always', 'deny'];
 
-/** The decisions offered, in button order. Deny is always there: declining must always be possible. */
-export function offeredDecisions(request: Pick<ApprovalRequest, 'allowedDecisions'>): ApprovalDecision[] {
-  return buttonOrder.filter((decision) => decision === 'deny' || request.allowedDecisions.includes(decision));
+/**
+ * The choices offered, in button order. Deny is always there: declining must always be possible;
+ * "for this chat" only where the request allows a session answer.
+ */
+export function offeredDecisions(request: Pick<ApprovalRequest, 'allowedDecisions' | 'allowSession'>): DialogChoice[] {
+  return buttonOrder.filter((choice) =>
+    choice === 'deny'
+      ? true
+      : choice === 'allow-session'
+        ? request.allowSession === true && request.allowedDecisions.includes('allow-once')
+        : request.allowedDecisions.includes(choice),
+  );
 }
 
 export interface NativeApprovalPrompter extends ApprovalPrompter {
@@ -106,7 +119,8 @@ export function createNativeApprovalPrompter<W>(deps: ApprovalDialogDeps<W>): Na
         const { response } = await deps.showMessageBox(parent, approvalBoxOptions(request, local.signal));
         // A box closed by the signal reports the cancel button; that is not the user's answer.
         if (abortedBeforeAnswer) return undefined;
-        return offeredDecisions(request)[response] ?? 'deny';
+        const choice = offeredDecisions(request)[response] ?? 'deny';
+        return choice === 'allow-session' ? { decision: 'allow-once', remember: 'session' } : choice;
       } catch (error) {
         deps.logger.error('approval dialog failed', { approvalId: request.id, error: String(error) });
         return undefined;
