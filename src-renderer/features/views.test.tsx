@@ -276,7 +276,9 @@ describe('MemoryView', () => {
     fireEvent.change(screen.getByRole('textbox', { name: 'MEMORY.md' }), { target: { value: 'new facts' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() =>
-      expect(app.gateway.calls('memory.file.set')).toEqual([{ agentId: 'main', path: 'MEMORY.md', content: 'new facts' }]),
+      expect(app.gateway.calls('memory.file.set')).toEqual([
+        { agentId: 'main', path: 'MEMORY.md', content: 'new facts' },
+      ]),
     );
   });
 });

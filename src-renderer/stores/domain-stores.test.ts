@@ -260,7 +260,12 @@ describe('memory store', () => {
     expect(app.stores.memory.getState().daily.map((d) => d.path)).toEqual(['users/owner/memory/2026-11-29.md']);
     app.stores.memory.getState().setQuery('tea');
     await app.stores.memory.getState().search();
-    expect(app.gateway.calls('memory.search').at(-1)).toEqual({ userId: 'owner', agentId: 'main', query: 'tea', k: 20 });
+    expect(app.gateway.calls('memory.search').at(-1)).toEqual({
+      userId: 'owner',
+      agentId: 'main',
+      query: 'tea',
+      k: 20,
+    });
 
     await app.stores.dreams.getState().refresh();
     expect(app.gateway.calls('dreams.status').at(-1)).toEqual({ userId: 'owner', agentId: 'main' });
