@@ -16,6 +16,11 @@ export const agentEngineConfigSchema = z
      * or `workspace-write` (edits in the agent's workspace).
      */
     access: z.enum(['read-only', 'workspace-write']).optional(),
+    /**
+     * Which turns the CLI answers: `all` (default) or `subagents`: the agent itself stays on its
+     * model, and the subagents it spawns (sessions_spawn) run on the CLI, e.g. a coding task.
+     */
+    for: z.enum(['all', 'subagents']).optional(),
   })
   .strict();
 

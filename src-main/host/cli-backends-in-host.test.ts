@@ -79,6 +79,14 @@ beforeAll(async () => {
               command: [process.execPath, backend.script, '--record', backend.record, '--hold-port', String(port)],
             },
           })),
+          {
+            id: 'lead',
+            engine: {
+              cli: 'claude-code',
+              command: [process.execPath, backends[0]!.script, '--record', backends[0]!.record],
+              for: 'subagents',
+            },
+          },
           { id: 'broken', engine: { cli: 'gemini-cli' } },
         ],
       },
@@ -175,7 +183,7 @@ describe.each(backends)('$label as the engine of an agent', (backend) => {
   });
 
   it('ends the turn with the error the CLI reported', async () => {
-    const { end } = await runTurn(key, 'please fail', `${backend.agent}-fail`);
+    const { end } = await runTurn(key, 'fail please', `${backend.agent}-fail`);
     expect(end).toMatchObject({ state: 'error', errorMessage: backend.failure });
   });
 
@@ -263,6 +271,22 @@ describe('CLI engines: what else a person notices', () => {
       expect(run.argv).toContain('--permission-prompt-tool');
     },
   );
+
+  it('runs the subagents of an agent on the CLI with engine.for "subagents", the agent itself on its model', async () => {
+    product.llm.script([
+      { type: 'tool_calls', calls: [{ name: 'sessions_spawn', input: { task: 'list the notes folder' } }] },
+      { type: 'text', text: 'The subagent reported back.' },
+    ]);
+    const { end } = await runTurn('agent:lead:main', 'delegate the listing', 'lead-1');
+    expect(end).toMatchObject({ state: 'final', model: 'openai/gpt-4o' });
+    expect(JSON.stringify(end.message)).toContain('The subagent reported back.');
+    const run = (await runs(backends[0]!.record)).at(-1)!;
+    expect(run.prompt).toContain('list the notes folder');
+    expect(run.cwd).toBe(join(product.home, 'workspace-lead'));
+    // The CLI's answer came back to the parent's model as the spawn's tool result.
+    const last = product.llm.requests.at(-1)!;
+    expect(JSON.stringify(last.body)).toContain('Listing the files for:');
+  });
 
   it('refuses a turn for an engine no plugin provides, naming the config key and what exists', async () => {
     const sent = await product.socket.request('chat.send', {

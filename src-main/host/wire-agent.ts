@@ -61,7 +61,7 @@ export async function wireAgent(deps: {
   /** The agent's skills, names and one-line descriptions (src-main/skills), while it has skill_view. */
   skillsPrompt?(agentId: string): Promise<string | undefined>;
   /** An agent answered by a CLI instead of the model loop (host/wire-cli-backends.ts). */
-  engineFor?(agentId: string): TurnEngine | undefined;
+  engineFor?(agentId: string, sessionKey: string): TurnEngine | undefined;
 }): Promise<WiredAgent> {
   const { core, config, paths, clock, log, sessions, workspace, memory } = deps;
   const root = new AsyncDisposableStore();

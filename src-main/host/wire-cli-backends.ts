@@ -13,11 +13,12 @@ import type { ApprovalGate } from '../exec/index.js';
 import type { HearthPaths } from '../paths/index.js';
 import type { InstalledPlugins } from '../plugins/index.js';
 import type { CliBackendService } from '../plugins/sdk/index.js';
+import { parseSessionKey } from '../sessions/index.js';
 import { currentUsageTag, type UsageService } from '../usage/index.js';
 
 export interface WiredCliBackends {
-  /** The engine of an agent whose config names one (`engine.cli`), else undefined (the model loop). */
-  engineFor(agentId: string): TurnEngine | undefined;
+  /** The engine of an agent's turn in a session when its config names one (`engine`), else undefined (the model loop). */
+  engineFor(agentId: string, sessionKey: string): TurnEngine | undefined;
 }
 
 /**
@@ -61,11 +62,12 @@ export async function wireCliBackends(deps: {
     record: (call) => void deps.usage!.meter.record(call, currentUsageTag()),
   };
   return {
-    engineFor(agentId) {
+    engineFor(agentId, sessionKey) {
       const { agents } = deps.config.current;
       const own = agents.list.find((agent) => agent.id === agentId);
       const settings = own?.engine ?? agents.defaults?.engine;
       if (!settings) return undefined;
+      if (settings.for === 'subagents' && !isSubagentSession(sessionKey)) return undefined;
       const backend = backends.get(settings.cli);
       if (!backend) {
         const where = own?.engine ? `agents.list[id=${agentId}].engine.cli` : 'agents.defaults.engine.cli';
@@ -132,4 +134,9 @@ function askThePerson(approvals: ApprovalGate, backend: CliBackendService): NonN
       message: `the Hearth user did not allow ${request.toolName} (${resolution.resolvedBy})${why}`,
     };
   };
+}
+
+function isSubagentSession(sessionKey: string): boolean {
+  const key = parseSessionKey(sessionKey);
+  return key.kind === 'task' && key.scope === 'subagent';
 }

@@ -4,7 +4,7 @@
 // (leading fake options: fake-cli-common.mjs), reads the prompt from stdin and writes Claude
 // Code's documented stream-json: a `system` init with the session id, `stream_event` text deltas,
 // `assistant` messages with text / tool_use blocks, a `user` message with the tool_result, and a
-// final `result` with usage, total_cost_usd and is_error. The prompt picks the scenario:
+// final `result` with usage, total_cost_usd and is_error. The prompt's first word picks the scenario:
 // "fail" (an error result), "crash" (dies mid-stream), "hang" (runs until killed), "deny"
 // (a permission denial), anything else a normal answer with one tool call.
 import { randomUUID } from 'node:crypto';
@@ -22,6 +22,8 @@ if (!args.includes('--verbose')) fail('Error: When using --print, --output-forma
 if (args.includes('--dangerously-skip-permissions')) fail('fake claude: refusing --dangerously-skip-permissions');
 
 const prompt = (await readStdin()).trim();
+// The first word picks the scenario, so a longer prompt (a subagent's task) is a normal answer.
+const scenario = prompt.split(/\s+/)[0];
 const resume = flag('--resume');
 const sessionId = resume ?? randomUUID();
 const partial = args.includes('--include-partial-messages');
@@ -91,18 +93,18 @@ const result = (fields) => ({
 });
 
 await emit(init);
-if (prompt.includes('crash')) {
+if (scenario === 'crash') {
   await emit(...deltas('Starting on it'), textMessage('Starting on it'));
   await writeRaw('{"type":"assistant","message":{"content":[{"type":"te');
   process.stderr.write('fatal: simulated crash in the fake claude\n');
   process.exit(3);
 }
-if (prompt.includes('hang')) {
+if (scenario === 'hang') {
   const grandchild = options.holdPort ? startGrandchild(options.holdPort) : undefined;
   record(options, { cli: 'claude', grandchild });
   await emit(...deltas('Working on it'));
   setInterval(() => {}, 1e9);
-} else if (prompt.includes('ask')) {
+} else if (scenario === 'ask') {
   // The tool is one the permission mode would refuse: ask the --permission-prompt-tool, as Claude Code does.
   const id = `toolu_${uuid()}`;
   const input = { file_path: 'notes.md', old_string: 'a', new_string: 'b' };
@@ -130,9 +132,9 @@ if (prompt.includes('hang')) {
     textMessage(answer),
     result({ result: answer }),
   );
-} else if (prompt.includes('fail')) {
+} else if (scenario === 'fail') {
   await emit(result({ subtype: 'error_during_execution', is_error: true, result: 'API Error: 529 overloaded' }));
-} else if (prompt.includes('deny')) {
+} else if (scenario === 'deny') {
   const id = `toolu_${uuid()}`;
   await emit(
     {

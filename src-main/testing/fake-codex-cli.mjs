@@ -4,7 +4,7 @@
 // fake-cli-common.mjs), reads the prompt from stdin and writes `codex exec --json`'s documented
 // JSONL: `thread.started` with the thread_id, `turn.started`, `item.started` / `item.completed`
 // for command_execution, file_change and agent_message items, then `turn.completed` with usage,
-// or `error` + `turn.failed`. The prompt picks the scenario: "fail", "crash" (dies mid-stream),
+// or `error` + `turn.failed`. The prompt's first word picks the scenario: "fail", "crash" (dies mid-stream),
 // "hang" (runs until killed), anything else a normal answer with a command and a file change.
 import { randomUUID } from 'node:crypto';
 import { emit, fail, parseFakeOptions, readStdin, record, startGrandchild, writeRaw } from './fake-cli-common.mjs';
@@ -21,22 +21,24 @@ const resume = resumeAt >= 0 ? args[resumeAt + 1] : undefined;
 if (args.at(-1) !== '-') fail('fake codex: expected the prompt on stdin (-)');
 
 const prompt = (await readStdin()).trim();
+// The first word picks the scenario, so a longer prompt (a subagent's task) is a normal answer.
+const scenario = prompt.split(/\s+/)[0];
 const threadId = resume ?? randomUUID();
 record(options, { cli: 'codex', argv: args, prompt, cwd: process.cwd() });
 
 await emit({ type: 'thread.started', thread_id: threadId }, { type: 'turn.started' });
-if (prompt.includes('crash')) {
+if (scenario === 'crash') {
   await emit({ type: 'item.completed', item: { id: 'item_0', type: 'agent_message', text: 'Starting on it' } });
   await writeRaw('{"type":"item.started","item":{"id":"item_1","ty');
   process.stderr.write('thread panicked: simulated crash in the fake codex\n');
   process.exit(101);
 }
-if (prompt.includes('hang')) {
+if (scenario === 'hang') {
   const grandchild = options.holdPort ? startGrandchild(options.holdPort) : undefined;
   record(options, { cli: 'codex', grandchild });
   await emit({ type: 'item.completed', item: { id: 'item_0', type: 'agent_message', text: 'Working on it' } });
   setInterval(() => {}, 1e9);
-} else if (prompt.includes('fail')) {
+} else if (scenario === 'fail') {
   await emit(
     { type: 'error', message: 'stream disconnected before completion' },
     { type: 'turn.failed', error: { message: 'unexpected status 401 Unauthorized' } },

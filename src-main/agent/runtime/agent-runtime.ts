@@ -70,10 +70,11 @@ export interface AgentRuntimeDeps {
   /** Runs the turn's model work inside it (the usage meter tags every call of the turn with its scope). */
   aroundTurn?<T>(scope: TurnScope, run: () => Promise<T>): Promise<T>;
   /**
-   * The engine of an agent that is not Hearth's model loop (`agents.list[].engine`: a CLI such as
-   * Claude Code), or undefined for the model loop. Throws for an engine config it cannot honour.
+   * The engine of an agent's turn in a session when it is not Hearth's model loop
+   * (`agents.list[].engine`: a CLI such as Claude Code), or undefined for the model loop. Throws
+   * for an engine config it cannot honour.
    */
-  engineFor?(agentId: string): TurnEngine | undefined;
+  engineFor?(agentId: string, sessionKey: string): TurnEngine | undefined;
 }
 
 export interface StartTurnInput {
@@ -169,7 +170,7 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
           // The user's words are kept even if the turn then fails or the process dies.
           await deps.sessions.append(agentId, record.sessionId, [user]);
           markTurnPhase('user-durable');
-          const engine = deps.engineFor?.(agentId);
+          const engine = deps.engineFor?.(agentId, run.sessionKey);
           const models = engine ? [] : modelsFor(agentId, run.sessionKey, record.model);
           publisher.lifecycle({ phase: 'start', model: engine?.label ?? models[0] });
           // An engine agent (a CLI) answers in place of the model loop; it keeps its own history and tools.
@@ -263,7 +264,7 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
       }
       const agentId = parseSessionKey(sessionKey).agentId;
       // Fail fast on a broken model (or engine) config: the client gets the error in the response, not only as an event.
-      const models = deps.engineFor?.(agentId) ? [] : modelsFor(agentId, sessionKey);
+      const models = deps.engineFor?.(agentId, sessionKey) ? [] : modelsFor(agentId, sessionKey);
       for (const ref of models) deps.models.provider(parseModelRef(ref).provider);
       let resolveDone: () => void = () => {};
       const now = deps.clock.now();
