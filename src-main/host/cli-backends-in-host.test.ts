@@ -88,6 +88,7 @@ beforeAll(async () => {
             },
           },
           { id: 'broken', engine: { cli: 'gemini-cli' } },
+          { id: 'missing', engine: { cli: 'codex', command: '/nonexistent/hearth-test-codex' } },
         ],
       },
     },
@@ -286,6 +287,15 @@ describe('CLI engines: what else a person notices', () => {
     // The CLI's answer came back to the parent's model as the spawn's tool result.
     const last = product.llm.requests.at(-1)!;
     expect(JSON.stringify(last.body)).toContain('Listing the files for:');
+  });
+
+  it('ends the turn with an error naming the program and the setting when the CLI is not installed', async () => {
+    const { end } = await runTurn('agent:missing:main', 'hello', 'missing-1');
+    expect(end).toMatchObject({
+      state: 'error',
+      errorMessage:
+        'Codex could not be started: "/nonexistent/hearth-test-codex" was not found; install it or set agents.list[].engine.command to its path',
+    });
   });
 
   it('refuses a turn for an engine no plugin provides, naming the config key and what exists', async () => {
