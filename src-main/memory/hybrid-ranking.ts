@@ -229,6 +229,20 @@ const REDUNDANT_FROM = 0.6;
 
 function similarity(a: MemoryChunkRow, b: MemoryChunkRow): number {
   if (a.text === b.text) return 1;
-  if (a.vector.length === 0 || a.vector.length !== b.vector.length) return 0;
-  return Math.max(0, dot(a.vector, b.vector) - REDUNDANT_FROM) / (1 - REDUNDANT_FROM);
+  const resemblance =
+    a.vector.length > 0 && a.vector.length === b.vector.length ? dot(a.vector, b.vector) : termOverlap(a, b);
+  return Math.max(0, resemblance - REDUNDANT_FROM) / (1 - REDUNDANT_FROM);
+}
+
+/**
+ * Jaccard overlap of two chunks' index terms: the near-duplicate test where a vector is not at
+ * hand (a backend may return vector hits without their vectors, which are costly to read back).
+ */
+function termOverlap(a: MemoryChunkRow, b: MemoryChunkRow): number {
+  const left = new Set(a.ftsText.split(/\s+/).filter(Boolean));
+  const right = new Set(b.ftsText.split(/\s+/).filter(Boolean));
+  if (left.size === 0 || right.size === 0) return 0;
+  let shared = 0;
+  for (const term of left) if (right.has(term)) shared++;
+  return shared / (left.size + right.size - shared);
 }

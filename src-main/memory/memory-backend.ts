@@ -69,7 +69,9 @@ export interface MemoryIndexStore {
   /** Appends rows (a file is re-indexed as deleteFile + addRows in batches, so huge files stream). */
   addRows(rows: MemoryChunkRow[]): Promise<void>;
   files(): Promise<BackendFileEntry[]>;
+  /** Nearest rows; their `vector` may be empty (the engine scores by the hit's score and the text). */
   vectorSearch(vector: Float32Array, query: BackendQuery): Promise<BackendHit[]>;
+  /** BM25 rows, with their vectors: a text-only hit is scored against the query vector. */
   textSearch(clauses: readonly TextQueryClause[], query: BackendQuery): Promise<BackendHit[]>;
   /**
    * Folds recent writes into the indexes when enough have piled up (`force`: always).
