@@ -94,7 +94,15 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
     // A server's command line meets the same hard floor as the exec tool's commands.
     const floorReasons = (line: string) =>
       exec.approvals.screen(line, env.HOME ?? '/').floor.map((reason) => reason.detail);
-    const mcp = root.add(await wireMcp({ ...base, secrets, approvals: exec.approvals, floorReasons }));
+    const mcp = root.add(
+      await wireMcp({
+        ...base,
+        secrets,
+        approvals: exec.approvals,
+        floorReasons,
+        ...(options.gatewayUrl ? { gatewayUrl: options.gatewayUrl } : {}),
+      }),
+    );
     // The model's tools: exec's, the canvas's, the sessions', the plugins', and memory's while memory runs; the
     // agent's tool profile decides which are core (tools/catalogue).
     const tools: ToolDefinition[] = [
