@@ -20,6 +20,7 @@ export const navEntries: NavEntry[] = [
   { id: 'auth', label: 'nav.auth' },
   { id: 'devices', label: 'nav.devices' },
   { id: 'channels', label: 'nav.channels' },
+  { id: 'mcp', label: 'nav.mcp' },
   { id: 'settings', label: 'nav.settings' },
 ];
 

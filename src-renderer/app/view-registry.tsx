@@ -19,6 +19,7 @@ export const viewComponents: Record<ViewId, ComponentType> = {
   terminal: lazy(() => import('../features/terminal/terminal-view.js').then((m) => ({ default: m.TerminalView }))),
   devices: lazy(() => import('../features/devices/devices-view.js').then((m) => ({ default: m.DevicesView }))),
   channels: lazy(() => import('../features/channels/channels-view.js').then((m) => ({ default: m.ChannelsView }))),
+  mcp: lazy(() => import('../features/mcp/mcp-view.js').then((m) => ({ default: m.McpView }))),
   settings: lazy(() => import('../features/settings/settings-view.js').then((m) => ({ default: m.SettingsView }))),
 };
 

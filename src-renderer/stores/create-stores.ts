@@ -11,6 +11,7 @@ import { type ConnectionStoreState, createConnectionStore } from './connection-s
 import { createDevicesStore, type DevicesState } from './devices-store.js';
 import { createDreamsStore, type DreamsState } from './dreams-store.js';
 import { disposeAll, type GatewayPort } from './gateway-port.js';
+import { createMcpStore, type McpState } from './mcp-store.js';
 import { createMemoryStore, type MemoryState } from './memory-store.js';
 import { createPermissionsStore, type PermissionsState } from './permissions-store.js';
 import { createScheduleStore, type ScheduleState } from './schedule-store.js';
@@ -39,6 +40,7 @@ export interface Stores {
   terminal: StoreApi<TerminalState>;
   devices: StoreApi<DevicesState>;
   channels: StoreApi<ChannelsState>;
+  mcp: StoreApi<McpState>;
   config: StoreApi<ConfigState>;
   ui: StoreApi<UiState>;
   /** Where the canvas is served (the gateway's HTTP origin); undefined = same origin as the page. */
@@ -76,6 +78,7 @@ export function createStores(client: GatewayPort, options: CreateStoresOptions):
     terminal: createTerminalStore(client),
     devices: createDevicesStore(client),
     channels: createChannelsStore(client),
+    mcp: createMcpStore(client),
     config: createConfigStore(client, now),
   };
   // Switching agents shows that agent's memory and diary at once, not after the next event.

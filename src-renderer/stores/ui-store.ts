@@ -15,6 +15,7 @@ export const views = [
   'terminal',
   'devices',
   'channels',
+  'mcp',
   'settings',
 ] as const;
 export type ViewId = (typeof views)[number];
