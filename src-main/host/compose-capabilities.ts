@@ -21,6 +21,7 @@ import { modelTextOf } from './model-text-of.js';
 import { personalFolders } from './session-person.js';
 import { whenFirstClient } from './when-first-client.js';
 import { wireAgent } from './wire-agent.js';
+import { wireBrowser } from './wire-browser.js';
 import { wireChat } from './wire-chat.js';
 import { wireCliBackends } from './wire-cli-backends.js';
 import { wireCron } from './wire-cron.js';
@@ -122,6 +123,8 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
         catalog: () => services?.catalog,
       }),
     );
+    // The browser (tools/browser): loaded on demand; one Chromium per agent, started at its first action.
+    tools.push(root.add(wireBrowser(base)).tool);
     // Skills (src-main/skills): skill_view, skill_file, skill_propose; the prompt lists names only.
     const skills = root.add(wireSkills({ ...base, appRoot: options.appRoot, secrets }));
     tools.push(...skills.tools);

@@ -27,7 +27,7 @@ describe.skipIf(!chromium)('the browser tool in the product', () => {
     site = await startBrowserTestSite();
     // The site is on loopback, which the browser refuses unless allowed: allow exactly it.
     product = await startProductFixture({ config: { tools: { browser: { allowHosts: ['127.0.0.1'] } } } });
-  });
+  }, 90_000);
   afterAll(async () => {
     await product?.close();
     await site?.close();
