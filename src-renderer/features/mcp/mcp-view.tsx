@@ -150,7 +150,10 @@ function ServerCard({ server }: { server: McpServerStatus }) {
 const emptyCommand: CommandForm = { name: '', command: '', args: '', env: '' };
 const emptyUrl: UrlForm = { name: '', url: '' };
 
-/** Paste JSON, a command or a URL; test it once (nothing written), then add it to hearth.json. */
+/**
+ * Paste JSON, a command or a URL; test it once (nothing written), then add it to hearth.json.
+ * Textareas carry their label as aria-label too: a label wrapping one would name it with its text.
+ */
 function AddServer() {
   const t = useT();
   const { mcp } = useStores();
@@ -204,6 +207,7 @@ function AddServer() {
             <label className="field">
               <span>{t('mcp.add.json.label')}</span>
               <textarea
+                aria-label={t('mcp.add.json.label')}
                 className="input mcp-json"
                 rows={8}
                 spellCheck={false}
@@ -269,6 +273,7 @@ function AddServer() {
             <label className="field">
               <span>{t('mcp.add.command.args')}</span>
               <textarea
+                aria-label={t('mcp.add.command.args')}
                 className="input"
                 rows={3}
                 spellCheck={false}
@@ -283,6 +288,7 @@ function AddServer() {
             <label className="field">
               <span>{t('mcp.add.command.env')}</span>
               <textarea
+                aria-label={t('mcp.add.command.env')}
                 className="input"
                 rows={2}
                 spellCheck={false}
