@@ -2,8 +2,10 @@ import type { Clock } from '../base/clock.js';
 import type { Logger } from '../base/logger.js';
 import type { ConfigService } from '../config/index.js';
 import type { HearthPaths } from '../paths/index.js';
+import type { ModelCatalog } from '../providers/index.js';
 import { BrowserSessions, browserToolsConfigSchema, createBrowserTool } from '../tools/browser/index.js';
 import type { ToolDefinition } from '../tools/tool.js';
+import { modelImageRefusal } from './model-image-refusal.js';
 
 export interface WiredBrowser {
   /** `browser`: not in any profile's core, so agents load it through the catalogue (tools_search / tools_load). */
@@ -22,6 +24,8 @@ export function wireBrowser(deps: {
   paths: HearthPaths;
   clock: Clock;
   log: Logger;
+  /** The model catalog, once the runtime exists: screenshots go only to models that see images. */
+  catalog(): Pick<ModelCatalog, 'imageRefusal'> | undefined;
 }): WiredBrowser {
   const config = () => browserToolsConfigSchema.parse(deps.config.current.tools.browser ?? {});
   const sessions = new BrowserSessions({
@@ -31,7 +35,7 @@ export function wireBrowser(deps: {
     log: deps.log.child({ part: 'browser' }),
   });
   return {
-    tool: createBrowserTool({ sessions, config }) as ToolDefinition,
+    tool: createBrowserTool({ sessions, config, imagesNotShown: modelImageRefusal(deps) }) as ToolDefinition,
     dispose: () => sessions.dispose(),
   };
 }

@@ -4,7 +4,7 @@ import type { Disposable } from '../base/disposable.js';
 import type { ConfigService } from '../config/index.js';
 import { type ApprovalGate, sensitiveHomePaths } from '../exec/index.js';
 import type { HearthPaths } from '../paths/index.js';
-import { type ModelCatalog, parseModelRef, resolveModelSelection } from '../providers/index.js';
+import type { ModelCatalog } from '../providers/index.js';
 import { askThroughApprovals, createFileTools, filesToolsConfigSchema } from '../tools/files/index.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import {
@@ -16,6 +16,7 @@ import {
   WebSearchError,
   webToolsConfigSchema,
 } from '../tools/web/index.js';
+import { modelImageRefusal } from './model-image-refusal.js';
 
 /**
  * The built-in file tools (read, write, edit, list, find, grep), web_fetch and web_search, bound
@@ -50,17 +51,7 @@ export function wireFileAndWebTools(deps: {
     grantedRoots: () => files().roots,
     ask: askThroughApprovals(deps.approvals),
     home,
-    imagesNotShown: ({ agentId, modelRef }) => {
-      // The call's own model; without one (a tool run outside a turn), the agent's primary.
-      const ref = modelRef ?? resolveModelSelection(deps.config.current.agents, agentId)?.primary;
-      const catalog = deps.catalog();
-      if (!ref || !catalog) return undefined;
-      try {
-        return catalog.imageRefusal(parseModelRef(ref));
-      } catch {
-        return undefined; // a malformed ref fails the turn elsewhere, with its own message
-      }
-    },
+    imagesNotShown: modelImageRefusal(deps),
   });
   const webFetch = createWebFetchTool({ config: web, policy: () => createAddressPolicy(web()) });
   const webSearch = createWebSearchTool({

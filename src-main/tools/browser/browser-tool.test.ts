@@ -49,7 +49,13 @@ describe.skipIf(!chromium)('the browser tool in a real Chromium', () => {
       log: silentLogger,
       resolveAll,
     });
-    tool = createBrowserTool({ sessions, config: () => config, resolveAll });
+    // An agent named "texty" runs on a model that cannot see images.
+    tool = createBrowserTool({
+      sessions,
+      config: () => config,
+      resolveAll,
+      imagesNotShown: ({ agentId }) => (agentId === 'texty' ? 'the model texty-1 takes text only' : undefined),
+    });
   });
   afterAll(async () => {
     await sessions?.dispose();
@@ -87,6 +93,15 @@ describe.skipIf(!chromium)('the browser tool in a real Chromium', () => {
     // The browser's profile is the agent's own, under the state folder.
     expect(existsSync(join(temp, 'state', 'browser', 'main', 'profile'))).toBe(true);
   }, 60_000); // the first action starts Chromium
+
+  it('a model that cannot see images gets the tree and a note instead of the screenshot', async () => {
+    await call({ action: 'open', url: `${site.url}/` }, 'texty');
+    const snapshot = await call({ action: 'snapshot' }, 'texty');
+    expect(snapshot.images).toBeUndefined();
+    expect(snapshot.output).toMatch(/combobox "Colour" \[ref=e\d+\]/);
+    expect(snapshot.output).toContain('No screenshot: the model texty-1 takes text only');
+    await call({ action: 'close' }, 'texty');
+  }, 60_000);
 
   it('types, selects and clicks by ref, and reads the page that results', async () => {
     const page = await call({ action: 'open', url: `${site.url}/`, tab: 't1' });

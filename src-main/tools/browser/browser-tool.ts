@@ -30,6 +30,8 @@ export interface BrowserToolDeps {
   sessions: BrowserSessions;
   config: () => BrowserToolsConfig;
   resolveAll?: ResolveAll;
+  /** Why this call's model would not see a screenshot (then a note is sent instead); undefined: it would. */
+  imagesNotShown?(context: Pick<ToolContext, 'agentId' | 'modelRef'>): string | undefined;
 }
 
 /**
@@ -52,7 +54,8 @@ export function createBrowserTool(deps: BrowserToolDeps): ToolDefinition<Browser
         if (input.action === 'open') await preflight(input.url!, deps);
         const session = await deps.sessions.get(context.agentId);
         session.workspaceDir = context.workspaceDir;
-        return await session.run(() => act(session, input, deps.config()));
+        const notShown = deps.imagesNotShown?.(context);
+        return await session.run(() => act(session, input, deps.config(), notShown));
       } catch (error) {
         return { output: describeFailure(input, error, deps.config().timeoutMs), isError: true };
       }
@@ -78,7 +81,13 @@ async function preflight(raw: string, deps: BrowserToolDeps): Promise<void> {
     await checkedHost(url.hostname, createAddressPolicy(deps.config()), deps.resolveAll);
 }
 
-async function act(session: BrowserSession, input: BrowserInput, config: BrowserToolsConfig): Promise<ToolOutput> {
+/** `screenshotNotShown`: why the model would not see a screenshot; a note goes instead of the image. */
+async function act(
+  session: BrowserSession,
+  input: BrowserInput,
+  config: BrowserToolsConfig,
+  screenshotNotShown?: string,
+): Promise<ToolOutput> {
   const { maxChars } = config;
   let tab: BrowserTab;
   let done: string;
@@ -103,6 +112,11 @@ async function act(session: BrowserSession, input: BrowserInput, config: Browser
       tab = session.use(session.tab(input.tab));
       await settle(tab);
       const result = await answer(session, tab, undefined, maxChars);
+      if (screenshotNotShown)
+        return {
+          ...result,
+          output: `${result.output}\n(No screenshot: ${screenshotNotShown}; the tree above is the page.)`,
+        };
       return { ...result, images: [await screenshotOf(tab)] };
     }
     case 'click': {
