@@ -101,6 +101,9 @@ export function createMcpStore(client: GatewayPort): StoreApi<McpState> & { disp
         }),
       async authorize(name) {
         let url: string | undefined;
+        // The card's last test (failed: needs authorizing) no longer tells the truth once this starts.
+        const { [name]: _stale, ...tests } = get().tests;
+        set({ tests });
         await act(name, async () => {
           const result = await client.request('mcp.auth.start', { server: name }, { timeoutMs: testTimeoutMs });
           const { [name]: _old, ...others } = get().authUrls;

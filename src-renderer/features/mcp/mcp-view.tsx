@@ -79,6 +79,12 @@ function ServerCard({ server }: { server: McpServerStatus }) {
   const run = useDomain('mcp', (s) => s.tests[server.name]);
   const authUrl = useDomain('mcp', (s) => s.authUrls[server.name]);
   const { test, authorize, clearAuth } = mcp.getState();
+  // The hub keeps the last error after a reconnect; one from before the connection is history, not news.
+  const errorBeforeConnect =
+    server.state === 'ready' &&
+    server.connectedAt !== undefined &&
+    server.lastErrorAt !== undefined &&
+    server.lastErrorAt <= server.connectedAt;
   const counts = [
     t('mcp.server.tools', { n: server.toolCount }),
     ...(server.resourceCount !== undefined ? [t('mcp.server.resources', { n: server.resourceCount })] : []),
@@ -127,7 +133,7 @@ function ServerCard({ server }: { server: McpServerStatus }) {
           <> · {t('mcp.server.connectedAt', { when: formatTime(server.connectedAt) })}</>
         )}
       </p>
-      {server.lastError && (
+      {server.lastError && !errorBeforeConnect && (
         <p className={server.state === 'ready' ? 'muted' : 'error-text'} data-testid="mcp-error">
           {server.lastErrorAt !== undefined
             ? t('mcp.server.lastErrorAt', { error: server.lastError, when: formatTime(server.lastErrorAt) })
