@@ -1,12 +1,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../base/logger.js';
-import { createHearthPaths } from '../paths/index.js';
 import type { ChannelStartContext, ChannelTarget } from '../plugins/sdk/index.js';
-import { openSecretStore } from '../secrets/index.js';
+import { waitForChannelConnected } from '../testing/channel-ready.js';
 import { type FakeTelegramServer, startFakeTelegramServer } from '../testing/fake-telegram-server.js';
 import { type ProductFixture, startProductFixture } from '../testing/product-fixture.js';
+import { storeTestSecrets } from '../testing/test-secrets.js';
 
 // Docking, identity links, /status, the text fallback for approvals, and the owner's spend
 // notices, across two channels: Telegram (the fake Bot API server) and "loop", a tiny channel
@@ -103,19 +102,6 @@ async function telegramSay(from: typeof OWNER | typeof FRIEND, text: string, exp
   return plain(reply.text);
 }
 
-async function waitConnected(id: string) {
-  for (;;) {
-    const seen = product.socket.frames.length;
-    const listed = await product.socket.request('channels.list', {});
-    const status = (listed.payload as { channels: { id: string; state: string }[] }).channels.find((c) => c.id === id);
-    if (status?.state === 'connected') return;
-    await product.socket.next(
-      (frame) => frame.event === 'channels.changed' && product.socket.frames.indexOf(frame) >= seen,
-      20_000,
-    );
-  }
-}
-
 beforeAll(async () => {
   telegram = await startFakeTelegramServer();
   product = await startProductFixture({
@@ -135,20 +121,15 @@ beforeAll(async () => {
       },
     },
     before: async (home) => {
-      const { store } = await openSecretStore({
-        paths: createHearthPaths(home),
-        log: silentLogger,
-        env: { HEARTH_SECRET_STORE: 'file' },
-      });
-      await store.set('channels.telegram.token', telegram.token);
+      await storeTestSecrets(home, { 'channels.telegram.token': telegram.token });
       const dir = join(home, 'extensions', 'loop');
       await mkdir(dir, { recursive: true });
       await writeFile(join(dir, 'hearth.plugin.json'), JSON.stringify({ id: 'loop', main: 'index.js' }));
       await writeFile(join(dir, 'index.js'), LOOP_PLUGIN);
     },
   });
-  await waitConnected('telegram');
-  await waitConnected('loop');
+  await waitForChannelConnected(product.socket, 'telegram');
+  await waitForChannelConnected(product.socket, 'loop');
 }, 60_000);
 
 afterAll(async () => {

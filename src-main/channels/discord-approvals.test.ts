@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../base/logger.js';
 import { createHearthPaths } from '../paths/index.js';
 import { openSecretStore } from '../secrets/index.js';
+import { waitForChannelConnected } from '../testing/channel-ready.js';
 import { type FakeBotMessage, type FakeDiscordServer, startFakeDiscordServer } from '../testing/fake-discord-server.js';
 import { type ProductFixture, startProductFixture } from '../testing/product-fixture.js';
 
@@ -15,21 +16,6 @@ const OWNER = { id: '4242000000000000001', username: 'olive', global_name: 'Oliv
 const FRIEND = { id: '5550000000000000001', username: 'fred', global_name: 'Fred' };
 let discord: FakeDiscordServer;
 let product: ProductFixture;
-
-async function waitConnected() {
-  for (;;) {
-    const seen = product.socket.frames.length;
-    const listed = await product.socket.request('channels.list', {});
-    const status = (listed.payload as { channels: { id: string; state: string }[] }).channels.find(
-      (channel) => channel.id === 'discord',
-    );
-    if (status?.state === 'connected') return;
-    await product.socket.next(
-      (frame) => frame.event === 'channels.changed' && product.socket.frames.indexOf(frame) >= seen,
-      20_000,
-    );
-  }
-}
 
 /** The agent asks to run `command` in the owner's DM; resolves with (a copy of) the prompt it sent there. */
 async function askToRun(command: string) {
@@ -73,7 +59,7 @@ beforeAll(async () => {
       await store.set('channels.discord.token', discord.token);
     },
   });
-  await waitConnected();
+  await waitForChannelConnected(product.socket, 'discord');
 }, 60_000);
 
 afterAll(async () => {

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../base/logger.js';
-import { createHearthPaths } from '../paths/index.js';
-import { openSecretStore } from '../secrets/index.js';
+import { waitForChannelConnected } from '../testing/channel-ready.js';
 import {
   type FakeBotMessage,
   type FakeTelegramServer,
   startFakeTelegramServer,
 } from '../testing/fake-telegram-server.js';
 import { type ProductFixture, startProductFixture } from '../testing/product-fixture.js';
+import { storeTestSecrets } from '../testing/test-secrets.js';
 
 // Exec approvals in Telegram: a command the agent wants to run, for a conversation that came from
 // Telegram, is offered there as an inline keyboard (Allow once / Always / Deny). Only the owner's
@@ -18,21 +17,6 @@ const OWNER = { id: 4242, first_name: 'Olive', username: 'olive' };
 const FRIEND = { id: 555, first_name: 'Fred' };
 let telegram: FakeTelegramServer;
 let product: ProductFixture;
-
-async function waitConnected() {
-  for (;;) {
-    const seen = product.socket.frames.length;
-    const listed = await product.socket.request('channels.list', {});
-    const status = (listed.payload as { channels: { id: string; state: string }[] }).channels.find(
-      (channel) => channel.id === 'telegram',
-    );
-    if (status?.state === 'connected') return;
-    await product.socket.next(
-      (frame) => frame.event === 'channels.changed' && product.socket.frames.indexOf(frame) >= seen,
-      20_000,
-    );
-  }
-}
 
 /** The agent asks to run `command` in `chatId`'s conversation; resolves with the prompt it sent there. */
 async function askToRun(chatId: number, from: typeof OWNER | typeof FRIEND, command: string, where = chatId) {
@@ -78,15 +62,10 @@ beforeAll(async () => {
       },
     },
     before: async (home) => {
-      const { store } = await openSecretStore({
-        paths: createHearthPaths(home),
-        log: silentLogger,
-        env: { HEARTH_SECRET_STORE: 'file' },
-      });
-      await store.set('channels.telegram.token', telegram.token);
+      await storeTestSecrets(home, { 'channels.telegram.token': telegram.token });
     },
   });
-  await waitConnected();
+  await waitForChannelConnected(product.socket, 'telegram');
 }, 60_000);
 
 afterAll(async () => {

@@ -1,11 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../base/logger.js';
-import { createHearthPaths } from '../paths/index.js';
-import { openSecretStore } from '../secrets/index.js';
 import { type FakeTelegramServer, startFakeTelegramServer } from '../testing/fake-telegram-server.js';
 import { type ProductFixture, startProductFixture } from '../testing/product-fixture.js';
+import { storeTestSecrets } from '../testing/test-secrets.js';
 
 // With memory.scope "per-user", each Telegram person's messages run in their own memory: the
 // channel's DM session speaks for `telegram:<userId>`, linked to a person by memory.identityLinks.
@@ -23,12 +21,7 @@ beforeAll(async () => {
       channels: { telegram: { apiBaseUrl: telegram.url, pollTimeoutSeconds: 1, allowFrom: ['11', '22'] } },
     },
     before: async (home) => {
-      const { store } = await openSecretStore({
-        paths: createHearthPaths(home),
-        log: silentLogger,
-        env: { HEARTH_SECRET_STORE: 'file' },
-      });
-      await store.set('channels.telegram.token', telegram.token);
+      await storeTestSecrets(home, { 'channels.telegram.token': telegram.token });
       const workspace = join(home, 'workspace');
       await mkdir(join(workspace, 'users', 'ann'), { recursive: true });
       await writeFile(join(workspace, 'USER.md'), '# User\n- OWNER-MARKER\n');

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../base/logger.js';
-import { createHearthPaths } from '../paths/index.js';
-import { openSecretStore } from '../secrets/index.js';
 import { type FakeTelegramServer, startFakeTelegramServer } from '../testing/fake-telegram-server.js';
 import { type ProductFixture, startProductFixture } from '../testing/product-fixture.js';
+import { storeTestSecrets } from '../testing/test-secrets.js';
 
 // Webhook mode: Telegram POSTs updates to the gateway's /channels/telegram/webhook with the secret
 // token the channel set; the fake Bot API server does exactly that, and retries a non-2xx answer.
@@ -33,12 +31,7 @@ beforeAll(async () => {
   telegram = await startFakeTelegramServer();
   product = await startProductFixture({
     before: async (home) => {
-      const { store } = await openSecretStore({
-        paths: createHearthPaths(home),
-        log: silentLogger,
-        env: { HEARTH_SECRET_STORE: 'file' },
-      });
-      await store.set('channels.telegram.token', telegram.token);
+      await storeTestSecrets(home, { 'channels.telegram.token': telegram.token });
     },
   });
 }, 60_000);

@@ -1,16 +1,14 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../base/logger.js';
-import { createHearthPaths } from '../paths/index.js';
 import type { CronChangedEvent, HeartbeatEvent } from '../protocol/events.js';
 import type { CronJobView, CronRunsResult } from '../protocol/methods/cron.js';
 import type { StatusResult } from '../protocol/methods/gateway.js';
-import { openSecretStore } from '../secrets/index.js';
 import { waitForChannelConnected } from '../testing/channel-ready.js';
 import { createFakeClock } from '../testing/fake-clock.js';
 import { type FakeTelegramServer, startFakeTelegramServer } from '../testing/fake-telegram-server.js';
 import { type ProductFixture, startProductFixture } from '../testing/product-fixture.js';
+import { storeTestSecrets } from '../testing/test-secrets.js';
 
 // Background work reaching the person where they are (issue 16): a cron job's result and a
 // heartbeat's reply delivered to Telegram, as its user sees them in the chat, and the refusals
@@ -37,12 +35,7 @@ beforeAll(async () => {
       },
     },
     before: async (home) => {
-      const { store } = await openSecretStore({
-        paths: createHearthPaths(home),
-        log: silentLogger,
-        env: { HEARTH_SECRET_STORE: 'file' },
-      });
-      await store.set('channels.telegram.token', telegram.token);
+      await storeTestSecrets(home, { 'channels.telegram.token': telegram.token });
     },
   });
   await waitForChannelConnected(product.socket, 'telegram');

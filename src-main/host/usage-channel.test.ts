@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../base/logger.js';
-import { createHearthPaths } from '../paths/index.js';
-import { openSecretStore } from '../secrets/index.js';
+import { waitForChannelConnected } from '../testing/channel-ready.js';
 import { type FakeTelegramServer, startFakeTelegramServer } from '../testing/fake-telegram-server.js';
 import { type ProductFixture, startProductFixture } from '../testing/product-fixture.js';
+import { storeTestSecrets } from '../testing/test-secrets.js';
 
 // A spend cap as a Telegram user meets it: the call that crosses it answers, the next message
 // gets a clear refusal in the chat (no request reaches the model), and the UI hears usage.limit.
@@ -23,26 +22,10 @@ beforeAll(async () => {
       },
     },
     before: async (home) => {
-      const { store } = await openSecretStore({
-        paths: createHearthPaths(home),
-        log: silentLogger,
-        env: { HEARTH_SECRET_STORE: 'file' },
-      });
-      await store.set('channels.telegram.token', telegram.token);
+      await storeTestSecrets(home, { 'channels.telegram.token': telegram.token });
     },
   });
-  for (;;) {
-    const seen = product.socket.frames.length;
-    const listed = await product.socket.request('channels.list', {});
-    const status = (listed.payload as { channels: { id: string; state: string }[] }).channels.find(
-      (channel) => channel.id === 'telegram',
-    );
-    if (status?.state === 'connected') break;
-    await product.socket.next(
-      (frame) => frame.event === 'channels.changed' && product.socket.frames.indexOf(frame) >= seen,
-      20_000,
-    );
-  }
+  await waitForChannelConnected(product.socket, 'telegram');
 }, 60_000);
 
 afterAll(async () => {
