@@ -124,7 +124,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       }),
     );
     // The browser (tools/browser): loaded on demand; one Chromium per agent, started at its first action.
-    tools.push(root.add(wireBrowser({ ...base, catalog: () => services?.catalog })).tool);
+    tools.push(root.add(wireBrowser({ ...base, catalog: () => services?.catalog, approvals: exec.approvals })).tool);
     // Skills (src-main/skills): skill_view, skill_file, skill_propose; the prompt lists names only.
     const skills = root.add(wireSkills({ ...base, appRoot: options.appRoot, secrets }));
     tools.push(...skills.tools);

@@ -1,9 +1,15 @@
 import type { Clock } from '../base/clock.js';
 import type { Logger } from '../base/logger.js';
 import type { ConfigService } from '../config/index.js';
+import type { ApprovalGate } from '../exec/index.js';
 import type { HearthPaths } from '../paths/index.js';
 import type { ModelCatalog } from '../providers/index.js';
-import { BrowserSessions, browserToolsConfigSchema, createBrowserTool } from '../tools/browser/index.js';
+import {
+  askThroughApprovals,
+  BrowserSessions,
+  browserToolsConfigSchema,
+  createBrowserTool,
+} from '../tools/browser/index.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { modelImageRefusal } from './model-image-refusal.js';
 
@@ -26,6 +32,8 @@ export function wireBrowser(deps: {
   log: Logger;
   /** The model catalog, once the runtime exists: screenshots go only to models that see images. */
   catalog(): Pick<ModelCatalog, 'imageRefusal'> | undefined;
+  /** Click, type and select ask through the approval system first (tools.browser.askBeforeActing). */
+  approvals?: ApprovalGate;
 }): WiredBrowser {
   const config = () => browserToolsConfigSchema.parse(deps.config.current.tools.browser ?? {});
   const sessions = new BrowserSessions({
@@ -35,7 +43,12 @@ export function wireBrowser(deps: {
     log: deps.log.child({ part: 'browser' }),
   });
   return {
-    tool: createBrowserTool({ sessions, config, imagesNotShown: modelImageRefusal(deps) }) as ToolDefinition,
+    tool: createBrowserTool({
+      sessions,
+      config,
+      imagesNotShown: modelImageRefusal(deps),
+      ...(deps.approvals ? { ask: askThroughApprovals(deps.approvals) } : {}),
+    }) as ToolDefinition,
     dispose: () => sessions.dispose(),
   };
 }

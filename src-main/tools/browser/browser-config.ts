@@ -23,6 +23,11 @@ export const browserToolsConfigSchema = z
     allowHosts: z.array(z.string().min(1)).default([]),
     /** Characters of snapshot or extracted text handed to the model. */
     maxChars: z.number().int().positive().default(20_000),
+    /**
+     * Click, type and select ask first, once per site per chat (through the approval system):
+     * acting on a page can submit, buy or post there. Off: they run without asking.
+     */
+    askBeforeActing: z.boolean().default(true),
     /** Tabs one agent may have open; opening one more is refused. */
     maxTabs: z.number().int().min(1).max(50).default(8),
   })

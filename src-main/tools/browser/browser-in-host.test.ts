@@ -46,13 +46,31 @@ describe.skipIf(!chromium)('the browser tool in the product', () => {
       { type: 'tool_calls', calls: [{ name: 'browser', input: { action: 'close' } }] },
       { type: 'text', text: 'Done: the shop confirmed "Order for Ada: one green mug."' },
     ]);
+    const mark = product.socket.frames.length;
     // The turn starts Chromium: more time than a plain turn's 30 s on a busy machine.
-    const end = await chatTurn(
+    const turn = chatTurn(
       product.socket,
       { key: 'browser-1', message: 'order a green mug for Ada on the shop page' },
       90_000,
     );
+    // Typing on the shop asks first; the person allows it for this chat, so the choice and the
+    // click on the same site that follow do not ask again.
+    const asked = await product.socket.next(
+      (f) => f.event === 'exec.approval.requested' && product.socket.frames.indexOf(f) >= mark,
+      90_000,
+    );
+    const request = asked.payload as { id: string; allowSession?: boolean };
+    expect(JSON.stringify(request)).toContain('browser type on 127.0.0.1');
+    expect(JSON.stringify(request)).toContain('type \\"Ada\\" into e5');
+    expect(request.allowSession).toBe(true);
+    const resolved = await product.socket.request('exec.approval.resolve', {
+      id: request.id,
+      decision: 'allow-session',
+    });
+    expect(resolved.error).toBeUndefined();
+    const end = await turn;
     expect(end).toMatchObject({ state: 'final' });
+    expect(product.socket.frames.slice(mark).filter((f) => f.event === 'exec.approval.requested')).toHaveLength(1);
     // What the person sees.
     expect(JSON.stringify(end.message)).toContain('Done: the shop confirmed \\"Order for Ada: one green mug.\\"');
 
@@ -73,6 +91,36 @@ describe.skipIf(!chromium)('the browser tool in the product', () => {
     expect(body(8)).toContain('Closed tab t1. The browser is closed.');
     // Its own profile, under the state folder, never the person's.
     expect(existsSync(join(product.home, 'state', 'browser', 'main', 'profile'))).toBe(true);
+  }, 120_000);
+
+  it('a click the person denies does nothing on the page, and the model is told why', async () => {
+    const before = product.llm.requests.length;
+    product.llm.script([
+      { type: 'tool_calls', calls: [{ name: 'browser', input: { action: 'open', url: `${site.url}/` } }] },
+      { type: 'tool_calls', calls: [{ name: 'browser', input: { action: 'click', ref: 'e8' } }] },
+      { type: 'tool_calls', calls: [{ name: 'browser', input: { action: 'close' } }] },
+      { type: 'text', text: 'I did not send the order.' },
+    ]);
+    const mark = product.socket.frames.length;
+    // A new chat: the first one's "for this chat" does not cover it.
+    const turn = chatTurn(
+      product.socket,
+      { key: 'browser-3', message: 'send the order', sessionKey: 'agent:main:shop-2' },
+      90_000,
+    );
+    const asked = await product.socket.next(
+      (f) => f.event === 'exec.approval.requested' && product.socket.frames.indexOf(f) >= mark,
+      90_000,
+    );
+    await product.socket.request('exec.approval.resolve', {
+      id: (asked.payload as { id: string }).id,
+      decision: 'deny',
+    });
+    expect(await turn).toMatchObject({ state: 'final' });
+    const afterClick = JSON.stringify(product.llm.requests.slice(before)[2]!.body);
+    expect(afterClick).toContain('browser click refused');
+    expect(afterClick).toContain('Nothing was done on the page.');
+    expect(afterClick).not.toContain('Order received');
   }, 120_000);
 
   it('refuses a loopback address the config does not allow', async () => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolOutput } from '../tool.js';
 import { createAddressPolicy, type ResolveAll } from '../web/index.js';
 import { BrowserError, checkedHost, parseOpenUrl } from './address-check.js';
+import type { AskBrowserAction } from './browser-approval.js';
 import type { BrowserToolsConfig } from './browser-config.js';
 import { type BrowserSession, type BrowserTab, firstLine } from './browser-session.js';
 import type { BrowserSessions } from './browser-sessions.js';
@@ -30,6 +31,8 @@ export interface BrowserToolDeps {
   sessions: BrowserSessions;
   config: () => BrowserToolsConfig;
   resolveAll?: ResolveAll;
+  /** Asks a person before an action that may change something on a site (tools.browser.askBeforeActing). */
+  ask?: AskBrowserAction;
   /** Why this call's model would not see a screenshot (then a note is sent instead); undefined: it would. */
   imagesNotShown?(context: Pick<ToolContext, 'agentId' | 'modelRef'>): string | undefined;
 }
@@ -54,6 +57,8 @@ export function createBrowserTool(deps: BrowserToolDeps): ToolDefinition<Browser
         if (input.action === 'open') await preflight(input.url!, deps);
         const session = await deps.sessions.get(context.agentId);
         session.workspaceDir = context.workspaceDir;
+        const refused = await askFirst(deps, session, input, context);
+        if (refused) return refused;
         const notShown = deps.imagesNotShown?.(context);
         return await session.run(() => act(session, input, deps.config(), notShown));
       } catch (error) {
@@ -61,6 +66,48 @@ export function createBrowserTool(deps: BrowserToolDeps): ToolDefinition<Browser
       }
     },
   };
+}
+
+/** The site a tab shows: its host, or the URL where it has none (`about:blank`). */
+function siteOf(url: string): string {
+  try {
+    return new URL(url).host || url;
+  } catch {
+    return url;
+  }
+}
+
+/** Click, type and select ask a person first (once per site per chat); undefined: go ahead. */
+async function askFirst(
+  deps: BrowserToolDeps,
+  session: BrowserSession,
+  input: BrowserInput,
+  context: ToolContext,
+): Promise<ToolOutput | undefined> {
+  if (!deps.ask || !deps.config().askBeforeActing) return undefined;
+  if (input.action !== 'click' && input.action !== 'type' && input.action !== 'select') return undefined;
+  const url = session.tab(input.tab).page.url();
+  const detail =
+    input.action === 'click'
+      ? `click ${input.ref}`
+      : input.action === 'type'
+        ? `type ${JSON.stringify(input.text)} into ${input.ref}${input.submit ? ' and press Enter' : ''}`
+        : `choose ${JSON.stringify(input.text)} in ${input.ref}`;
+  const answer = await deps.ask(
+    {
+      agentId: context.agentId,
+      sessionKey: context.sessionKey,
+      workspaceDir: context.workspaceDir,
+      action: input.action,
+      site: siteOf(url),
+      url,
+      detail,
+    },
+    context.signal,
+  );
+  return answer.allowed
+    ? undefined
+    : { output: `browser ${input.action} refused: ${answer.reason}. Nothing was done on the page.`, isError: true };
 }
 
 function missingField(input: BrowserInput): string | undefined {

@@ -1,4 +1,5 @@
 export { BrowserError } from './address-check.js';
+export { type AskBrowserAction, askThroughApprovals, type BrowserActionQuestion } from './browser-approval.js';
 export { type BrowserToolsConfig, browserToolsConfigSchema } from './browser-config.js';
 export { chooseExecutable, systemChromiumPaths } from './browser-executable.js';
 export { BrowserSession, type SavedDownload } from './browser-session.js';
