@@ -8,7 +8,7 @@ import type {
   ChannelSetupDescription,
   ChannelView,
 } from '../../src-main/protocol/methods/channels.js';
-import { errorText, type GatewayPort } from './gateway-port.js';
+import { busyAction, errorText, type GatewayPort } from './gateway-port.js';
 
 export type SetupValue = string | number | boolean | null;
 
@@ -49,18 +49,7 @@ export interface ChannelsState {
 /** The Channels view's cache of `channels.*`; `channels.changed` events make it read again. */
 export function createChannelsStore(client: GatewayPort): StoreApi<ChannelsState> & { dispose(): void } {
   const store = createStore<ChannelsState>((set, get) => {
-    const act = async (key: string, run: () => Promise<unknown>) => {
-      set({ busy: [...get().busy, key] });
-      try {
-        await run();
-        set({ error: undefined });
-      } catch (error) {
-        set({ error: errorText(error) });
-      } finally {
-        set({ busy: get().busy.filter((other) => other !== key) });
-      }
-      await get().refresh();
-    };
+    const act = busyAction(set, get, () => get().refresh());
     return {
       channels: [],
       requests: [],

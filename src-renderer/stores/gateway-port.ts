@@ -30,3 +30,26 @@ export function list(value: unknown): unknown[] {
 export function disposeAll(items: readonly { dispose(): void }[]): void {
   for (const item of items) item.dispose();
 }
+
+/**
+ * A view store's change runner: `key` is marked busy while `run` goes, a refusal becomes the
+ * store's `error` (a success clears it), and `after` (re-reading the list) runs either way.
+ */
+export function busyAction(
+  set: (partial: { busy?: string[]; error?: string }) => void,
+  get: () => { busy: string[] },
+  after?: () => Promise<void>,
+): (key: string, run: () => Promise<unknown>) => Promise<void> {
+  return async (key, run) => {
+    set({ busy: [...get().busy, key] });
+    try {
+      await run();
+      set({ error: undefined });
+    } catch (error) {
+      set({ error: errorText(error) });
+    } finally {
+      set({ busy: get().busy.filter((other) => other !== key) });
+    }
+    await after?.();
+  };
+}

@@ -4,7 +4,7 @@ import type {
   McpServersImportResult,
   McpServersTestResult,
 } from '../../src-main/protocol/methods/mcp.js';
-import { disposeAll, errorText, type GatewayPort } from './gateway-port.js';
+import { busyAction, disposeAll, errorText, type GatewayPort } from './gateway-port.js';
 
 /** One connection test: running, its answer, or why the gateway refused to run it. */
 export interface McpTestRun {
@@ -57,17 +57,7 @@ const testTimeoutMs = 60_000;
 /** The MCP view's cache of `mcp.servers.*`; `mcp.servers.changed` events make it read again. */
 export function createMcpStore(client: GatewayPort): StoreApi<McpState> & { dispose(): void } {
   const store = createStore<McpState>((set, get) => {
-    const act = async (name: string, run: () => Promise<void>) => {
-      set({ busy: [...get().busy, name] });
-      try {
-        await run();
-        set({ error: undefined });
-      } catch (error) {
-        set({ error: errorText(error) });
-      } finally {
-        set({ busy: get().busy.filter((other) => other !== name) });
-      }
-    };
+    const act = busyAction(set, get);
     const setDraft = (json: string, patch: Partial<McpDraft>) => {
       const current = get().draft;
       // A late answer for JSON the person has since changed is dropped.

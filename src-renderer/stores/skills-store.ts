@@ -1,6 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { SkillInfo, SkillProposalInfo } from '../../src-main/protocol/methods/skills.js';
-import { errorText, type GatewayPort } from './gateway-port.js';
+import { busyAction, errorText, type GatewayPort } from './gateway-port.js';
 
 export interface SkillsState {
   agentId: string;
@@ -24,18 +24,7 @@ export interface SkillsState {
 /** The Skills view's cache of `skills.*` (the gateway stays the authority: every change re-reads the list). */
 export function createSkillsStore(client: GatewayPort): StoreApi<SkillsState> & { dispose(): void } {
   const store = createStore<SkillsState>((set, get) => {
-    const act = async (key: string, run: () => Promise<unknown>) => {
-      set({ busy: [...get().busy, key] });
-      try {
-        await run();
-        set({ error: undefined });
-      } catch (error) {
-        set({ error: errorText(error) });
-      } finally {
-        set({ busy: get().busy.filter((other) => other !== key) });
-      }
-      await get().refresh();
-    };
+    const act = busyAction(set, get, () => get().refresh());
     return {
       agentId: 'main',
       skills: [],
