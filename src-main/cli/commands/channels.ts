@@ -205,7 +205,7 @@ export function registerChannelsCommands(program: Command, context: CliContext):
         }
         const result = await client.request(
           'channels.setup.apply',
-          { channel, values, test: options.test },
+          { channel, values, test: options.test, timeoutMs: 60_000 },
           { timeoutMs: 70_000 },
         );
         context.stdout(
