@@ -9,33 +9,27 @@ import type { ApprovalPrompter } from '../exec/index.js';
 import type { GatewayCore } from '../gateway/gateway-core.js';
 import { parseMemoryConfig } from '../memory/index.js';
 import type { HearthPaths } from '../paths/index.js';
-import { loadInstalledPlugins } from '../plugins/index.js';
 import { resolveModelSelection } from '../providers/index.js';
 import type { SecretStore } from '../secrets/index.js';
 import { openSecretStore } from '../secrets/index.js';
-import { createCanvasTools } from '../tools/canvas/index.js';
-import { createSessionTools } from '../tools/sessions/index.js';
-import type { ToolDefinition } from '../tools/tool.js';
 import { createChannelOutbox } from './channel-outbox.js';
 import { modelTextOf } from './model-text-of.js';
 import { personalFolders } from './session-person.js';
 import { whenFirstClient } from './when-first-client.js';
 import { wireAgent } from './wire-agent.js';
-import { wireBrowser } from './wire-browser.js';
 import { wireChat } from './wire-chat.js';
 import { wireCliBackends } from './wire-cli-backends.js';
 import { wireCron } from './wire-cron.js';
 import { execConfigFor, wireExec } from './wire-exec.js';
-import { wireFileAndWebTools } from './wire-file-web-tools.js';
 import { wireHeartbeat } from './wire-heartbeat.js';
 import { wireMcp } from './wire-mcp.js';
 import { type WiredMemory, wireMemory } from './wire-memory.js';
 import { createSessionDefaultsSlot, wireOpenClawUi } from './wire-openclaw-ui.js';
-import { wirePluginMethods } from './wire-plugin-methods.js';
+import { wirePlugins } from './wire-plugins.js';
 import { wireRoster } from './wire-roster.js';
 import { wireSessions } from './wire-sessions.js';
-import { wireSkills } from './wire-skills.js';
 import { wireSubagents } from './wire-subagents.js';
+import { wireTools } from './wire-tools.js';
 import { wireUsage } from './wire-usage.js';
 import { composeWorkspaceBootstrap } from './workspace-bootstrap.js';
 
@@ -91,43 +85,16 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
     const sessions = root.add(await wireSessions({ ...base, defaults: openClawDefaults.get }));
     const usage = root.add(await wireUsage(base));
     const prompters = options.approvalPrompters ?? [];
-    const { exec } = root.add(await wireExec({ ...base, prompters, modelText, primaryModel }));
-    // A server's command line meets the same hard floor as the exec tool's commands.
-    const floorReasons = (line: string) =>
-      exec.approvals.screen(line, env.HOME ?? '/').floor.map((reason) => reason.detail);
+    const { exec, floorReasons } = root.add(await wireExec({ ...base, prompters, modelText, primaryModel }));
+    const approvals = exec.approvals;
+    const gatewayUrl = options.gatewayUrl;
     const mcp = root.add(
-      await wireMcp({
-        ...base,
-        secrets,
-        approvals: exec.approvals,
-        floorReasons,
-        ...(options.gatewayUrl ? { gatewayUrl: options.gatewayUrl } : {}),
-      }),
+      await wireMcp({ ...base, secrets, approvals, floorReasons, ...(gatewayUrl ? { gatewayUrl } : {}) }),
     );
-    // The model's tools: exec's, the canvas's, the sessions', the plugins', and memory's while memory runs; the
-    // agent's tool profile decides which are core (tools/catalogue).
-    const tools: ToolDefinition[] = [
-      exec.tool as ToolDefinition,
-      ...createCanvasTools(),
-      ...createSessionTools({ store: sessions.store, index: sessions.search }),
-    ];
-    // The built-in file tools, web_fetch and (while tools.web.search is set) web_search; the catalogue decides what is core.
-    root.add(
-      wireFileAndWebTools({
-        config,
-        paths,
-        env,
-        approvals: exec.approvals,
-        secrets,
-        tools,
-        catalog: () => services?.catalog,
-      }),
+    const catalog = () => services?.catalog;
+    const { tools, skills } = root.add(
+      wireTools({ ...base, appRoot: options.appRoot, secrets, exec, sessions, catalog }),
     );
-    // The browser (tools/browser): loaded on demand; one Chromium per agent, started at its first action.
-    tools.push(root.add(wireBrowser({ ...base, catalog: () => services?.catalog, approvals: exec.approvals })).tool);
-    // Skills (src-main/skills): skill_view, skill_file, skill_propose; the prompt lists names only.
-    const skills = root.add(wireSkills({ ...base, appRoot: options.appRoot, secrets }));
-    tools.push(...skills.tools);
 
     // Workspace files: each agent's own, seeded at start (before memory watches them); USER.md /
     // MEMORY.md follow the session's person. Plugins may change a run's file list (hooks filled in below).
@@ -144,23 +111,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
           personalFolders(agentId, memory?.settings() ?? parseMemoryConfig(config.current.memory), sessionKey),
       }),
     );
-
-    // Plugins: bundled (extensions/, compiled to dist/extensions/ in a build) and the user's own.
-    // The CLI loads them through the same function, so a slot means the same in both.
-    const compiled = import.meta.url.endsWith('.js');
-    const plugins = await loadInstalledPlugins({
-      bundledDir: join(options.appRoot, ...(compiled ? ['dist', 'extensions'] : ['extensions'])),
-      userExtensionsDir: paths.userExtensionsDir,
-      config: () => config.current.plugins,
-      home: paths.home,
-      log: log.child({ part: 'plugins' }),
-      uid: process.getuid?.(),
-    });
-    tools.push(...plugins.registry.listTools().map((tool) => ({ source: 'plugin' as const, ...tool })));
-    plugins.registry.onHookError = (pluginId, error) =>
-      log.warn('a plugin bootstrap hook failed; ignored', { plugin: pluginId, error: String(error) });
-    bootstrapHooks.push(...plugins.registry.bootstrapFilesHooks());
-    root.add(wirePluginMethods(core.registry, plugins.registry));
+    const { plugins } = root.add(await wirePlugins({ ...base, appRoot: options.appRoot, tools, bootstrapHooks }));
 
     memory = root.add(
       await wireMemory({
@@ -176,7 +127,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       }),
     );
     // Agents whose engine is a CLI (Claude Code, Codex) instead of the model loop (src-main/cli-backends).
-    const cliBackends = await wireCliBackends({ ...base, plugins, usage, approvals: exec.approvals });
+    const cliBackends = await wireCliBackends({ ...base, plugins, usage, approvals });
     const agent = root.add(
       await wireAgent({
         ...base,
@@ -189,7 +140,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
         tools,
         usage,
         mcpTools: mcp.toolsFor,
-        skillsPrompt: (agentId) => skills.skills.promptListing(agentId),
+        skillsPrompt: (agentId) => skills.promptListing(agentId),
         engineFor: cliBackends.engineFor,
       }),
     );
@@ -200,7 +151,6 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
     root.add(wireHeartbeat({ ...base, services, outbox }));
     // sessions_send (agents-talk) and sessions_spawn (subagents): their tools, methods and events.
     root.add(wireSubagents({ ...base, services, sessions: sessions.store, lanes: sessions.lanes, usage, tools }));
-    const approvals = exec.approvals;
     root.add(
       wireChat({
         ...base,
@@ -215,9 +165,17 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
     );
     root.add(await (await import('./wire-channels.js')).wireChannels({ ...base, secrets, plugins, approvals, outbox }));
     const execConfig = (agentId: string) => execConfigFor(config, agentId);
-    const gatewayUrl = options.gatewayUrl ?? (() => 'http://127.0.0.1');
     root.add(wireRoster(base));
-    root.add(wireOpenClawUi({ ...base, services, approvals, execConfig, gatewayUrl, defaultsSlot: openClawDefaults }));
+    root.add(
+      wireOpenClawUi({
+        ...base,
+        services,
+        approvals,
+        execConfig,
+        gatewayUrl: gatewayUrl ?? (() => 'http://127.0.0.1'),
+        defaultsSlot: openClawDefaults,
+      }),
+    );
     return { secrets, sessionCount: sessions.count, wake: () => cron.wake(), dispose: () => root.dispose() };
   } catch (error) {
     await root.dispose().catch(() => {});

@@ -21,6 +21,8 @@ import { withUsageTag } from '../usage/index.js';
 
 export interface WiredExec extends AsyncDisposable {
   exec: ExecCapability;
+  /** A command line's hard-floor findings: an MCP server's command line meets the same floor as exec's. */
+  floorReasons(commandLine: string): string[];
 }
 
 /**
@@ -85,5 +87,7 @@ export async function wireExec(deps: {
       env: exec.terminalEnv,
     }),
   );
-  return { exec, dispose: () => root.dispose() };
+  const floorReasons = (line: string) =>
+    exec.approvals.screen(line, deps.env.HOME ?? '/').floor.map((reason) => reason.detail);
+  return { exec, floorReasons, dispose: () => root.dispose() };
 }

@@ -1,0 +1,46 @@
+import { join } from 'node:path';
+import type { BootstrapFilesHook } from '../agent/bootstrap/index.js';
+import type { Disposable } from '../base/disposable.js';
+import type { Logger } from '../base/logger.js';
+import type { ConfigService } from '../config/index.js';
+import type { GatewayCore } from '../gateway/gateway-core.js';
+import type { HearthPaths } from '../paths/index.js';
+import { type InstalledPlugins, loadInstalledPlugins } from '../plugins/index.js';
+import type { ToolDefinition } from '../tools/tool.js';
+import { wirePluginMethods } from './wire-plugin-methods.js';
+
+export interface WiredPlugins extends Disposable {
+  plugins: InstalledPlugins;
+}
+
+/**
+ * Plugins: bundled (extensions/, compiled to dist/extensions/ in a build) and the user's own.
+ * The CLI loads them through the same function, so a slot means the same in both. Their tools
+ * join the host's list, their bootstrap hooks the workspace's, their gateway methods the router.
+ */
+export async function wirePlugins(deps: {
+  core: Pick<GatewayCore, 'registry'>;
+  config: Pick<ConfigService, 'current'>;
+  paths: HearthPaths;
+  log: Logger;
+  appRoot: string;
+  tools: ToolDefinition[];
+  bootstrapHooks: BootstrapFilesHook[];
+}): Promise<WiredPlugins> {
+  const { config, paths, log } = deps;
+  const compiled = import.meta.url.endsWith('.js');
+  const plugins = await loadInstalledPlugins({
+    bundledDir: join(deps.appRoot, ...(compiled ? ['dist', 'extensions'] : ['extensions'])),
+    userExtensionsDir: paths.userExtensionsDir,
+    config: () => config.current.plugins,
+    home: paths.home,
+    log: log.child({ part: 'plugins' }),
+    uid: process.getuid?.(),
+  });
+  deps.tools.push(...plugins.registry.listTools().map((tool) => ({ source: 'plugin' as const, ...tool })));
+  plugins.registry.onHookError = (pluginId, error) =>
+    log.warn('a plugin bootstrap hook failed; ignored', { plugin: pluginId, error: String(error) });
+  deps.bootstrapHooks.push(...plugins.registry.bootstrapFilesHooks());
+  const methods = wirePluginMethods(deps.core.registry, plugins.registry);
+  return { plugins, dispose: () => methods.dispose() };
+}
