@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../protocol/events.js';
 import type { SubagentEvent, SubagentView } from '../protocol/methods/subagents.js';
 import type { FakeReply, FakeRequestInfo } from '../testing/fake-llm/index.js';
 import { type ProductFixture, startProductFixture } from '../testing/product-fixture.js';
@@ -179,6 +180,54 @@ describe('subagents (sessions_spawn)', () => {
     expect(subagentCalls(after.byPurpose) - subagentCalls(before.byPurpose)).toBe(1);
   });
 
+  it('streams what a subagent does for a live card: its text, its tools, its cost, under the spawning call', async () => {
+    const reply = 'I read SOUL.md; the persona is ready.';
+    product.llm.script([
+      spawn({ task: 'read the persona file', label: 'reader' }),
+      { type: 'tool_calls', calls: [{ name: 'read', input: { path: 'SOUL.md' } }] },
+      { type: 'text', text: reply, chunkSize: 5 },
+      text('The reader is done.'),
+    ]);
+    const seen = product.socket.frames.length;
+    const start = started((view) => view.label === 'reader');
+    const end = await product.turn('sub-live', 'read the persona with a subagent', 'main');
+    expect(end).toMatchObject({ state: 'final' });
+    const view = await start;
+    const done = await ended(view.id);
+    expect(done).toMatchObject({ status: 'ok', result: reply, steps: 1 });
+
+    // The card is found by the parent's sessions_spawn call: the same id as in the parent's transcript.
+    const spawnCall = product.socket.frames
+      .slice(seen)
+      .map((frame) => frame.payload as AgentEvent)
+      .find(
+        (payload) =>
+          payload.sessionKey === 'agent:main:main' &&
+          payload.stream === 'tool' &&
+          payload.data.phase === 'call' &&
+          payload.data.name === 'sessions_spawn',
+      );
+    expect(spawnCall).toBeDefined();
+    expect(view.toolCallId).toBe((spawnCall!.data as { toolCallId: string }).toolCallId);
+    expect(await history('agent:main:main')).toContain(view.toolCallId!);
+
+    const steps = product.socket.frames
+      .filter(subagentEvent((e) => e.phase === 'step' && e.id === view.id))
+      .map((frame) => (frame.payload as Extract<SubagentEvent, { phase: 'step' }>).step);
+    expect(steps.filter((step) => step.kind !== 'text' && step.kind !== 'cost')).toMatchObject([
+      { kind: 'tool_call', name: 'read' },
+      { kind: 'tool_result', name: 'read', isError: false },
+    ]);
+    // The reply streamed in pieces, and they add up to what the subagent said.
+    const pieces = steps.flatMap((step) => (step.kind === 'text' ? [step.delta] : []));
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(pieces.join('')).toBe(reply);
+    // Its cost moved after each of its two model calls, up to what the end reports.
+    const costs = steps.flatMap((step) => (step.kind === 'cost' ? [step.cost] : []));
+    expect(costs.map((cost) => cost.calls)).toEqual([1, 2]);
+    expect(costs.at(-1)).toEqual(done.cost);
+  });
+
   it('a background subagent finishes later and the parent is told (event and transcript notice)', async () => {
     // The parent's next call and the subagent's first race: one reply source answers both by content.
     const either = (request: FakeRequestInfo): FakeReply =>
@@ -214,7 +263,8 @@ describe('subagents (sessions_spawn)', () => {
     // A live card sees its steps: the refused call and its result, then the end with the step count.
     const steps = product.socket.frames
       .filter(subagentEvent((e) => e.phase === 'step' && e.id === leaf.id))
-      .map((frame) => (frame.payload as Extract<SubagentEvent, { phase: 'step' }>).step);
+      .map((frame) => (frame.payload as Extract<SubagentEvent, { phase: 'step' }>).step)
+      .filter((step) => step.kind === 'tool_call' || step.kind === 'tool_result');
     expect(steps).toMatchObject([
       { kind: 'tool_call', name: 'sessions_spawn' },
       { kind: 'tool_result', name: 'sessions_spawn', isError: true },

@@ -75,7 +75,12 @@ export function wireSubagents(deps: {
     core.bus.onDidPublish(({ event, payload }) => {
       if (event === 'agent') {
         const agent = payload as AgentEvent;
-        if (agent.stream !== 'tool' || !subagents.ofSession(agent.sessionKey)) return;
+        if (!subagents.ofSession(agent.sessionKey)) return;
+        if (agent.stream === 'assistant') {
+          if (agent.data.delta) subagents.recordStep(agent.sessionKey, { kind: 'text', delta: agent.data.delta });
+          return;
+        }
+        if (agent.stream !== 'tool') return;
         const { data } = agent;
         subagents.recordStep(
           agent.sessionKey,

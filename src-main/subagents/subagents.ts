@@ -7,6 +7,7 @@ import type {
   SubagentMode,
   SubagentRole,
   SubagentStatus,
+  SubagentStep,
   SubagentView,
 } from '../protocol/methods/subagents.js';
 import { formatSessionKey } from '../sessions/index.js';
@@ -21,6 +22,8 @@ export interface SpawnInput {
   mode: SubagentMode;
   role: SubagentRole;
   label?: string;
+  /** The parent's `sessions_spawn` call, so a UI can show the subagent where it was spawned. */
+  toolCallId?: string;
   /** The spawning turn's abort signal: aborting it aborts a foreground subagent (and its own). */
   signal?: AbortSignal;
 }
@@ -38,8 +41,8 @@ export interface Subagents {
   ofSession(sessionKey: string): SubagentView | undefined;
   /** A model call of a subagent's session was metered (usage onDidRecord). */
   recordCost(sessionKey: string, call: { inputTokens: number; outputTokens: number; costUsd: number }): void;
-  /** A tool call or result in a subagent's session (its `agent` events), for a UI's live card. */
-  recordStep(sessionKey: string, step: Extract<SubagentEvent, { phase: 'step' }>['step']): void;
+  /** Its reply text, a tool call or result in a subagent's session (its `agent` events), for a UI's live card. */
+  recordStep(sessionKey: string, step: Exclude<SubagentStep, { kind: 'cost' }>): void;
   /** Aborts every running subagent (the host is shutting down). */
   dispose(): void;
 }
@@ -68,6 +71,15 @@ export interface SubagentsDeps {
 export function createSubagents(deps: SubagentsDeps): Subagents {
   const registry = new SubagentRegistry();
   const newId = deps.newId ?? (() => randomUUID().replaceAll('-', '').slice(0, 12));
+
+  const publishStep = (view: SubagentView, step: SubagentStep) =>
+    deps.publish({
+      phase: 'step',
+      id: view.id,
+      sessionKey: view.sessionKey,
+      parentSessionKey: view.parentSessionKey,
+      step,
+    });
 
   const abortOne = (view: SubagentView): boolean => {
     if (view.status !== 'running') return false;
@@ -142,6 +154,7 @@ export function createSubagents(deps: SubagentsDeps): Subagents {
         runId: `subagent-${id}`,
         parentSessionKey: parent.sessionKey,
         rootSessionKey,
+        ...(input.toolCallId ? { toolCallId: input.toolCallId } : {}),
         depth,
         role,
         controlScope: role === 'orchestrator' ? 'children' : 'none',
@@ -232,14 +245,16 @@ export function createSubagents(deps: SubagentsDeps): Subagents {
     ofSession: (sessionKey) => registry.ofSession(sessionKey),
 
     recordCost(sessionKey, call) {
-      registry.addCost(sessionKey, call);
+      const view = registry.addCost(sessionKey, call);
+      if (view?.status !== 'running') return;
+      publishStep(view, { kind: 'cost', cost: { ...view.cost } });
     },
 
     recordStep(sessionKey, step) {
       const view = registry.ofSession(sessionKey);
       if (view?.status !== 'running') return;
       if (step.kind === 'tool_call') view.steps++;
-      deps.publish({ phase: 'step', id: view.id, sessionKey, parentSessionKey: view.parentSessionKey, step });
+      publishStep(view, step);
     },
 
     dispose() {

@@ -17,6 +17,8 @@ export interface ToolContext {
   runKind?: 'default' | 'heartbeat' | 'cron';
   /** The model this call's reply came from (`provider/model`), e.g. so `read` sends images only to a model that takes them. */
   modelRef?: string;
+  /** The model's id for this call (what its result answers), e.g. so a subagent names the call that spawned it. */
+  toolCallId?: string;
 }
 
 /** A tool the model can call. Capabilities (exec, memory, …) build these; the agent loop calls them. */

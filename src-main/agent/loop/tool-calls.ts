@@ -59,7 +59,11 @@ export async function runToolCall(input: RunToolCallInput): Promise<ToolResultMe
         );
       } else {
         try {
-          const output = await tool.execute(parsed.data, { ...input.context, signal: input.signal });
+          const output = await tool.execute(parsed.data, {
+            ...input.context,
+            toolCallId: call.toolCallId,
+            signal: input.signal,
+          });
           outcome = result(output.output, output.isError, output.images);
         } catch (error) {
           input.log.warn('tool failed', { tool: call.toolName, error: (error as Error).message });

@@ -25,6 +25,8 @@ export interface SubagentView {
   /** The session that spawned it, and the one at the top of the chain (where the person asked). */
   parentSessionKey: string;
   rootSessionKey: string;
+  /** The parent's `sessions_spawn` call that started it: a UI shows the subagent's card in its place. */
+  toolCallId?: string;
   /** The parent's depth + 1 (a person's session is 0). */
   depth: number;
   role: SubagentRole;
@@ -44,18 +46,18 @@ export interface SubagentView {
   cost: SubagentCost;
 }
 
-/** `subagent`: started, each step (a tool call, its result), ended with status, result and cost. */
+/** One thing a running subagent did: a piece of its reply, a tool call, its result, a metered model call. */
+export type SubagentStep =
+  | { kind: 'text'; delta: string }
+  | { kind: 'tool_call'; toolCallId: string; name: string }
+  | { kind: 'tool_result'; toolCallId: string; name: string; isError: boolean }
+  /** Its cost so far, after each of its model calls. */
+  | { kind: 'cost'; cost: SubagentCost };
+
+/** `subagent`: started, each step (its streamed text, tool calls and results, cost), ended with status, result and cost. */
 export type SubagentEvent =
   | { phase: 'started'; subagent: SubagentView }
-  | {
-      phase: 'step';
-      id: string;
-      sessionKey: string;
-      parentSessionKey: string;
-      step:
-        | { kind: 'tool_call'; toolCallId: string; name: string }
-        | { kind: 'tool_result'; toolCallId: string; name: string; isError: boolean };
-    }
+  | { phase: 'step'; id: string; sessionKey: string; parentSessionKey: string; step: SubagentStep }
   | { phase: 'ended'; subagent: SubagentView };
 
 export interface SubagentsListResult {

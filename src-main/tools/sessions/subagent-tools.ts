@@ -46,6 +46,7 @@ export function createSubagentTools(subagents: Subagents): ToolDefinition[] {
         mode: input.mode ?? 'foreground',
         role: input.role ?? 'leaf',
         ...(input.label ? { label: input.label } : {}),
+        ...(context.toolCallId ? { toolCallId: context.toolCallId } : {}),
         signal: context.signal,
       });
       if (!result.ok) return { output: result.reason, isError: true };
