@@ -1,0 +1,317 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../base/clock.js';
+import { silentLogger } from '../base/logger.js';
+import { createHearthPaths, type HearthPaths } from '../paths/index.js';
+import { openSecretStore, type SecretStore } from '../secrets/index.js';
+import { createSessionStore } from '../sessions/index.js';
+import { createTempHome } from '../testing/temp-home.js';
+import { type ImportReport, type ImportSource, openOfflineTargets, planImport, readImportSource } from './index.js';
+import { hermesKeys, hermesSessionIds, writeHermesFixture } from './testing/hermes-fixture.js';
+import { openClawKeys, openClawSessionIds, writeOpenClawFixture } from './testing/openclaw-fixture.js';
+
+let temp: { home: string; cleanup(): Promise<void> };
+let paths: HearthPaths;
+let secrets: SecretStore;
+let sourceDir: string;
+let templatesDir: string;
+
+beforeEach(async () => {
+  temp = await createTempHome('hearth-import-');
+  paths = createHearthPaths(join(temp.home, 'hearth'));
+  secrets = (await openSecretStore({ paths, log: silentLogger, env: { HEARTH_SECRET_STORE: 'file' } })).store;
+  sourceDir = join(temp.home, 'source');
+  templatesDir = join(temp.home, 'templates');
+  await mkdir(templatesDir, { recursive: true });
+  await writeFile(join(templatesDir, 'SOUL.md'), '# SOUL.md starter\n');
+});
+afterEach(() => temp.cleanup());
+
+/** One run as the CLI does it: read the other tool's folder, plan against the home, apply or not. */
+async function run(source: ImportSource, apply: boolean): Promise<ImportReport> {
+  const inventory = await readImportSource(source, sourceDir, temp.home);
+  const targets = await openOfflineTargets({ paths, secrets, clock: systemClock, log: silentLogger, templatesDir });
+  try {
+    const plan = await planImport(inventory, targets);
+    return apply ? await plan.apply() : plan.report;
+  } finally {
+    await targets.close();
+  }
+}
+
+const targetsOf = (report: ImportReport, status: string, kind?: string) =>
+  report.items.filter((i) => i.status === status && (!kind || i.kind === kind)).map((i) => i.target);
+const itemFor = (report: ImportReport, text: string) =>
+  report.items.find((i) => i.target.includes(text) || i.origin.includes(text));
+
+async function hearthJson(): Promise<string> {
+  return readFile(paths.configFile, 'utf8');
+}
+
+describe('import from OpenClaw', () => {
+  beforeEach(() => writeOpenClawFixture(sourceDir));
+
+  it('reports the plan without writing anything', async () => {
+    const report = await run('openclaw', false);
+    expect(report.applied).toBe(false);
+    expect(targetsOf(report, 'import', 'workspace-file').sort()).toEqual([
+      'workspace of dev/SOUL.md',
+      'workspace/AGENTS.md',
+      'workspace/DREAMS.md',
+      'workspace/IDENTITY.md',
+      'workspace/MEMORY.md',
+      'workspace/SOUL.md',
+      'workspace/USER.md',
+      'workspace/memory/2026-05-07-vendor-pitch.md',
+      'workspace/memory/2026-05-07.md',
+    ]);
+    expect(targetsOf(report, 'import', 'session').sort()).toEqual([
+      `agent:dev:openclaw-${openClawSessionIds.dev}`,
+      `agent:main:openclaw-${openClawSessionIds.main}`,
+      `agent:main:openclaw-${openClawSessionIds.telegram}`,
+    ]);
+    expect(targetsOf(report, 'import', 'credential').sort()).toEqual([
+      'auth profile openclaw-anthropic-default (anthropic)',
+      'auth profile openclaw-deepseek (deepseek)',
+      'auth profile openclaw-openrouter-env (openrouter)',
+    ]);
+    expect(targetsOf(report, 'import', 'provider').sort()).toEqual([
+      'providers.deepseek',
+      'providers.local',
+      'providers.openrouter',
+    ]);
+    expect(targetsOf(report, 'import', 'agent')).toEqual(['agents.list[dev]']);
+    expect(targetsOf(report, 'import', 'binding')).toHaveLength(2);
+    expect(targetsOf(report, 'import', 'cron-job')).toHaveLength(2);
+    expect(targetsOf(report, 'import', 'allowlist')).toHaveLength(2);
+    expect(itemFor(report, 'Old reminder')).toMatchObject({
+      status: 'skipped',
+      reason: expect.stringMatching(/passed/),
+    });
+    expect(itemFor(report, 'openai-codex:default')).toMatchObject({
+      status: 'skipped',
+      reason: expect.stringMatching(/OAuth/),
+    });
+    expect(itemFor(report, 'models.providers.local.apiKey')).toMatchObject({
+      status: 'skipped',
+      reason: expect.stringMatching(/LOCAL_KEY/),
+    });
+    expect(itemFor(report, 'channels.telegram')).toMatchObject({ status: 'skipped' });
+    // Nothing written: no config, no secrets, no workspace.
+    await expect(readFile(paths.configFile, 'utf8')).rejects.toThrow(/ENOENT/);
+    expect(await secrets.list()).toEqual([]);
+    await expect(readFile(join(paths.workspaceDir('main'), 'SOUL.md'), 'utf8')).rejects.toThrow(/ENOENT/);
+  });
+
+  it('applies: files, sessions, keys in the secret store (never hearth.json), agents, bindings, jobs, allowlist', async () => {
+    const report = await run('openclaw', true);
+    expect(report.items.filter((i) => i.status === 'failed')).toEqual([]);
+    expect(report.counts.imported).toBeGreaterThan(20);
+
+    expect(await readFile(join(paths.workspaceDir('main'), 'SOUL.md'), 'utf8')).toBe(
+      '# Soul\nI am Claw, warm and brief.\n',
+    );
+    expect(await readFile(join(paths.workspaceDir('main'), 'memory', '2026-05-07.md'), 'utf8')).toContain('API design');
+    expect(await readFile(join(paths.workspaceDir('dev'), 'SOUL.md'), 'utf8')).toContain('terse engineer');
+    await expect(readFile(join(paths.workspaceDir('main'), 'BOOTSTRAP.md'), 'utf8')).rejects.toThrow(/ENOENT/);
+
+    const sessions = createSessionStore({ paths, clock: systemClock, log: silentLogger });
+    const listed = await sessions.list({ agentId: 'main' });
+    const trip = listed.sessions.find((s) => s.key === `agent:main:openclaw-${openClawSessionIds.telegram}`)!;
+    expect(trip.title).toBe('Trip planning');
+    const { messages } = await sessions.read('main', trip.sessionId);
+    expect(messages.map((m) => m.kind)).toEqual(['user', 'assistant', 'tool_call', 'tool_result', 'assistant']);
+    expect(messages[0]).toMatchObject({ kind: 'user', text: 'Plan a trip to Lisbon' });
+    expect(messages[1]).toMatchObject({
+      kind: 'assistant',
+      model: 'anthropic/claude-opus-4-6',
+      usage: { inputTokens: 120 },
+    });
+    expect(messages[2]).toMatchObject({ toolName: 'web_search', input: { query: 'Lisbon weather May' } });
+    expect(messages[3]).toMatchObject({ kind: 'tool_result', output: 'Sunny, 24°C' });
+    expect((await sessions.list({ agentId: 'dev' })).sessions).toHaveLength(1);
+
+    expect(await secrets.get('auth-profile:openclaw-anthropic-default')).toBe(openClawKeys.anthropic);
+    expect(await secrets.get('auth-profile:openclaw-openrouter-env')).toBe(openClawKeys.openrouter);
+    expect(await secrets.get('auth-profile:openclaw-deepseek')).toBe(openClawKeys.deepseekProvider);
+    const raw = await hearthJson();
+    for (const key of Object.values(openClawKeys)) expect(raw).not.toContain(key);
+    const config = JSON.parse(raw);
+    expect(config.providers.deepseek).toMatchObject({
+      kind: 'openai-compatible',
+      baseURL: 'https://api.deepseek.com/v1',
+    });
+    expect(config.providers.deepseek.models['deepseek-chat']).toEqual({
+      contextWindow: 64000,
+      maxOutputTokens: 8192,
+      name: 'DeepSeek Chat',
+    });
+    expect(config.providers.openrouter.kind).toBe('openai-compatible');
+    expect(config.agents.defaults.model).toEqual({
+      primary: 'anthropic/claude-opus-4-6',
+      fallbacks: ['openrouter/deepseek/deepseek-chat'],
+    });
+    expect(config.agents.list).toEqual([
+      { id: 'main' },
+      { id: 'dev', name: 'Dev helper', model: 'deepseek/deepseek-chat' },
+    ]);
+    expect(config.agents.bindings).toEqual([
+      { agentId: 'dev', match: { channel: 'discord', guildId: '987654321' } },
+      { agentId: 'main', match: { channel: 'telegram', peer: { kind: 'direct', id: '207' } } },
+    ]);
+
+    const cron = JSON.parse(await readFile(join(paths.stateDir, 'cron', 'jobs.json'), 'utf8'));
+    expect(
+      cron.jobs.map(
+        (j: { name: string; scheduleText: string; delivery: string; enabled: boolean; session: string }) => [
+          j.name,
+          j.scheduleText,
+          j.delivery,
+          j.enabled,
+          j.session,
+        ],
+      ),
+    ).toEqual([
+      ['Morning brief', '0 7 * * *', 'telegram:207', true, 'isolated'],
+      ['Drink water', 'every 60m', 'ui', false, 'agent:main:main'],
+    ]);
+    const permissions = await readFile(join(paths.stateDir, 'permissions.json'), 'utf8');
+    expect(permissions).toContain('/usr/bin/rg');
+    expect(permissions).toContain('"git"');
+  });
+
+  it('a second run imports nothing new', async () => {
+    await run('openclaw', true);
+    const before = await hearthJson();
+    const again = await run('openclaw', false);
+    expect(again.items.filter((i) => i.status === 'import')).toEqual([]);
+    expect(again.counts.present).toBeGreaterThan(20);
+    const applied = await run('openclaw', true);
+    expect(applied.counts.imported).toBe(0);
+    expect(await hearthJson()).toBe(before);
+    const sessions = createSessionStore({ paths, clock: systemClock, log: silentLogger });
+    expect((await sessions.list({ agentId: 'main' })).sessions).toHaveLength(2);
+    const cron = JSON.parse(await readFile(join(paths.stateDir, 'cron', 'jobs.json'), 'utf8'));
+    expect(cron.jobs).toHaveLength(2);
+  });
+
+  it("keeps Hearth's own files and settings, reporting conflicts; an unedited starter file is replaced", async () => {
+    await mkdir(paths.workspaceDir('main'), { recursive: true });
+    await writeFile(join(paths.workspaceDir('main'), 'USER.md'), '# User\nMy own notes.\n');
+    await writeFile(join(paths.workspaceDir('main'), 'SOUL.md'), '# SOUL.md starter\n');
+    await mkdir(paths.home, { recursive: true });
+    await writeFile(
+      paths.configFile,
+      `${JSON.stringify({ agents: { defaults: { model: { primary: 'openai/gpt-4o', fallbacks: [] } } } })}\n`,
+    );
+    const report = await run('openclaw', true);
+    expect(itemFor(report, 'workspace/USER.md')).toMatchObject({ status: 'conflict' });
+    expect(await readFile(join(paths.workspaceDir('main'), 'USER.md'), 'utf8')).toBe('# User\nMy own notes.\n');
+    expect(itemFor(report, 'workspace/SOUL.md')).toMatchObject({
+      status: 'imported',
+      reason: expect.stringMatching(/starter/),
+    });
+    expect(await readFile(join(paths.workspaceDir('main'), 'SOUL.md'), 'utf8')).toContain('I am Claw');
+    expect(report.items.find((i) => i.kind === 'model')).toMatchObject({
+      status: 'conflict',
+      reason: expect.stringMatching(/openai\/gpt-4o/),
+    });
+    expect(JSON.parse(await hearthJson()).agents.defaults.model.primary).toBe('openai/gpt-4o');
+  });
+
+  it('reports a malformed file clearly and imports the rest', async () => {
+    await writeOpenClawFixture(sourceDir, { malformed: true });
+    const report = await run('openclaw', true);
+    expect(itemFor(report, 'cron/jobs.json')).toMatchObject({
+      status: 'skipped',
+      reason: expect.stringMatching(/not valid JSON/),
+    });
+    expect(itemFor(report, openClawSessionIds.telegram)).toMatchObject({
+      status: 'imported',
+      reason: expect.stringMatching(/1 unreadable line/),
+    });
+    expect(report.items.filter((i) => i.status === 'failed')).toEqual([]);
+    expect(await secrets.get('auth-profile:openclaw-anthropic-default')).toBe(openClawKeys.anthropic);
+  });
+
+  it('refuses a folder that is not an OpenClaw home, naming what is missing', async () => {
+    await expect(readImportSource('openclaw', join(temp.home, 'nowhere'), temp.home)).rejects.toThrow(
+      /does not look like an OpenClaw folder \(no openclaw.json/,
+    );
+  });
+});
+
+describe('import from Hermes', () => {
+  beforeEach(() => writeHermesFixture(sourceDir));
+
+  it('plans and applies: memories, sessions, keys, model, jobs, profiles; state.db reported', async () => {
+    const plan = await run('hermes', false);
+    expect(itemFor(plan, 'state.db')).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/SQLite/) });
+    expect(itemFor(plan, 'TELEGRAM_BOT_TOKEN')).toMatchObject({ status: 'skipped' });
+    expect(itemFor(plan, 'command_allowlist')).toMatchObject({
+      status: 'skipped',
+      reason: expect.stringMatching(/danger pattern/),
+    });
+    expect(JSON.stringify(plan)).not.toContain(hermesKeys.openrouter);
+
+    const report = await run('hermes', true);
+    expect(report.items.filter((i) => i.status === 'failed')).toEqual([]);
+    const ws = paths.workspaceDir('main');
+    expect(await readFile(join(ws, 'SOUL.md'), 'utf8')).toContain('Curious and kind');
+    expect(await readFile(join(ws, 'MEMORY.md'), 'utf8')).toContain('Debian');
+    expect(await readFile(join(ws, 'USER.md'), 'utf8')).toContain('backend engineer');
+    expect(await readFile(join(paths.workspaceDir('work'), 'SOUL.md'), 'utf8')).toContain('Formal');
+
+    const sessions = createSessionStore({ paths, clock: systemClock, log: silentLogger });
+    const listed = (await sessions.list({ agentId: 'main' })).sessions;
+    const disk = listed.find((s) => s.key === `agent:main:hermes-${hermesSessionIds.cli}`)!;
+    expect(disk.title).toBe('Disk usage');
+    const { messages } = await sessions.read('main', disk.sessionId);
+    expect(messages.map((m) => m.kind)).toEqual(['user', 'tool_call', 'tool_result', 'assistant']);
+    expect(messages[1]).toMatchObject({ toolName: 'terminal', input: { command: 'df -h' } });
+    expect(messages[2]).toMatchObject({ toolName: 'terminal', output: '/dev/sda1 40% used' });
+    expect(listed.find((s) => s.key === `agent:main:hermes-${hermesSessionIds.telegram}`)?.title).toBe(
+      'Ada (Telegram)',
+    );
+
+    expect(await secrets.get('auth-profile:hermes-openrouter')).toBe(hermesKeys.openrouter);
+    expect(await secrets.get('auth-profile:hermes-anthropic')).toBe(hermesKeys.anthropic);
+    expect(await secrets.get('auth-profile:hermes-lab-vllm')).toBe(hermesKeys.custom);
+    const raw = await hearthJson();
+    for (const key of Object.values(hermesKeys)) expect(raw).not.toContain(key);
+    const config = JSON.parse(raw);
+    expect(config.agents.defaults.model).toEqual({
+      primary: 'openrouter/anthropic/claude-opus-4',
+      fallbacks: ['anthropic/claude-sonnet-4'],
+    });
+    expect(config.providers['lab-vllm']).toEqual({ kind: 'openai-compatible', baseURL: 'http://10.0.0.5:8000/v1' });
+    expect(config.agents.list).toEqual([
+      { id: 'main' },
+      { id: 'work', name: 'work', model: 'anthropic/claude-sonnet-4' },
+    ]);
+    const cron = JSON.parse(await readFile(join(paths.stateDir, 'cron', 'jobs.json'), 'utf8'));
+    expect(cron.jobs.map((j: { scheduleText: string; delivery: string }) => [j.scheduleText, j.delivery])).toEqual([
+      ['0 9 * * 1-5', 'telegram:207'],
+      ['every 90m', 'ui'],
+    ]);
+
+    const again = await run('hermes', true);
+    expect(again.counts.imported).toBe(0);
+    expect(again.counts.import).toBe(0);
+  });
+
+  it('reports invalid YAML and still imports the memories and sessions', async () => {
+    await writeHermesFixture(sourceDir, { malformed: true });
+    const report = await run('hermes', true);
+    expect(itemFor(report, 'config.yaml')).toMatchObject({
+      status: 'skipped',
+      reason: expect.stringMatching(/not valid YAML/),
+    });
+    expect(itemFor(report, hermesSessionIds.cli)).toMatchObject({
+      status: 'imported',
+      reason: expect.stringMatching(/unreadable/),
+    });
+    expect(await readFile(join(paths.workspaceDir('main'), 'MEMORY.md'), 'utf8')).toContain('Debian');
+  });
+});
