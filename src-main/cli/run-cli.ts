@@ -37,6 +37,7 @@ const groups: Record<string, () => Promise<Register>> = {
   channels: async () => (await import('./commands/channels.js')).registerChannelsCommands,
   skills: async () => (await import('./commands/skills.js')).registerSkillsCommands,
   agents: async () => (await import('./commands/agents.js')).registerAgentsCommands,
+  import: async () => (await import('./commands/import.js')).registerImportCommands,
 };
 
 /** The first word that is not an option (or an option's value): the command group asked for. */

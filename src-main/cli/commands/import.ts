@@ -1,0 +1,93 @@
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Command } from 'commander';
+import { silentLogger } from '../../base/logger.js';
+import { ConfigValidationError, formatProblems } from '../../config/index.js';
+import {
+  defaultSourceFolder,
+  formatImportReport,
+  type ImportSource,
+  openOfflineTargets,
+  planImport,
+  readImportSource,
+} from '../../import/index.js';
+import { openSecretStore } from '../../secrets/index.js';
+import { type CliContext, CliError } from '../cli-context.js';
+
+interface ImportOptions {
+  from?: string;
+  apply?: boolean;
+  dryRun?: boolean;
+  json?: boolean;
+}
+
+// resources/workspace beside src-main/ (sources) or beside dist/ (built): Hearth's starter files.
+const here = fileURLToPath(new URL('../../../', import.meta.url));
+const templatesDir = join(
+  here.replace(/\/$/, '').endsWith('/dist') ? join(here, '..') : here,
+  'resources',
+  'workspace',
+);
+
+/**
+ * `hearth import openclaw|hermes [--from <dir>] [--apply]`: bring another agent's workspace files,
+ * sessions, providers and keys, agents, bindings, cron jobs and exec allowlist into HEARTH_HOME
+ * (docs/IMPORT.md). The default is the plan, changing nothing; `--apply` carries it out. Works on
+ * the files directly: stop the gateway first, or use the onboarding button while it runs.
+ */
+export function registerImportCommands(program: Command, context: CliContext): void {
+  const command = program
+    .command('import')
+    .description('Import from OpenClaw or Hermes Agent (dry run unless --apply)');
+  for (const source of ['openclaw', 'hermes'] as const) {
+    command
+      .command(source)
+      .description(`Import from ${source === 'openclaw' ? 'OpenClaw (~/.openclaw)' : 'Hermes Agent (~/.hermes)'}`)
+      .option('--from <dir>', `the ${source === 'openclaw' ? 'OpenClaw' : 'Hermes'} folder to read`)
+      .option('--dry-run', 'show what would be imported, skipped and why (the default)')
+      .option('--apply', 'import it (nothing Hearth has is overwritten)')
+      .option('--json', 'print the report as JSON')
+      .action((options: ImportOptions) => runImport(context, source, options));
+  }
+}
+
+async function runImport(context: CliContext, source: ImportSource, options: ImportOptions): Promise<void> {
+  if (options.apply && options.dryRun)
+    throw new CliError("import: --apply and --dry-run are each other's opposite; give one");
+  const userHome = context.env.HOME ?? homedir();
+  const from = options.from ? resolve(options.from) : defaultSourceFolder(source, userHome, context.env);
+  let inventory: Awaited<ReturnType<typeof readImportSource>>;
+  try {
+    inventory = await readImportSource(source, from, userHome);
+  } catch (error) {
+    throw new CliError(`import ${source}: ${(error as Error).message}`);
+  }
+  const paths = context.paths();
+  const { store } = await openSecretStore({ paths, log: silentLogger, env: context.env });
+  let targets: Awaited<ReturnType<typeof openOfflineTargets>>;
+  try {
+    targets = await openOfflineTargets({
+      paths,
+      secrets: store,
+      clock: context.clock,
+      log: silentLogger,
+      templatesDir,
+    });
+  } catch (error) {
+    if (error instanceof ConfigValidationError)
+      throw new CliError(
+        `import ${source}: ${paths.configFile} is invalid, fix it first:\n${formatProblems(error.errors)}`,
+      );
+    throw new CliError(`import ${source}: ${(error as Error).message}`);
+  }
+  try {
+    const plan = await planImport(inventory, targets);
+    const report = options.apply ? await plan.apply() : plan.report;
+    if (store.warning && options.apply) context.stderr(`warning: ${store.warning}\n`);
+    context.stdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatImportReport(report));
+    if (report.counts.failed > 0) context.exitCode = 1;
+  } finally {
+    await targets.close();
+  }
+}
