@@ -22,6 +22,7 @@ import { wireCliBackends } from './wire-cli-backends.js';
 import { wireCron } from './wire-cron.js';
 import { execConfigFor, wireExec } from './wire-exec.js';
 import { wireHeartbeat } from './wire-heartbeat.js';
+import { wireImport } from './wire-import.js';
 import { wireMcp } from './wire-mcp.js';
 import { type WiredMemory, wireMemory } from './wire-memory.js';
 import { createSessionDefaultsSlot, wireOpenClawUi } from './wire-openclaw-ui.js';
@@ -148,6 +149,17 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
     // Cron's and the heartbeat's results for a channel go here; the channels bind it when they start.
     const outbox = createChannelOutbox();
     const { cron } = root.add(await wireCron({ ...base, services, tools, outbox }));
+    // Import from OpenClaw / Hermes (the onboarding button) through the stores wired above.
+    root.add(
+      wireImport({
+        ...base,
+        appRoot: options.appRoot,
+        sessions: sessions.store,
+        auth: services.auth,
+        cron,
+        allowlist: exec.permissions.allowlist(),
+      }),
+    );
     root.add(wireHeartbeat({ ...base, services, outbox }));
     // sessions_send (agents-talk) and sessions_spawn (subagents): their tools, methods and events.
     root.add(wireSubagents({ ...base, services, sessions: sessions.store, lanes: sessions.lanes, usage, tools }));

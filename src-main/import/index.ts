@@ -1,4 +1,5 @@
 export { formatImportReport } from './format-report.js';
+export { createImportService, type ImportService } from './import-service.js';
 export { type DetectedSource, defaultSourceFolder, detectImportSources, readImportSource } from './import-source.js';
 export type { ImportTargets } from './import-targets.js';
 export {

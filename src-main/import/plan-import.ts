@@ -129,7 +129,19 @@ async function planWorkspaceFile(
       const now = await readIfThere(path);
       if (now && !(starter && now.equals(starter))) throw new Error(`${path} was edited since the plan; kept`);
       await writeFile(path, content);
-    } else await writeFile(path, content, { flag: 'wx' });
+      return;
+    }
+    try {
+      await writeFile(path, content, { flag: 'wx' });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      // A running gateway seeds a new agent's workspace from the starters as soon as the agent is
+      // in the config (a step of this same import): a starter that appeared meanwhile is replaced.
+      const now = await readIfThere(path);
+      if (now?.equals(content)) return;
+      if (!(starter && now?.equals(starter))) throw new Error(`${path} appeared since the plan; kept`);
+      await writeFile(path, content);
+    }
   };
   if (!existing) return add({ ...item, status: 'import' }, write(false));
   if (existing.equals(content)) return add({ ...item, status: 'present' });

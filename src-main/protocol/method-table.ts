@@ -12,6 +12,7 @@ import { devicesMethods } from './methods/devices.js';
 import { dreamsMethods } from './methods/dreams.js';
 import { execMethods } from './methods/exec.js';
 import { gatewayMethods } from './methods/gateway.js';
+import { importMethods } from './methods/import.js';
 import { mcpMethods } from './methods/mcp.js';
 import { memoryMethods } from './methods/memory.js';
 import { modelsMethods } from './methods/models.js';
@@ -53,6 +54,7 @@ export const methodTable = {
   ...usageMethods,
   ...tokensMethods,
   ...skillsMethods,
+  ...importMethods,
   // What OpenClaw's own clients call (docs/GATEWAY.md "OpenClaw clients").
   ...openClawChatMethods,
   ...openClawAgentsMethods,
