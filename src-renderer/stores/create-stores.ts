@@ -17,6 +17,7 @@ import { createPermissionsStore, type PermissionsState } from './permissions-sto
 import { createScheduleStore, type ScheduleState } from './schedule-store.js';
 import { createSessionsStore, parseSessionKey, type SessionsState } from './sessions-store.js';
 import { createSkillsStore, type SkillsState } from './skills-store.js';
+import { createSubagentsStore, type SubagentsState } from './subagents-store.js';
 import { createTerminalStore, type TerminalState } from './terminal-store.js';
 import { createUiStore, type UiState, type ViewId } from './ui-store.js';
 import { createUsageStore, type UsageState } from './usage-store.js';
@@ -28,6 +29,8 @@ export interface Stores {
   agents: StoreApi<AgentsState>;
   sessions: StoreApi<SessionsState>;
   chat: StoreApi<ChatState>;
+  /** Subagents as live cards in the chat that spawned them. */
+  subagents: StoreApi<SubagentsState>;
   approvals: StoreApi<ApprovalsState>;
   permissions: StoreApi<PermissionsState>;
   auth: StoreApi<AuthState>;
@@ -66,6 +69,7 @@ export function createStores(client: GatewayPort, options: CreateStoresOptions):
     agents,
     sessions: createSessionsStore(client),
     chat: createChatStore(client),
+    subagents: createSubagentsStore(client),
     approvals: createApprovalsStore(client),
     permissions: createPermissionsStore(client),
     auth: createAuthStore(client, now),

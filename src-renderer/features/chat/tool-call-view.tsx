@@ -1,5 +1,6 @@
 import { useT } from '../../app/stores-context.js';
 import type { ChatMessage } from '../../stores/chat-message.js';
+import { SubagentCardView } from './subagent-card.js';
 
 const approvalTone = { pending: 'warn', allowed: 'ok', denied: 'danger' } as const;
 
@@ -11,8 +12,17 @@ function preview(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** A tool call, collapsed to one line (name + input gist + approval); open it for input and output. */
+/** A subagent's spawn shows as its live card; any other tool call as a collapsed line. */
 export function ToolCallView({ message }: { message: ChatMessage }) {
+  return message.toolName === 'sessions_spawn' ? (
+    <SubagentCardView message={message} />
+  ) : (
+    <PlainToolCall message={message} />
+  );
+}
+
+/** A tool call, collapsed to one line (name + input gist + approval); open it for input and output. */
+function PlainToolCall({ message }: { message: ChatMessage }) {
   const t = useT();
   const gist = preview(message.toolInput);
   return (
