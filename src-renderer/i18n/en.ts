@@ -284,6 +284,23 @@ export const en = {
   'onboarding.templates':
     'Your workspace holds SOUL.md (who Hearth is), USER.md (what it knows about you) and MEMORY.md (what it keeps). Edit them any time under Memory.',
   'onboarding.skip': 'Later',
+  'onboarding.import.found': 'Found {tool} at {from}: bring its memory, chats, keys and jobs into Hearth.',
+  'onboarding.import.review': 'Import from {tool}…',
+  'onboarding.import.apply': 'Import',
+  'onboarding.import.cancel': 'Cancel',
+  'onboarding.import.done': 'Done',
+  'onboarding.import.busy': 'Working…',
+  'onboarding.import.plan':
+    'Import plan: {import} to import, {conflict} conflicts (Hearth keeps its own), {skipped} skipped, {present} already here.',
+  'onboarding.import.result': 'Imported {imported}, failed {failed}, {conflict} conflicts kept, {skipped} skipped.',
+  'onboarding.import.safe':
+    'Keys go to the secret store, never hearth.json. Nothing already in Hearth is overwritten; running it again imports nothing new.',
+  'onboarding.import.status.import': 'new',
+  'onboarding.import.status.present': 'already here',
+  'onboarding.import.status.conflict': 'conflict',
+  'onboarding.import.status.skipped': 'skipped',
+  'onboarding.import.status.imported': 'imported',
+  'onboarding.import.status.failed': 'failed',
   'nav.schedule': 'Schedule',
   'nav.usage': 'Usage',
   'schedule.title': 'Schedule',

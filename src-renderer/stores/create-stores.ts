@@ -11,6 +11,7 @@ import { type ConnectionStoreState, createConnectionStore } from './connection-s
 import { createDevicesStore, type DevicesState } from './devices-store.js';
 import { createDreamsStore, type DreamsState } from './dreams-store.js';
 import { disposeAll, type GatewayPort } from './gateway-port.js';
+import { createImportStore, type ImportState } from './import-store.js';
 import { createMcpStore, type McpState } from './mcp-store.js';
 import { createMemoryStore, type MemoryState } from './memory-store.js';
 import { createPermissionsStore, type PermissionsState } from './permissions-store.js';
@@ -45,6 +46,8 @@ export interface Stores {
   channels: StoreApi<ChannelsState>;
   mcp: StoreApi<McpState>;
   config: StoreApi<ConfigState>;
+  /** Import from OpenClaw / Hermes, offered in onboarding. */
+  imports: StoreApi<ImportState>;
   ui: StoreApi<UiState>;
   /** Where the canvas is served (the gateway's HTTP origin); undefined = same origin as the page. */
   gatewayOrigin?: string;
@@ -84,6 +87,7 @@ export function createStores(client: GatewayPort, options: CreateStoresOptions):
     channels: createChannelsStore(client),
     mcp: createMcpStore(client),
     config: createConfigStore(client, now),
+    imports: createImportStore(client),
   };
   // Switching agents shows that agent's memory and diary at once, not after the next event.
   const followAgent = agents.subscribe((state, previous) => {

@@ -1,4 +1,5 @@
 import { useDomain, useStores, useT } from '../../app/stores-context.js';
+import { ImportOffer } from './import-offer.js';
 import './onboarding.css';
 
 /** First run: no model can answer yet, so say how to get one before the user types into the void. */
@@ -10,7 +11,9 @@ export function OnboardingCard() {
   const hasProfiles = useDomain('auth', (s) => s.profiles.length > 0);
   const ollama = useDomain('auth', (s) => s.ollama);
   const dismissed = useDomain('ui', (s) => s.onboardingDismissed);
-  if (!connected || hasModels || hasProfiles || dismissed) return null;
+  // An import under review keeps the card open even once its keys made a model available.
+  const importing = useDomain('imports', (s) => s.report !== undefined);
+  if (!connected || dismissed || ((hasModels || hasProfiles) && !importing)) return null;
   return (
     <section className="onboarding card" aria-labelledby="onboarding-title">
       <div className="brand-mark" aria-hidden="true" />
@@ -33,6 +36,7 @@ export function OnboardingCard() {
             {ollama.running ? t('onboarding.ollamaFound', { n: ollama.models.length }) : t('onboarding.ollamaMissing')}
           </p>
         )}
+        <ImportOffer />
         <p className="faint">{t('onboarding.templates')}</p>
       </div>
     </section>
