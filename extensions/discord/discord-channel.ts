@@ -7,6 +7,7 @@ import {
   type RunningChannel,
   retryUntilAnswered,
 } from '../../src-main/plugins/sdk/index.js';
+import { createDiscordAgentTools, discordAgentTools } from './agent-tools.js';
 import { type DiscordInteraction, discordButtons, normaliseInteraction } from './discord-buttons.js';
 import { type DiscordConfig, discordConfigSchema, validateDiscordConfig } from './discord-config.js';
 import { DISCORD_INTENTS, DiscordGateway, type GatewayUser } from './discord-gateway.js';
@@ -14,6 +15,14 @@ import { DISCORD_MAX_MESSAGE } from './discord-markdown.js';
 import { DiscordApiError, DiscordRest } from './discord-rest.js';
 import { discordSetup } from './discord-setup.js';
 import { sendDiscordText, startDiscordStream } from './discord-stream.js';
+import {
+  type CommandInteraction,
+  isCommandInteraction,
+  normaliseCommandInteraction,
+  registerSlashCommands,
+  SlashReplies,
+  withoutInteraction,
+} from './slash-commands.js';
 
 /** Largest file the channel downloads for the model; a bigger one is named in the text instead. */
 export const MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024;
@@ -160,7 +169,18 @@ export const discordChannel = defineChannel<DiscordConfig>({
     secrets: [{ account: 'channels.discord.token', description: 'the bot token from the Discord Developer Portal' }],
   },
   setup: discordSetup,
-  security: { defaultDmPolicy: 'pairing' },
+  security: {
+    defaultDmPolicy: 'pairing',
+    senderId: {
+      pattern: '[0-9]{15,21}',
+      description: 'a Discord user id (a number of 17–20 digits; Developer Mode → Copy User ID)',
+    },
+    groupId: {
+      pattern: '[0-9]{15,21}',
+      description: 'a Discord channel id (a number of 17–20 digits; Copy Channel ID)',
+    },
+  },
+  agentTools: discordAgentTools,
   reload: { configPrefixes: ['channels.discord'] },
   async start(context): Promise<RunningChannel> {
     const { config, log } = context;
@@ -191,6 +211,35 @@ export const discordChannel = defineChannel<DiscordConfig>({
       });
       dmChannels.set(target.peerId, opened.id);
       return opened.id;
+    };
+    // Slash commands: deferred at once, then to the host as the typed command (slash-commands.ts).
+    const slash = new SlashReplies(sender);
+    const takeCommand = async (data: CommandInteraction) => {
+      const invocation = normaliseCommandInteraction(data, context.commands ?? [], Date.now());
+      if ('skip' in invocation) {
+        log.debug('discord command skipped', { reason: invocation.skip });
+        return;
+      }
+      const { message } = invocation;
+      if (!message) {
+        await slash
+          .refuse(invocation, `/${invocation.name} is not a command of this assistant (any more).`)
+          .catch((error: unknown) => log.warn('could not answer a slash command', { error: describeFailure(error) }));
+        return;
+      }
+      if (message.target.peerKind === 'direct') dmChannels.set(message.target.peerId, invocation.channelId);
+      if (!(await slash.defer(invocation))) {
+        log.debug('discord command already answered (replayed)', { id: invocation.id });
+        return;
+      }
+      try {
+        await context.receive(message);
+      } catch (error) {
+        log.warn('the host did not take a slash command', { error: String(error) });
+      }
+      await slash
+        .settle(invocation)
+        .catch((error: unknown) => log.debug('could not clear a slash command', { error: describeFailure(error) }));
     };
     /** A button press on a prompt: to the host, which checks who pressed and answers it. */
     const takeInteraction = async (data: DiscordInteraction) => {
@@ -229,6 +278,14 @@ export const discordChannel = defineChannel<DiscordConfig>({
       if (!reached) return;
       const { self } = reached;
       const account = `@${self.username}`;
+      if (config.slashCommands && context.commands?.length)
+        void registerSlashCommands(rest, context.commands, config.commandGuildIds).then(
+          () => log.info('discord slash commands registered', { commands: context.commands?.length }),
+          (error: unknown) =>
+            log.warn('could not register the slash commands; typed commands still work', {
+              error: describeFailure(error),
+            }),
+        );
       const gateway = new DiscordGateway({
         url: reached.url,
         token,
@@ -238,7 +295,10 @@ export const discordChannel = defineChannel<DiscordConfig>({
         onReady: () => context.reportHealth({ state: 'connected', account }),
         onTrouble: (error, fatal) => context.reportHealth({ state: fatal ? 'error' : 'reconnecting', account, error }),
         onDispatch: async (type, data) => {
-          if (type === 'INTERACTION_CREATE') return takeInteraction(data as DiscordInteraction);
+          if (type === 'INTERACTION_CREATE')
+            return isCommandInteraction(data)
+              ? takeCommand(data as CommandInteraction)
+              : takeInteraction(data as DiscordInteraction);
           if (type !== 'MESSAGE_CREATE') return;
           let normalised: ReturnType<typeof normaliseMessage>;
           try {
@@ -267,21 +327,32 @@ export const discordChannel = defineChannel<DiscordConfig>({
       }
     });
     return {
+      // A reply to a slash command goes through its interaction (while its token lasts).
       outbound: {
-        sendText: async (target, text) => ({ messageId: await sendDiscordText(sender, channelOf, target, text) }),
+        sendText: async (target, text) => {
+          const invocation = slash.of(target);
+          if (invocation) return { messageId: await slash.sendText(invocation, text) };
+          return { messageId: await sendDiscordText(sender, channelOf, withoutInteraction(target), text) };
+        },
         sendTyping: async (target) => {
+          if (slash.of(target)) return; // the deferred "thinking…" shows already
           await sender.request('POST', `/channels/${await channelOf(target)}/typing`);
         },
       },
       streaming: {
-        begin: (target) =>
-          startDiscordStream(sender, channelOf, target, {
+        begin: (target) => {
+          const options = {
             editIntervalMs: config.editIntervalMs,
-            onError: (error) => log.warn('discord streaming edit failed', { error: describeFailure(error) }),
-          }),
+            onError: (error: unknown) => log.warn('discord streaming edit failed', { error: describeFailure(error) }),
+          };
+          const invocation = slash.of(target);
+          if (invocation) return slash.stream(invocation, options);
+          return startDiscordStream(sender, channelOf, withoutInteraction(target), options);
+        },
       },
       // Approval prompts: message components whose presses come back as interactions.
       buttons: discordButtons(sender, channelOf),
+      agentTools: createDiscordAgentTools(sender, channelOf),
       async dispose() {
         controller.abort(new Error('discord channel stopped'));
         await running;

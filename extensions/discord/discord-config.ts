@@ -8,6 +8,10 @@ export interface DiscordConfig {
   tokenSecret: string;
   /** Fewest milliseconds between two edits of a streamed reply. */
   editIntervalMs: number;
+  /** Register the chat commands as slash commands at start (slash-commands.ts). */
+  slashCommands: boolean;
+  /** Register them in these guilds (shown at once) instead of globally. */
+  commandGuildIds: string[];
 }
 
 export const DISCORD_TOKEN_SECRET = 'channels.discord.token';
@@ -34,6 +38,17 @@ export const discordConfigSchema = {
       maximum: 10_000,
       default: 1000,
       title: 'Streaming edit interval (ms)',
+    },
+    slashCommands: {
+      type: 'boolean',
+      default: true,
+      title: 'Register /new, /approve, /status, /dock_… as slash commands',
+    },
+    commandGuildIds: {
+      type: 'array',
+      items: { type: 'string', pattern: '^\\d{17,20}$' },
+      default: [],
+      title: 'Register the slash commands in these servers (guild ids) instead of globally',
     },
   },
 } as const;
@@ -67,10 +82,23 @@ export function validateDiscordConfig(raw: Record<string, unknown>): DiscordConf
     throw new Error(
       `channels.discord.editIntervalMs must be an integer from ${minimum} to ${maximum}, got ${JSON.stringify(editIntervalMs)}`,
     );
+  const slashCommands = raw.slashCommands ?? true;
+  if (typeof slashCommands !== 'boolean')
+    throw new Error(`channels.discord.slashCommands must be true or false, got ${JSON.stringify(slashCommands)}`);
+  const commandGuildIds = raw.commandGuildIds ?? [];
+  if (
+    !Array.isArray(commandGuildIds) ||
+    !commandGuildIds.every((id): id is string => typeof id === 'string' && /^\d{17,20}$/.test(id))
+  )
+    throw new Error(
+      `channels.discord.commandGuildIds must be a list of guild ids (17 to 20 digits, as strings), got ${JSON.stringify(commandGuildIds)}`,
+    );
   return {
     apiBaseUrl: apiBaseUrl.replace(/\/+$/, ''),
     ...(gatewayUrl !== undefined ? { gatewayUrl } : {}),
     tokenSecret,
     editIntervalMs,
+    slashCommands,
+    commandGuildIds,
   };
 }

@@ -47,7 +47,8 @@ export class DiscordRest {
   async request<T>(
     method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT',
     path: string,
-    body?: Record<string, unknown>,
+    /** An array for bulk calls (PUT …/commands). */
+    body?: Record<string, unknown> | readonly unknown[],
     files: readonly DiscordFile[] = [],
     timeoutMs = 30_000,
   ): Promise<T> {
@@ -63,7 +64,7 @@ export class DiscordRest {
   private async once<T>(
     method: string,
     path: string,
-    body: Record<string, unknown> | undefined,
+    body: Record<string, unknown> | readonly unknown[] | undefined,
     files: readonly DiscordFile[],
     timeoutMs: number,
   ): Promise<T> {

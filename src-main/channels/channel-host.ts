@@ -18,6 +18,7 @@ import type {
 } from '../plugins/sdk/channels.js';
 import { type ChannelDeliveryTarget, type ChatEvent, formatDeliveryTarget } from '../protocol/index.js';
 import { type ApprovalPlace, type ChannelApprovalService, ChannelApprovals } from './channel-approvals.js';
+import { channelCommands } from './channel-commands.js';
 import {
   accountKey,
   accountOn,
@@ -369,6 +370,12 @@ export class ChannelHost implements AsyncDisposable {
         ...(this.deps.webhookFor ? { webhook: this.deps.webhookFor(id) } : {}),
         receivePress: (press: ChannelButtonPress) =>
           controller.signal.aborted ? Promise.resolve() : this.approvals.press(id, press),
+        // Every other installed channel is a `/dock_<id>` (some may still be being created now).
+        commands: channelCommands(
+          this.deps.channels
+            .filter((other) => other.id !== id)
+            .map((other) => ({ id: other.id, name: this.entries.get(other.id)?.plugin?.meta.name ?? other.id })),
+        ),
         reportHealth: (health) => {
           if (controller.signal.aborted) return;
           entry.health = health;

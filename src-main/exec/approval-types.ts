@@ -1,3 +1,4 @@
+import type { ExecApprovalView } from '../protocol/index.js';
 import type { AnalysisSummary, Reason } from './analysis-types.js';
 import type { AllowlistEntry } from './exec-policy.js';
 import type { PermissionStore } from './permission-store.js';
@@ -148,7 +149,7 @@ export interface ApprovalGate {
  * A pending request as clients see it (`exec.approval.requested`, `exec.approval.list`/`get`): the
  * request itself plus the PROTOCOL.md §7 `request` block, for clients written against OpenClaw.
  */
-export function approvalView(request: ApprovalRequest) {
+export function approvalView(request: ApprovalRequest): ExecApprovalView {
   return {
     ...request,
     request: {

@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { applicationCommandsFault } from './fake-discord-commands.js';
 
 /**
  * Test support (never shipped): Discord's REST API v10 and Gateway on loopback, built from the
@@ -24,6 +25,15 @@ import { type WebSocket, WebSocketServer } from 'ws';
  * answers once with `POST /interactions/{id}/{token}/callback` (authenticated by the token in the
  * path, not the bot token; 10062 Unknown interaction, 40060 already acknowledged). Type 7 updates
  * the message; type 4 with flag 64 is an ephemeral message only the presser sees.
+ *
+ * Application commands (https://discord.com/developers/docs/interactions/application-commands):
+ * `GET /applications/@me`; `PUT /applications/{id}/commands` and
+ * `PUT /applications/{id}/guilds/{guild}/commands` (bulk overwrite, checked as Discord checks
+ * them, a command keeping its id across overwrites). `invokeCommand` dispatches INTERACTION_CREATE
+ * type 2 for a registered command, as a client would send it; the bot answers with type 4
+ * (message) or 5 (deferred: a "thinking…" message), then edits and follows up through the
+ * interaction webhook (`PATCH|GET|DELETE /webhooks/{app}/{token}/messages/@original|{id}`,
+ * `POST /webhooks/{app}/{token}`, JSON or multipart), authenticated by the token in the path.
  */
 
 export interface DiscordUser {
@@ -69,6 +79,28 @@ export interface FakeBotMessage {
   replyTo?: string;
   allowedMentions?: unknown;
   files: { name: string; bytes: Uint8Array; type: string }[];
+  /** Sent as an interaction's response (`original`) or through its webhook (`followUp`). */
+  interaction?: { id: string; role: 'original' | 'followUp' };
+  /** A response only the invoking user sees (flag 64). */
+  ephemeral?: boolean;
+  /** A deferred response still "thinking…" (until the first edit). */
+  thinking?: boolean;
+}
+
+/** An application command as registered, with the id Discord gave it. */
+export interface FakeApplicationCommand {
+  id: string;
+  name: string;
+  description: string;
+  type: number;
+  options?: {
+    type: number;
+    name: string;
+    description: string;
+    required?: boolean;
+    choices?: { name: string; value: unknown }[];
+  }[];
+  [key: string]: unknown;
 }
 
 export interface FakeButton {
@@ -93,6 +125,11 @@ export interface FakeInteraction {
   userId: string;
   /** The bot's initial response (`{type, data}`), once it answered. */
   response?: { type: number; data?: Record<string, unknown> };
+  /** `command` for a slash command (type 2); else a component press. */
+  kind?: 'component' | 'command';
+  channelId?: string;
+  /** The response message (type 4 or 5), deleted: the bot took it back. */
+  originalDeleted?: boolean;
 }
 
 export interface UserMessageInput {
@@ -155,6 +192,22 @@ export interface FakeDiscordServer {
   }): FakeInteraction;
   /** Resolves once the bot answered the interaction. */
   waitForInteractionResponse(id: string, timeoutMs?: number): Promise<FakeInteraction>;
+  /** The commands registered globally, or in `guildId` (undefined: none registered there yet). */
+  registeredCommands(guildId?: string): FakeApplicationCommand[] | undefined;
+  /**
+   * A person uses a slash command: INTERACTION_CREATE type 2 in the current session, in their DM
+   * with the bot, or in `channelId` of `guildId`. Throws unless the command is registered there
+   * (globally, or in that guild), as a client only offers registered commands.
+   */
+  invokeCommand(input: {
+    name: string;
+    options?: Record<string, string>;
+    user: { id: string; username: string; global_name?: string };
+    guildId?: string;
+    channelId?: string;
+  }): FakeInteraction;
+  /** The response message of an interaction (its deferred or first message), as it is now. */
+  originalOf(interactionId: string): FakeBotMessage | undefined;
   close(): Promise<void>;
 }
 
@@ -185,6 +238,9 @@ export async function startFakeDiscordServer(
   const sockets = new Set<WebSocket>();
   const rateLimits: { method: string; pattern: RegExp; seconds: number; via: 'body' | 'header' }[] = [];
   const interactions = new Map<string, FakeInteraction>();
+  /** Registered commands by scope: `global` or a guild id. */
+  const commandSets = new Map<string, FakeApplicationCommand[]>();
+  const originals = new Map<string, FakeBotMessage>();
   const changes = new EventEmitter();
   changes.setMaxListeners(0);
   let nextId = 1_200_000_000_000_000_000n;
@@ -321,8 +377,10 @@ export async function startFakeDiscordServer(
       }
       const type = body?.type;
       const data = (body?.data ?? undefined) as Record<string, unknown> | undefined;
-      // A component interaction takes 4 (message), 5 (deferred message), 6 (deferred update), 7 (update), 9 (modal).
-      if (typeof type !== 'number' || ![4, 5, 6, 7, 9].includes(type)) {
+      // A component interaction takes 4 (message), 5 (deferred message), 6 (deferred update), 7 (update), 9 (modal);
+      // a command 4, 5 or 9 (there is no message of its own to update).
+      const allowed = interaction.kind === 'command' ? [4, 5, 9] : [4, 5, 6, 7, 9];
+      if (typeof type !== 'number' || !allowed.includes(type)) {
         record(400);
         return answer(res, 400, { message: 'Invalid Form Body', code: 50035, errors: { type: 'invalid' } });
       }
@@ -347,9 +405,87 @@ export async function startFakeDiscordServer(
           if (data?.components !== undefined) message.components = data.components as FakeActionRow[];
         }
       }
+      if (interaction.kind === 'command' && (type === 4 || type === 5)) {
+        const content = type === 4 && typeof data?.content === 'string' ? data.content : '';
+        const flags = typeof data?.flags === 'number' ? data.flags : 0;
+        const message: FakeBotMessage = {
+          id: snowflake(),
+          channelId: interaction.channelId!,
+          content,
+          versions: [content],
+          components: [],
+          allowedMentions: data?.allowed_mentions,
+          files: [],
+          interaction: { id: interaction.id, role: 'original' },
+          ...((flags & 64) !== 0 ? { ephemeral: true } : {}),
+          ...(type === 5 ? { thinking: true } : {}),
+        };
+        messages.push(message);
+        originals.set(interaction.id, message);
+      }
       interaction.response = { type, ...(data ? { data } : {}) };
       record(204);
       return answer(res, 204);
+    }
+    const hook = /^\/webhooks\/(\d+)\/([^/]+)(?:\/messages\/(@original|\d+))?$/.exec(path);
+    if (hook) {
+      // The interaction webhook: authenticated by the interaction token in the path (valid 15 min).
+      const interaction = [...interactions.values()].find((i) => i.token === hook[2]);
+      const reply = (status: number, result?: unknown) => {
+        record(status);
+        answer(res, status, result);
+      };
+      if (!interaction || hook[1] !== bot.id) return reply(404, { message: 'Unknown Webhook', code: 10015 });
+      if (!interaction.response) return reply(404, { message: 'Unknown Webhook', code: 10015 });
+      const shape = (m: FakeBotMessage) => ({
+        id: m.id,
+        channel_id: m.channelId,
+        content: m.content,
+        author: bot,
+        attachments: m.files.map((f, i) => ({ id: String(i), filename: f.name, size: f.bytes.length })),
+        flags: m.ephemeral ? 64 : 0,
+      });
+      const content = typeof body?.content === 'string' ? body.content : undefined;
+      if (content !== undefined && content.length > 2000)
+        return reply(400, { message: 'Invalid Form Body', code: 50035 });
+      if (method === 'POST' && !hook[3]) {
+        if (!content && !uploaded?.length) return reply(400, { message: 'Cannot send an empty message', code: 50006 });
+        const message: FakeBotMessage = {
+          id: snowflake(),
+          channelId: interaction.channelId ?? '',
+          content: content ?? '',
+          versions: [content ?? ''],
+          components: [],
+          allowedMentions: body?.allowed_mentions,
+          files: uploaded ?? [],
+          interaction: { id: interaction.id, role: 'followUp' },
+        };
+        messages.push(message);
+        return reply(200, shape(message));
+      }
+      const original = originals.get(interaction.id);
+      const target =
+        hook[3] === '@original'
+          ? original
+          : messages.find((m) => m.id === hook[3] && m.interaction?.id === interaction.id);
+      if (!target || !messages.includes(target)) return reply(404, { message: 'Unknown Message', code: 10008 });
+      if (method === 'GET') return reply(200, shape(target));
+      if (method === 'DELETE') {
+        messages.splice(messages.indexOf(target), 1);
+        if (target === original) interaction.originalDeleted = true;
+        return reply(204);
+      }
+      if (method === 'PATCH') {
+        const next = content ?? target.content;
+        if (next === '' && !uploaded?.length && !target.files.length)
+          return reply(400, { message: 'Cannot send an empty message', code: 50006 });
+        target.content = next;
+        target.versions.push(next);
+        target.thinking = false;
+        if (uploaded?.length) target.files = uploaded;
+        return reply(200, shape(target));
+      }
+      return reply(405, { message: '405: Method Not Allowed', code: 0 });
     }
     if (revoked || req.headers.authorization !== `Bot ${token}`) {
       record(401);
@@ -373,6 +509,32 @@ export async function startFakeDiscordServer(
       answer(res, status, result);
     };
     if (method === 'GET' && path === '/users/@me') return ok(200, bot);
+    if (method === 'GET' && path === '/applications/@me')
+      return ok(200, { id: bot.id, name: bot.username, bot, flags: 0, bot_public: true });
+    const bulk = /^\/applications\/(\d+)(?:\/guilds\/(\d+))?\/commands$/.exec(path);
+    if (bulk && method === 'PUT') {
+      if (bulk[1] !== bot.id) return ok(403, { message: 'Missing Access', code: 50001 });
+      const fault = applicationCommandsFault(body);
+      if (fault) return ok(400, { message: 'Invalid Form Body', code: 50035, errors: { detail: fault } });
+      const scope = bulk[2] ?? 'global';
+      const before = commandSets.get(scope) ?? [];
+      // A bulk overwrite replaces the set; a command with an existing name keeps its id.
+      const next = (body as unknown as Record<string, unknown>[]).map(
+        (command): FakeApplicationCommand => ({
+          ...command,
+          id: before.find((b) => b.name === command.name)?.id ?? snowflake(),
+          application_id: bot.id,
+          ...(bulk[2] ? { guild_id: bulk[2] } : {}),
+          version: snowflake(),
+          type: typeof command.type === 'number' ? command.type : 1,
+          name: String(command.name),
+          description: String(command.description),
+        }),
+      );
+      commandSets.set(scope, next);
+      return ok(200, next);
+    }
+    if (bulk && method === 'GET') return ok(200, commandSets.get(bulk[2] ?? 'global') ?? []);
     if (method === 'GET' && path === '/gateway/bot')
       return ok(200, {
         url: origin.replace(/^http/, 'ws').concat('/gateway'),
@@ -658,6 +820,62 @@ export async function startFakeDiscordServer(
           content: message.content,
           author: bot,
           components: message.components,
+        },
+        app_permissions: '0',
+        locale: 'en-US',
+        entitlements: [],
+        authorizing_integration_owners: {},
+        context: input.guildId ? 0 : 1,
+      });
+      return interaction;
+    },
+    registeredCommands: (guildId) => commandSets.get(guildId ?? 'global'),
+    originalOf: (interactionId) => {
+      const original = originals.get(interactionId);
+      return original && messages.includes(original) ? original : undefined;
+    },
+    invokeCommand(input) {
+      if (!current) throw new Error('fake Discord: no gateway session yet (the bot has not identified)');
+      const command = [
+        ...(commandSets.get('global') ?? []),
+        ...((input.guildId && commandSets.get(input.guildId)) || []),
+      ].find((c) => c.name === input.name);
+      if (!command)
+        throw new Error(`fake Discord: no command /${input.name} is registered for ${input.guildId ?? 'DMs'}`);
+      const channelId = input.guildId ? input.channelId : dmChannelOf(input.user.id);
+      if (!channelId) throw new Error('fake Discord: a guild command needs a channelId');
+      const interaction: FakeInteraction = {
+        id: snowflake(),
+        token: `aW50ZXJhY3Rpb246${randomBytes(24).toString('base64url')}`,
+        messageId: '',
+        customId: '',
+        userId: input.user.id,
+        kind: 'command',
+        channelId,
+      };
+      interactions.set(interaction.id, interaction);
+      const user = {
+        id: input.user.id,
+        username: input.user.username,
+        global_name: input.user.global_name ?? null,
+        discriminator: '0',
+      };
+      dispatch(current, 'INTERACTION_CREATE', {
+        id: interaction.id,
+        application_id: bot.id,
+        type: 2,
+        token: interaction.token,
+        version: 1,
+        channel_id: channelId,
+        channel: { id: channelId, type: input.guildId ? 0 : 1 },
+        ...(input.guildId ? { guild_id: input.guildId, member: { user, roles: [], permissions: '0' } } : { user }),
+        data: {
+          id: command.id,
+          name: command.name,
+          type: 1,
+          ...(input.options
+            ? { options: Object.entries(input.options).map(([name, value]) => ({ name, type: 3, value })) }
+            : {}),
         },
         app_permissions: '0',
         locale: 'en-US',

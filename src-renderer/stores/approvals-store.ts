@@ -1,5 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { disposeAll, errorText, type GatewayPort, list, num, record, str } from './gateway-port.js';
+import { readApprovalView } from '../../src-main/protocol/client/read-approval-view.js';
+import type { AllowlistEntryView } from '../../src-main/protocol/methods/exec.js';
+import { disposeAll, errorText, type GatewayPort } from './gateway-port.js';
 
 export type Decision = 'allow-once' | 'allow-always' | 'deny';
 /** What a person may answer: the request's decisions, plus "allow for this session" where offered. */
@@ -67,60 +69,44 @@ export interface ApprovalsState {
 const allDecisions: Decision[] = ['allow-once', 'allow-always', 'deny'];
 
 /** One allowlist entry as text: the binary, and the argument pattern when pinned. */
-function entryText(value: unknown): string {
-  const entry = record(value);
-  const pattern = str(entry.pattern);
-  const args = str(entry.argPattern);
-  return args ? `${pattern} ${args}` : pattern;
+function entryText(entry: AllowlistEntryView): string {
+  return entry.argPattern ? `${entry.pattern} ${entry.argPattern}` : entry.pattern;
 }
 
 /**
- * `exec.approval.requested` payloads and `exec.approval.list` rows share one shape: Hearth's
- * fields at the top, PROTOCOL.md §7's `request{command, cwd, host, allowedDecisions}` nested.
+ * A pending approval as the queue shows it, from `exec.approval.requested` payloads and
+ * `exec.approval.list` rows (one shape, read by protocol's `readApprovalView`, which also takes
+ * older and PROTOCOL.md §7-only senders).
  */
 export function toPendingApproval(value: unknown): PendingApproval | undefined {
-  const row = record(value);
-  const request = record(row.request);
-  const id = str(row.id);
-  const command = str(row.command) || str(request.command);
-  if (!id || !command) return undefined;
-  const analysis = record(row.analysis ?? request.analysis);
-  const reasons = [...list(row.reasons), ...list(analysis.reasons)]
-    .map((r) => str(r) || str(record(r).detail) || str(record(r).message) || str(record(r).code))
-    .filter((r, i, all) => r !== '' && all.indexOf(r) === i);
-  const decisions = list(row.allowedDecisions ?? request.allowedDecisions)
-    .map(String)
-    .filter((d): d is Decision => allDecisions.includes(d as Decision));
+  const row = readApprovalView(value);
+  if (!row) return undefined;
+  const reasons = row.reasons.map((r) => r.detail).filter((r, i, all) => all.indexOf(r) === i);
   // The gateway may say exactly what "always" adds; otherwise the binary is what gets allowlisted.
-  const always = list(row.allowAlways ?? analysis.allowAlways)
-    .map(entryText)
-    .filter(Boolean);
-  const exact = list(row.allowAlwaysExact).map(entryText).filter(Boolean);
-  const binary = command.trim().split(/\s+/)[0] ?? command;
-  const subject = record(row.subject);
-  const scopes = list(row.alwaysScopes)
-    .map(String)
-    .filter((scope): scope is AlwaysScope => ['binary', 'exact', 'tool', 'server'].includes(scope));
+  const always = (row.allowAlways ?? []).map(entryText);
+  const exact = (row.allowAlwaysExact ?? []).map(entryText);
+  const binary = row.command.trim().split(/\s+/)[0] ?? row.command;
+  const { subject } = row;
   return {
-    id,
-    command,
-    cwd: str(row.cwd) || str(request.cwd) || undefined,
-    host: str(row.host) || str(request.host) || undefined,
-    agentId: str(row.agentId) || str(request.agentId) || undefined,
-    sessionKey: str(row.sessionKey) || str(request.sessionKey) || undefined,
+    id: row.id,
+    command: row.command,
+    cwd: row.cwd || undefined,
+    host: row.host || undefined,
+    agentId: row.agentId || undefined,
+    sessionKey: row.sessionKey || undefined,
     reasons,
-    allowAlwaysEntry: always.length > 0 ? always.join(', ') : str(analysis.allowlistEntry) || binary,
+    allowAlwaysEntry: always.length > 0 ? always.join(', ') : binary,
     allowAlwaysExactEntry: exact.length > 0 ? exact.join(', ') : undefined,
-    allowedDecisions: decisions.length > 0 ? decisions : allDecisions,
+    allowedDecisions: row.allowedDecisions.length > 0 ? row.allowedDecisions : allDecisions,
     allowSession: row.allowSession === true,
-    suggested: row.suggested === 'session' ? 'session' : 'once',
-    alwaysScopes: scopes,
-    ...(str(subject.kind) && str(subject.kind) !== 'exec'
-      ? { kind: str(subject.kind), tool: str(subject.tool) || undefined, server: str(subject.server) || undefined }
+    suggested: row.suggested ?? 'once',
+    alwaysScopes: row.alwaysScopes ?? [],
+    ...(subject && subject.kind !== 'exec'
+      ? { kind: subject.kind, tool: subject.tool || undefined, server: subject.server || undefined }
       : {}),
-    waiting: num(row.waiting) ?? 1,
-    createdAtMs: num(row.createdAtMs) ?? 0,
-    expiresAtMs: num(row.expiresAtMs) ?? 0,
+    waiting: row.waiting ?? 1,
+    createdAtMs: row.createdAtMs,
+    expiresAtMs: row.expiresAtMs,
   };
 }
 

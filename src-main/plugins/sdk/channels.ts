@@ -29,6 +29,8 @@ export interface ChannelCapabilities {
   /** Longest text one message may carry, in characters (Telegram 4096). */
   maxMessageLength: number;
   markdown: MarkdownDialect;
+  /** Largest file `outbound.sendFile` takes, in bytes (the platform's published limit for bots). */
+  maxUploadBytes?: number;
 }
 
 export interface ChannelMeta {
@@ -172,6 +174,28 @@ export interface ChannelWebhook {
   listen(handler: (request: ChannelWebhookRequest) => Promise<ChannelWebhookResponse>): { dispose(): void };
 }
 
+/**
+ * One chat command the host answers (`/new`, `/approve`, `/status`, `/dock_<channel>`), described
+ * for a platform with native commands (Discord slash commands). channel-commands.ts.
+ */
+export interface ChannelCommand {
+  /** `[a-z0-9_]{1,32}`, without the slash: `new`, `dock_telegram`. */
+  name: string;
+  /** At most 100 characters. */
+  description: string;
+  /** Its arguments, in the order they follow the name in the typed form. */
+  options?: readonly ChannelCommandOption[];
+}
+export interface ChannelCommandOption {
+  /** `[a-z0-9_-]{1,32}` */
+  name: string;
+  /** At most 100 characters. */
+  description: string;
+  required?: boolean;
+  /** The values it may take (shown as choices); absent: free text. */
+  choices?: readonly string[];
+}
+
 /** What a running account receives from the host. */
 export interface ChannelStartContext<Config> {
   channelId: string;
@@ -200,6 +224,11 @@ export interface ChannelStartContext<Config> {
    * the host handles buttons; a plugin without buttons never calls it.
    */
   receivePress?(press: ChannelButtonPress): Promise<void>;
+  /**
+   * The chat commands the host answers, for a platform with native commands to register
+   * (Discord slash commands). An invocation goes to `receive` as the text a person would type.
+   */
+  commands?: readonly ChannelCommand[];
 }
 
 /** Sends whole messages. Text arrives as model markdown; the plugin renders its dialect. */
@@ -207,6 +236,20 @@ export interface ChannelOutboundAdapter {
   sendText(target: ChannelTarget, text: string): Promise<{ messageId: string }>;
   /** A "typing…" indicator, when the platform has one. */
   sendTyping?(target: ChannelTarget): Promise<void>;
+  /** A photo or document from the agent's workspace (capabilities.media; size checked by the host). */
+  sendFile?(target: ChannelTarget, file: ChannelOutboundFile): Promise<{ messageId: string }>;
+}
+
+/** A photo or document the agent sends (`outbound.sendFile`), read by the host from its workspace. channel-files.ts. */
+export interface ChannelOutboundFile {
+  /** `image` goes out as a photo where the platform shows photos inline; `document` as a file. */
+  kind: 'image' | 'document';
+  /** The file name the recipient sees (no folders). */
+  name: string;
+  mediaType: string;
+  data: Uint8Array;
+  /** Plain model text shown with the file (the plugin renders its dialect). */
+  caption?: string;
 }
 
 /** One reply being streamed: `update` with the whole text so far (often), `end` once. */

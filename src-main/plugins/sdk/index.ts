@@ -45,6 +45,8 @@ export type {
   CliStreamParser,
   CliTurnInput,
 } from './cli-backends.js';
+export { type ChannelCommand, type ChannelCommandOption, commandText } from './channel-commands.js';
+export { type ChannelOutboundFile, formatMegabytes } from './channel-files.js';
 export type { ContextEngineContribution, ContextEngineService } from './context.js';
 export type { Contribution, PluginServiceContext } from './contributions.js';
 export { type EditInPlaceOptions, startEditInPlaceStream } from './edit-in-place-stream.js';

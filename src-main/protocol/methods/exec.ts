@@ -7,6 +7,12 @@ const decision = z.enum(['allow-once', 'allow-always', 'deny', 'allow-session'])
 /** What "allow always" is keyed on: exec `binary` | `exact`; tools `tool` | `server` | `exact`. */
 export type AlwaysScopeName = 'binary' | 'exact' | 'tool' | 'server';
 
+/** An exec allowlist entry: a glob on the binary, and a regular expression on its arguments when pinned. */
+export interface AllowlistEntryView {
+  pattern: string;
+  argPattern?: string;
+}
+
 /** A pending request as `exec.approval.list`/`get` show it (the `exec.approval.requested` payload). */
 export interface ExecApprovalView {
   id: string;
@@ -30,6 +36,10 @@ export interface ExecApprovalView {
   suggested?: 'once' | 'session';
   /** Identical calls waiting on this one request; one answer settles them all. */
   waiting?: number;
+  /** The allowlist entries "always" would add (exec), shown before the person chooses. */
+  allowAlways?: AllowlistEntryView[];
+  /** The same, pinned to these exact arguments (`allowAlwaysScope: "exact"`). */
+  allowAlwaysExact?: AllowlistEntryView[];
   /** PROTOCOL.md §7 shape. */
   request: { command: string; cwd: string; host: string; allowedDecisions: string[] };
 }
