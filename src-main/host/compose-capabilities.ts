@@ -109,7 +109,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
         templatesDir: join(options.appRoot, 'resources', 'workspace'),
         hooks: bootstrapHooks,
         personalFolders: ({ agentId, sessionKey }) =>
-          personalFolders(agentId, memory?.settings() ?? parseMemoryConfig(config.current.memory), sessionKey),
+          personalFolders(agentId, memory?.settings(agentId) ?? parseMemoryConfig(config.current.memory), sessionKey),
       }),
     );
     const { plugins } = root.add(await wirePlugins({ ...base, appRoot: options.appRoot, tools, bootstrapHooks }));

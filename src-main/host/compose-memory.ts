@@ -23,6 +23,7 @@ import {
   recallConfigFor,
   requireEmbedderSecret,
   scheduleDreaming,
+  scopeSettingsFor,
   watchMemoryFiles,
 } from '../memory/index.js';
 import type { HearthPaths } from '../paths/index.js';
@@ -100,6 +101,7 @@ export function composeMemory(deps: ComposeMemoryDeps): HostMemory {
     paths,
     backend: deps.backend,
     config: memoryConfig,
+    agentScope: (agentId) => scopeSettingsFor(memoryConfig, config.current.agents, agentId).scope,
     // One embedder for every agent (a local model is loaded once, in one thread); a failed
     // start is retried by the next agent that asks. A named secret that is missing is an error
     // naming it, not an unauthenticated request.
@@ -297,7 +299,7 @@ export function composeMemory(deps: ComposeMemoryDeps): HostMemory {
     tools: createMemoryTools(service, { rewriter: (agentId) => rewriters.forAgent(agentId) }),
     async beforeTurn({ agentId, sessionKey, message, history }) {
       // Per-user memory and no known person (a group chat): no one's memory is read or written.
-      const scope = personalScope(agentId, memoryConfig, sessionKey);
+      const scope = personalScope(agentId, scopeSettingsFor(memoryConfig, config.current.agents, agentId), sessionKey);
       if (!scope) return undefined;
       let remembered: string | undefined;
       try {

@@ -94,7 +94,8 @@ export async function wireAgent(deps: {
       sessionKey,
       workspaceDir: paths.workspaceDir(agentId),
       // Per-user memory: the session's person's users/<id>/ folder, or no flush when no one is known.
-      memoryFlushTarget: () => memoryFlushTarget(paths.workspaceDir(agentId), agentId, memory.settings(), sessionKey),
+      memoryFlushTarget: () =>
+        memoryFlushTarget(paths.workspaceDir(agentId), agentId, memory.settings(agentId), sessionKey),
       summarizer,
       clock,
       newId: () => crypto.randomUUID(),

@@ -3,7 +3,7 @@ import type { AsyncDisposable, Disposable } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
 import type { ConfigService } from '../config/index.js';
 import type { GatewayCore } from '../gateway/gateway-core.js';
-import { type MemoryConfig, parseMemoryConfig } from '../memory/index.js';
+import { type MemoryConfig, parseMemoryConfig, scopeSettingsFor } from '../memory/index.js';
 import type { HearthPaths } from '../paths/index.js';
 import type { InstalledPlugins } from '../plugins/index.js';
 import type { SecretStore } from '../secrets/index.js';
@@ -15,8 +15,11 @@ import { resolveMemoryBackend } from './memory-backend-slot.js';
 export interface WiredMemory extends AsyncDisposable {
   /** The running memory; undefined when the slot is "none" or while settings are being applied. */
   current(): HostMemory | undefined;
-  /** The parsed `memory` block now in force (whose memory a session sees depends on it). */
-  settings(): MemoryConfig;
+  /**
+   * The parsed `memory` block now in force (whose memory a session sees depends on it); with an
+   * agent, its own `memory.scope` (agents.list[].memory.scope) laid over it.
+   */
+  settings(agentId?: string): MemoryConfig;
 }
 
 /**
@@ -83,7 +86,7 @@ export async function wireMemory(deps: {
   });
   return {
     current: () => memory,
-    settings: () => settings,
+    settings: (agentId) => (agentId ? scopeSettingsFor(settings, config.current.agents, agentId) : settings),
     async dispose() {
       listener.dispose();
       await reopening;

@@ -59,6 +59,7 @@ export {
   parseMemoryConfig,
   type RecallStyle,
   recallConfigFor,
+  scopeSettingsFor,
 } from './memory-config.js';
 export { MemoryEngine, type MemoryEngineDeps, type MemorySearchResult, type MemoryStatus } from './memory-engine.js';
 export {

@@ -76,7 +76,23 @@ export const memoryRecallOverrideSchema = z.object(recallFields).partial().stric
 export type MemoryRecallOverride = z.output<typeof memoryRecallOverrideSchema>;
 
 /** An agent's agent-level memory settings inside `agents.list[]`. */
-export const agentMemoryConfigSchema = z.object({ recall: memoryRecallOverrideSchema.optional() }).strict();
+export const agentMemoryConfigSchema = z
+  .object({
+    recall: memoryRecallOverrideSchema.optional(),
+    /** Whose memory this agent's sessions see, over `memory.scope` (a family agent per-user, a work agent per-agent). */
+    scope: z.enum(['per-agent', 'per-user']).optional(),
+  })
+  .strict();
+
+/** `memory.scope` as one agent runs with it: its own `agents.list[].memory.scope`, else the root's. */
+export function scopeSettingsFor<T extends { scope: 'per-agent' | 'per-user' }>(
+  base: T,
+  agents: { list?: readonly { id: string; memory?: unknown }[] } | undefined,
+  agentId: string,
+): T {
+  const own = (agents?.list?.find((agent) => agent.id === agentId)?.memory as { scope?: unknown } | undefined)?.scope;
+  return own === 'per-agent' || own === 'per-user' ? { ...base, scope: own } : base;
+}
 
 /** The recall settings one agent runs with: `memory.recall`, then that agent's override. */
 export function recallConfigFor(

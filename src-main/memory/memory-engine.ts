@@ -57,6 +57,8 @@ export interface MemoryEngineDeps {
   backend: MemoryBackend;
   embedder: Embedder;
   config: MemoryConfig;
+  /** This agent's own `memory.scope` (agents.list[].memory.scope), read on each use; undefined: config's. */
+  scope?(): MemoryConfig['scope'] | undefined;
   clock: Clock;
   log: Logger;
   onProgress?(progress: IndexProgress): void;
@@ -182,7 +184,11 @@ export class MemoryEngine {
   }
 
   scopeFor(account?: string): MemoryScope {
-    return resolveScope(this.deps.agentId, this.deps.config, account);
+    return resolveScope(this.deps.agentId, { ...this.deps.config, scope: this.scopeSetting() }, account);
+  }
+
+  private scopeSetting(): MemoryConfig['scope'] {
+    return this.deps.scope?.() ?? this.deps.config.scope;
   }
 
   defaultScope(): MemoryScope {
@@ -316,8 +322,8 @@ export class MemoryEngine {
         issues.map((issue: { line: number; reason: string }) => ({ path, ...issue })),
       ),
       lastSync: this.lastSync,
-      scope: this.deps.config.scope,
-      ...(this.deps.config.scope === 'per-user' ? { ownerFolder: `${this.scopeFor(OWNER_USER_ID).root}/` } : {}),
+      scope: this.scopeSetting(),
+      ...(this.scopeSetting() === 'per-user' ? { ownerFolder: `${this.scopeFor(OWNER_USER_ID).root}/` } : {}),
     };
   }
 

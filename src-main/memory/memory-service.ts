@@ -19,6 +19,8 @@ export interface MemoryServiceDeps {
   paths: HearthPaths;
   backend: MemoryBackend;
   config: MemoryConfig;
+  /** An agent's own `memory.scope` (agents.list[].memory.scope), read on each use; undefined: config's. */
+  agentScope?(agentId: string): MemoryConfig['scope'] | undefined;
   /** The embedder for an agent (built with createEmbedder from config). */
   embedder(agentId: string): Promise<Embedder> | Embedder;
   clock: Clock;
@@ -62,6 +64,7 @@ export class MemoryService {
       backend,
       embedder: await this.deps.embedder(agentId),
       config,
+      ...(this.deps.agentScope ? { scope: () => this.deps.agentScope!(agentId) } : {}),
       clock,
       log: log.child({ agentId }),
       onProgress: (progress) => this.deps.onProgress?.(agentId, progress),

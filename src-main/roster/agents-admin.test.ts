@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCliCaptured } from '../testing/cli-run.js';
@@ -111,5 +111,136 @@ describe('hearth agents', () => {
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('the main agent cannot be removed');
     expect((await cli(['agents', 'remove', 'writer'])).stdout).toContain('removed agent writer');
+  });
+});
+
+describe('every setting of an agent', () => {
+  it('creates an agent with engine, memory scope, exec policy and bindings, shows them, and changes them', async () => {
+    const created = await call<{ agentId: string; workspace: string }>('agents.create', {
+      name: 'Coder',
+      emoji: '🛠️',
+      model: 'openai/gpt-4o',
+      fallbacks: ['openai/gpt-4o-mini'],
+      toolProfile: 'coding',
+      engine: { cli: 'claude-code', access: 'workspace-write' },
+      memoryScope: 'per-user',
+      exec: { security: 'full', ask: 'always' },
+      bindings: [
+        { channel: 'telegram', peer: { kind: 'direct', id: '42' } },
+        { channel: 'discord', guildId: '987' },
+      ],
+    });
+    const config = await readConfig();
+    expect(config.agents?.list).toContainEqual({
+      id: 'coder',
+      name: 'Coder',
+      emoji: '🛠️',
+      model: { primary: 'openai/gpt-4o', fallbacks: ['openai/gpt-4o-mini'] },
+      tools: { profile: 'coding', exec: { security: 'full', ask: 'always' } },
+      engine: { cli: 'claude-code', access: 'workspace-write' },
+      memory: { scope: 'per-user' },
+    });
+    expect((config.agents as { bindings?: unknown[] }).bindings).toEqual([
+      { agentId: 'coder', match: { channel: 'telegram', peer: { kind: 'direct', id: '42' } } },
+      { agentId: 'coder', match: { channel: 'discord', guildId: '987' } },
+    ]);
+    expect(await call('agents.get', { agentId: 'coder' })).toMatchObject({
+      agentId: 'coder',
+      name: 'Coder',
+      workspace: created.workspace,
+      model: 'openai/gpt-4o',
+      fallbacks: ['openai/gpt-4o-mini'],
+      toolProfile: 'coding',
+      engine: { cli: 'claude-code', access: 'workspace-write' },
+      memoryScope: 'per-user',
+      exec: { security: 'full', ask: 'always' },
+      bindings: [
+        { channel: 'telegram', peer: { kind: 'direct', id: '42' } },
+        { channel: 'discord', guildId: '987' },
+      ],
+      isDefault: false,
+    });
+    // Its memory now keeps each person apart; main's stays one memory.
+    await vi.waitFor(
+      async () => expect(await call('memory.status', { agentId: 'coder' })).toMatchObject({ scope: 'per-user' }),
+      {
+        timeout: 10_000,
+      },
+    );
+    expect(await call('memory.status', { agentId: 'main' })).toMatchObject({ scope: 'per-agent' });
+
+    await call('agents.update', {
+      agentId: 'coder',
+      engine: 'hearth',
+      memoryScope: null,
+      exec: { ask: 'off' },
+      bindings: [{ channel: 'slack' }],
+    });
+    const after = await call('agents.get', { agentId: 'coder' });
+    expect(after).toMatchObject({
+      engine: 'hearth',
+      exec: { security: 'full', ask: 'off' },
+      bindings: [{ channel: 'slack' }],
+    });
+    expect(after).not.toHaveProperty('memoryScope');
+    await call('agents.update', { agentId: 'coder', exec: null, bindings: [] });
+    const entry = (await readConfig()).agents?.list?.find((agent) => agent.id === 'coder');
+    expect(entry).toEqual({
+      id: 'coder',
+      name: 'Coder',
+      emoji: '🛠️',
+      model: { primary: 'openai/gpt-4o', fallbacks: ['openai/gpt-4o-mini'] },
+      tools: { profile: 'coding' },
+    });
+    expect((await readConfig()).agents as { bindings?: unknown[] }).toMatchObject({ bindings: [] });
+    await call('agents.delete', { agentId: 'coder', deleteFiles: true });
+  });
+
+  it('names the field that is wrong, and writes nothing', async () => {
+    const before = await readFile(configFile(), 'utf8');
+    await expect(call('agents.create', { name: 'x', toolProfile: 'everything' })).rejects.toThrow(/toolProfile/);
+    await expect(call('agents.create', { name: 'x', memoryScope: 'shared' })).rejects.toThrow(/memoryScope/);
+    await expect(call('agents.create', { name: 'x', exec: { security: 'yolo' } })).rejects.toThrow(/exec\/security/);
+    await expect(call('agents.create', { name: 'x', bindings: [{ channel: '' }] })).rejects.toThrow(
+      'a binding needs a channel',
+    );
+    await expect(call('agents.create', { name: 'x', avatar: 'file:///etc/passwd' })).rejects.toThrow(
+      'avatar must be an http(s) address',
+    );
+    await expect(call('agents.create', { name: 'x', engine: { cli: '' } })).rejects.toThrow('engine.cli');
+    await expect(call('agents.files.get', { agentId: 'main', name: '../hearth.json' })).rejects.toThrow(
+      /file must be one of SOUL\.md/,
+    );
+    await expect(call('agents.get', { agentId: 'ghost' })).rejects.toThrow('no agent "ghost"');
+    expect(await readFile(configFile(), 'utf8')).toBe(before);
+  });
+
+  it('reads and writes a new agent’s persona files, and indexes its memory like main’s', async () => {
+    const created = await call<{ agentId: string; workspace: string }>('agents.create', { name: 'Poet' });
+    await vi.waitFor(() => expect(existsSync(join(created.workspace, 'IDENTITY.md'))).toBe(true), { timeout: 10_000 });
+    const listed = await call<{ files: { name: string; missing: boolean }[] }>('agents.files.list', {
+      agentId: 'poet',
+    });
+    for (const name of ['SOUL.md', 'IDENTITY.md', 'USER.md'])
+      expect(listed.files).toContainEqual(expect.objectContaining({ name, missing: false }));
+    const soul = await call<{ file: { content: string } }>('agents.files.get', { agentId: 'poet', name: 'SOUL.md' });
+    expect(soul.file.content.length).toBeGreaterThan(0);
+    await call('agents.files.set', { agentId: 'poet', name: 'SOUL.md', content: '# Soul\nYou write haiku.\n' });
+    expect(await readFile(join(created.workspace, 'SOUL.md'), 'utf8')).toBe('# Soul\nYou write haiku.\n');
+    // The new persona is what its next turn reads.
+    product.llm.script([{ type: 'text', text: 'Autumn wind.' }]);
+    await product.turn('poet-1', 'a poem', 'agent:poet:main');
+    expect(JSON.stringify(product.llm.requests.at(-1)!.body)).toContain('You write haiku.');
+    // Its workspace is watched: a hand edit to its memory is indexed, with no one asking.
+    await mkdir(join(created.workspace, 'memory'), { recursive: true });
+    await writeFile(join(created.workspace, 'memory', '2026-12-01.md'), '- The poet’s cat is named Basho.\n');
+    await vi.waitFor(
+      async () =>
+        expect(JSON.stringify(await call('memory.search', { agentId: 'poet', query: 'cat named Basho' }))).toContain(
+          'Basho',
+        ),
+      { timeout: 15_000, interval: 200 },
+    );
+    await call('agents.delete', { agentId: 'poet', deleteFiles: true });
   });
 });

@@ -77,4 +77,41 @@ describe('roster edits', () => {
     expect(() => removeAgent(section, 'main')).toThrow('the main agent cannot be removed');
     expect(() => removeAgent(section, 'ghost')).toThrow('no agent "ghost"');
   });
+
+  it('replaces only this agent’s bindings, in place, and starts an exec override from the root policy', () => {
+    const section = {
+      list: [{ id: 'work' }, { id: 'home' }],
+      bindings: [
+        { agentId: 'home', match: { channel: 'telegram' } },
+        { agentId: 'work', match: { channel: 'slack' } },
+        { agentId: 'home', match: { channel: 'discord' } },
+      ],
+    };
+    const next = updateAgent(
+      section,
+      'work',
+      {
+        bindings: [
+          { channel: 'slack', accountId: 'team' },
+          { channel: 'slack', accountId: 'team' },
+        ],
+        exec: { ask: 'always' },
+      },
+      { exec: { security: 'allowlist', allowlist: [{ pattern: '/usr/bin/git' }] } },
+    );
+    expect(next.bindings).toEqual([
+      { agentId: 'home', match: { channel: 'telegram' } },
+      { agentId: 'work', match: { channel: 'slack', accountId: 'team' } },
+      { agentId: 'home', match: { channel: 'discord' } },
+    ]);
+    // The root allowlist is kept: an agent's own policy replaces the root one whole.
+    expect(next.list[0]).toEqual({
+      id: 'work',
+      tools: { exec: { security: 'allowlist', allowlist: [{ pattern: '/usr/bin/git' }], ask: 'always' } },
+    });
+    expect(updateAgent(next, 'work', { exec: null, engine: { cli: 'codex' } }).list[0]).toEqual({
+      id: 'work',
+      engine: { cli: 'codex' },
+    });
+  });
 });

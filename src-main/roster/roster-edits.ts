@@ -29,7 +29,32 @@ export interface AgentSettings {
   /** The tool profile (`minimal | coding | full | custom`, docs/TOOLS.md). */
   toolProfile?: string;
   emoji?: string;
+  /** An image address or data: URL; "" clears it. */
   avatar?: string;
+  /** `hearth` (its own model loop) or an agent CLI backend (`agents.list[].engine`, docs/AGENT.md). */
+  engine?: 'hearth' | AgentEngine;
+  /** `agents.list[].memory.scope`; null: the agent follows `memory.scope`. */
+  memoryScope?: 'per-agent' | 'per-user' | null;
+  /** Laid over the agent's own exec policy (`tools.exec`); null removes its own policy. */
+  exec?: { security?: string; ask?: string; askFallback?: string } | null;
+  /** Replaces every `agents.bindings[]` entry that routes to this agent. */
+  bindings?: BindingMatch[];
+}
+
+export interface AgentEngine {
+  cli: string;
+  command?: string | string[];
+  model?: string;
+  access?: string;
+  for?: string;
+}
+
+/** `agents.bindings[].match`: a channel, optionally narrowed to an account, a peer or a guild. */
+export interface BindingMatch {
+  channel: string;
+  accountId?: string;
+  peer?: { kind: string; id: string };
+  guildId?: string;
 }
 
 export const MAIN_AGENT_ID = 'main';
@@ -55,7 +80,20 @@ export function agentIdFromName(name: string, taken: ReadonlySet<string>): strin
   }
 }
 
-function applySettings(entry: RosterEntry, settings: AgentSettings): RosterEntry {
+/** Keys of a nested object of the entry, with `key` set or (undefined) removed; an emptied object goes. */
+function withNested(entry: RosterEntry, at: string, key: string, value: unknown): void {
+  const nested = { ...((entry[at] ?? {}) as Record<string, unknown>) };
+  if (value === undefined) delete nested[key];
+  else nested[key] = value;
+  if (Object.keys(nested).length > 0) entry[at] = nested;
+  else delete entry[at];
+}
+
+/**
+ * `defaults`: the root `tools.exec` as the file holds it. An agent's own exec policy replaces the
+ * root one whole, so its first override starts from the root's (its allowlist is kept).
+ */
+function applySettings(entry: RosterEntry, settings: AgentSettings, defaults: RosterDefaults = {}): RosterEntry {
   const next: RosterEntry = { ...entry };
   if (settings.name !== undefined) {
     const name = settings.name.trim();
@@ -64,7 +102,16 @@ function applySettings(entry: RosterEntry, settings: AgentSettings): RosterEntry
   }
   if (settings.workspace !== undefined) next.workspace = settings.workspace;
   if (settings.emoji !== undefined) next.emoji = settings.emoji;
-  if (settings.avatar !== undefined) next.avatar = settings.avatar;
+  if (settings.avatar === '') delete next.avatar;
+  else if (settings.avatar !== undefined) next.avatar = settings.avatar;
+  if (settings.engine === 'hearth') delete next.engine;
+  else if (settings.engine !== undefined) next.engine = { ...settings.engine };
+  if (settings.memoryScope !== undefined) withNested(next, 'memory', 'scope', settings.memoryScope ?? undefined);
+  if (settings.exec === null) withNested(next, 'tools', 'exec', undefined);
+  else if (settings.exec !== undefined) {
+    const own = (next.tools as { exec?: Record<string, unknown> } | undefined)?.exec;
+    withNested(next, 'tools', 'exec', { ...(own ?? defaults.exec ?? {}), ...definedOnly(settings.exec) });
+  }
   if (settings.model === null) delete next.model;
   else if (settings.model !== undefined || settings.fallbacks !== undefined) {
     const current = next.model;
@@ -81,6 +128,32 @@ function applySettings(entry: RosterEntry, settings: AgentSettings): RosterEntry
   return next;
 }
 
+function definedOnly(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
+}
+
+/** What a new setting may start from: the root exec policy (`tools.exec`) as written. */
+export interface RosterDefaults {
+  exec?: Record<string, unknown>;
+}
+
+/** The section's bindings with this agent's replaced by `matches` (kept in place of its first one). */
+function rebind(bindings: RosterBinding[], agentId: string, matches: BindingMatch[] | undefined): RosterBinding[] {
+  if (matches === undefined) return bindings;
+  const seen = new Set<string>();
+  const fresh: RosterBinding[] = [];
+  for (const match of matches) {
+    const key = JSON.stringify(match);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    fresh.push({ agentId, match: definedOnly(match as unknown as Record<string, unknown>) });
+  }
+  const at = bindings.findIndex((binding) => binding.agentId === agentId);
+  const others = bindings.filter((binding) => binding.agentId !== agentId);
+  const insertAt = at < 0 ? others.length : bindings.slice(0, at).filter((b) => b.agentId !== agentId).length;
+  return [...others.slice(0, insertAt), ...fresh, ...others.slice(insertAt)];
+}
+
 function indexOf(section: RosterSection, agentId: string): number {
   const at = section.list.findIndex((entry) => entry.id === agentId);
   if (at < 0 && agentId !== MAIN_AGENT_ID)
@@ -91,6 +164,7 @@ function indexOf(section: RosterSection, agentId: string): number {
 export function createAgent(
   section: RosterSection,
   settings: AgentSettings & { name: string; id?: string },
+  defaults: RosterDefaults = {},
 ): { section: RosterSection; agentId: string } {
   const taken = new Set([MAIN_AGENT_ID, ...section.list.map((entry) => entry.id)]);
   const agentId = settings.id ?? agentIdFromName(settings.name, taken);
@@ -100,17 +174,25 @@ export function createAgent(
       `agent id "${agentId}" is not valid: 1-64 lowercase letters, digits, "-" or "_", starting with a letter or digit`,
     );
   if (taken.has(agentId)) throw new HearthError('conflict', `an agent "${agentId}" already exists`);
-  const entry = applySettings({ id: agentId }, settings);
-  return { section: { ...section, list: [...section.list, entry] }, agentId };
+  const entry = applySettings({ id: agentId }, settings, defaults);
+  return {
+    section: { list: [...section.list, entry], bindings: rebind(section.bindings, agentId, settings.bindings) },
+    agentId,
+  };
 }
 
-export function updateAgent(section: RosterSection, agentId: string, settings: AgentSettings): RosterSection {
+export function updateAgent(
+  section: RosterSection,
+  agentId: string,
+  settings: AgentSettings,
+  defaults: RosterDefaults = {},
+): RosterSection {
   const at = indexOf(section, agentId);
   const list = [...section.list];
   // `main` may have no entry yet: its first setting creates one.
-  if (at < 0) list.push(applySettings({ id: agentId }, settings));
-  else list[at] = applySettings(list[at]!, settings);
-  return { ...section, list };
+  if (at < 0) list.push(applySettings({ id: agentId }, settings, defaults));
+  else list[at] = applySettings(list[at]!, settings, defaults);
+  return { list, bindings: rebind(section.bindings, agentId, settings.bindings) };
 }
 
 export function removeAgent(
@@ -125,5 +207,55 @@ export function removeAgent(
     section: { list: section.list.filter((_, index) => index !== at), bindings },
     removed,
     removedBindings: section.bindings.length - bindings.length,
+  };
+}
+
+/** One agent's settings as the editor shows them (`agents.get`), read from its entry and bindings. */
+export interface AgentView {
+  agentId: string;
+  name: string;
+  emoji?: string;
+  avatar?: string;
+  model?: string;
+  fallbacks: string[];
+  toolProfile?: string;
+  engine: 'hearth' | AgentEngine;
+  memoryScope?: 'per-agent' | 'per-user';
+  exec?: { security?: string; ask?: string; askFallback?: string };
+  bindings: BindingMatch[];
+  isDefault: boolean;
+}
+
+export function describeAgent(section: RosterSection, agentId: string): AgentView {
+  const at = indexOf(section, agentId);
+  const entry: RosterEntry = at < 0 ? { id: agentId } : section.list[at]!;
+  const model = entry.model as string | { primary?: string; fallbacks?: string[] } | undefined;
+  const tools = entry.tools as { profile?: string; exec?: Record<string, unknown> } | undefined;
+  const scope = (entry.memory as { scope?: string } | undefined)?.scope;
+  const exec = tools?.exec
+    ? (definedOnly({
+        security: tools.exec.security,
+        ask: tools.exec.ask,
+        askFallback: tools.exec.askFallback,
+      }) as AgentView['exec'])
+    : undefined;
+  const primary = typeof model === 'string' ? model : model?.primary;
+  const isDefault =
+    entry.default === true || (agentId === MAIN_AGENT_ID && !section.list.some((other) => other.default === true));
+  return {
+    agentId,
+    name: typeof entry.name === 'string' && entry.name ? entry.name : agentId,
+    ...(typeof entry.emoji === 'string' ? { emoji: entry.emoji } : {}),
+    ...(typeof entry.avatar === 'string' ? { avatar: entry.avatar } : {}),
+    ...(primary ? { model: primary } : {}),
+    fallbacks: typeof model === 'object' && Array.isArray(model.fallbacks) ? model.fallbacks : [],
+    ...(tools?.profile ? { toolProfile: tools.profile } : {}),
+    engine: entry.engine ? (entry.engine as AgentEngine) : 'hearth',
+    ...(scope === 'per-agent' || scope === 'per-user' ? { memoryScope: scope } : {}),
+    ...(exec ? { exec } : {}),
+    bindings: section.bindings
+      .filter((binding) => binding.agentId === agentId)
+      .map((binding) => binding.match as BindingMatch),
+    isDefault,
   };
 }

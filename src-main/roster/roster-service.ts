@@ -1,12 +1,16 @@
-import { rm } from 'node:fs/promises';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { readFile, rm, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { HearthError } from '../base/errors.js';
 import { ConfigConflictError, type ConfigService, ConfigValidationError } from '../config/index.js';
+import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { HearthPaths } from '../paths/index.js';
 import {
   type AgentSettings,
+  type AgentView,
   createAgent,
+  describeAgent,
   type RosterBinding,
+  type RosterDefaults,
   type RosterEntry,
   type RosterSection,
   removeAgent,
@@ -27,10 +31,26 @@ export interface RemovedAgent {
   keptWorkspace?: string;
 }
 
+/** One persona file of an agent's workspace (SOUL.md, IDENTITY.md, USER.md…). */
+export interface PersonaFile {
+  name: string;
+  path: string;
+  missing: boolean;
+  size?: number;
+  updatedAtMs?: number;
+}
+
 export interface Roster {
   create(settings: AgentSettings & { name: string; id?: string }): Promise<{ agentId: string; workspace: string }>;
   update(agentId: string, settings: AgentSettings): Promise<void>;
   remove(agentId: string, options?: { deleteFiles?: boolean }): Promise<RemovedAgent>;
+  /** Every setting of one agent, and where its workspace is. */
+  get(agentId: string): AgentView & { workspace: string };
+  /** `names`: the persona files there may be (the protocol's list); each as it is on disk now. */
+  files(agentId: string, names: readonly string[]): Promise<{ workspace: string; files: PersonaFile[] }>;
+  readFile(agentId: string, name: string): Promise<{ workspace: string; file: PersonaFile & { content: string } }>;
+  /** Written atomically: a crash leaves the old file or the new one, never half of it. */
+  writeFile(agentId: string, name: string, content: string): Promise<{ workspace: string; file: PersonaFile }>;
 }
 
 function isInside(folder: string, root: string): boolean {
@@ -45,10 +65,14 @@ function isInside(folder: string, root: string): boolean {
  * agent added by hand.
  */
 export function createRoster(deps: RosterDeps): Roster {
-  const read = (): { section: RosterSection; hash: string } => {
+  const read = (): { section: RosterSection; hash: string; defaults: RosterDefaults } => {
     const snapshot = deps.config.snapshot();
-    const agents = (snapshot.parsed as { agents?: { list?: unknown; bindings?: unknown } } | undefined)?.agents;
+    const parsed = snapshot.parsed as
+      | { agents?: { list?: unknown; bindings?: unknown }; tools?: { exec?: Record<string, unknown> } }
+      | undefined;
+    const agents = parsed?.agents;
     return {
+      defaults: parsed?.tools?.exec ? { exec: parsed.tools.exec } : {},
       section: {
         list: Array.isArray(agents?.list) ? (agents.list as RosterEntry[]) : [],
         bindings: Array.isArray(agents?.bindings) ? (agents.bindings as RosterBinding[]) : [],
@@ -72,14 +96,14 @@ export function createRoster(deps: RosterDeps): Roster {
 
   return {
     async create(settings) {
-      const { section, hash } = read();
-      const { section: next, agentId } = createAgent(section, settings);
+      const { section, hash, defaults } = read();
+      const { section: next, agentId } = createAgent(section, settings, defaults);
       await write(section, next, hash);
       return { agentId, workspace: deps.paths.workspaceDir(agentId) };
     },
     async update(agentId, settings) {
-      const { section, hash } = read();
-      await write(section, updateAgent(section, agentId, settings), hash);
+      const { section, hash, defaults } = read();
+      await write(section, updateAgent(section, agentId, settings, defaults), hash);
     },
     async remove(agentId, options = {}) {
       const { section, hash } = read();
@@ -100,5 +124,36 @@ export function createRoster(deps: RosterDeps): Roster {
       } else removed.keptWorkspace = workspace;
       return removed;
     },
+    get(agentId) {
+      return { ...describeAgent(read().section, agentId), workspace: deps.paths.workspaceDir(agentId) };
+    },
+    async files(agentId, names) {
+      const workspace = known(agentId);
+      return { workspace, files: await Promise.all(names.map((name) => fileInfo(workspace, name))) };
+    },
+    async readFile(agentId, name) {
+      const workspace = known(agentId);
+      const info = await fileInfo(workspace, name);
+      const content = info.missing ? '' : await readFile(info.path, 'utf8');
+      return { workspace, file: { ...info, content } };
+    },
+    async writeFile(agentId, name, content) {
+      const workspace = known(agentId);
+      await writeFileAtomic(join(workspace, name), content, 0o600);
+      return { workspace, file: await fileInfo(workspace, name) };
+    },
   };
+  /** The agent's workspace; an unknown agent is refused (describeAgent names it). */
+  function known(agentId: string): string {
+    describeAgent(read().section, agentId);
+    return deps.paths.workspaceDir(agentId);
+  }
+}
+
+async function fileInfo(workspace: string, name: string): Promise<PersonaFile> {
+  const path = join(workspace, name);
+  const info = await stat(path).catch(() => undefined);
+  return info?.isFile()
+    ? { name, path, missing: false, size: info.size, updatedAtMs: Math.round(info.mtimeMs) }
+    : { name, path, missing: true };
 }

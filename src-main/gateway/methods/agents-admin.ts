@@ -1,9 +1,13 @@
 import type { Disposable } from '../../base/index.js';
 import { DisposableStore } from '../../base/index.js';
-import type { Roster } from '../../roster/index.js';
+import { type AgentDetails, type PersonaFileInfo, personaFileNames } from '../../protocol/methods/agents-admin.js';
+import type { PersonaFile, Roster } from '../../roster/index.js';
 import type { MethodRouter } from '../method-router.js';
 
-/** `agents.create|update|delete` (protocol/methods/agents-admin.ts) over the roster. */
+// The roster checks each name against the protocol's list: these are always among them.
+const persona = (file: PersonaFile) => file as PersonaFileInfo;
+
+/** `agents.create|update|delete|get` and `agents.files.*` (protocol/methods/agents-admin.ts) over the roster. */
 export function registerAgentsAdminMethods(router: MethodRouter, roster: Roster): Disposable {
   const store = new DisposableStore();
   store.add(
@@ -29,6 +33,25 @@ export function registerAgentsAdminMethods(router: MethodRouter, roster: Roster)
       ok: true as const,
       ...(await roster.remove(agentId, { deleteFiles })),
     })),
+  );
+  store.add(router.handle('agents.get', async ({ agentId }) => roster.get(agentId) as AgentDetails));
+  store.add(
+    router.handle('agents.files.list', async ({ agentId }) => {
+      const { workspace, files } = await roster.files(agentId, personaFileNames);
+      return { agentId, workspace, files: files.map(persona) };
+    }),
+  );
+  store.add(
+    router.handle('agents.files.get', async ({ agentId, name }) => {
+      const { workspace, file } = await roster.readFile(agentId, name);
+      return { agentId, workspace, file: { ...persona(file), content: file.content } };
+    }),
+  );
+  store.add(
+    router.handle('agents.files.set', async ({ agentId, name, content }) => {
+      const { workspace, file } = await roster.writeFile(agentId, name, content);
+      return { ok: true as const, agentId, workspace, file: persona(file) };
+    }),
   );
   return store;
 }
