@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { nextRunAfter, parseSchedule } from '../cron/index.js';
+import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { ImportTargets } from './import-targets.js';
 import {
   countItems,
@@ -128,7 +129,7 @@ async function planWorkspaceFile(
       // Re-checked at apply time: an edit made since the plan is the person's and stays.
       const now = await readIfThere(path);
       if (now && !(starter && now.equals(starter))) throw new Error(`${path} was edited since the plan; kept`);
-      await writeFile(path, content);
+      await writeFileAtomic(path, content);
       return;
     }
     try {
@@ -139,8 +140,10 @@ async function planWorkspaceFile(
       // in the config (a step of this same import): a starter that appeared meanwhile is replaced.
       const now = await readIfThere(path);
       if (now?.equals(content)) return;
-      if (!(starter && now?.equals(starter))) throw new Error(`${path} appeared since the plan; kept`);
-      await writeFile(path, content);
+      // (A starter still being copied is a prefix of it; the atomic rename leaves that copy behind.)
+      const seeding = starter && now && starter.subarray(0, now.length).equals(now);
+      if (!seeding) throw new Error(`${path} appeared since the plan; kept`);
+      await writeFileAtomic(path, content);
     }
   };
   if (!existing) return add({ ...item, status: 'import' }, write(false));

@@ -26,7 +26,8 @@ function stripJsonExtras(text: string): string {
       let body = '';
       while (j < text.length && text[j] !== char) {
         if (text[j] === '\\') {
-          body += text[j]! + (text[j + 1] ?? '');
+          // `\'` means a plain quote in a single-quoted string; JSON has no such escape.
+          body += char === "'" && text[j + 1] === "'" ? "'" : text[j]! + (text[j + 1] ?? '');
           j += 2;
           continue;
         }
