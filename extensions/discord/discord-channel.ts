@@ -7,6 +7,7 @@ import {
   type RunningChannel,
   retryUntilAnswered,
 } from '../../src-main/plugins/sdk/index.js';
+import { createDiscordAgentTools, discordAgentTools } from './agent-tools.js';
 import { type DiscordInteraction, discordButtons, normaliseInteraction } from './discord-buttons.js';
 import { type DiscordConfig, discordConfigSchema, validateDiscordConfig } from './discord-config.js';
 import { DISCORD_INTENTS, DiscordGateway, type GatewayUser } from './discord-gateway.js';
@@ -168,7 +169,18 @@ export const discordChannel = defineChannel<DiscordConfig>({
     secrets: [{ account: 'channels.discord.token', description: 'the bot token from the Discord Developer Portal' }],
   },
   setup: discordSetup,
-  security: { defaultDmPolicy: 'pairing' },
+  security: {
+    defaultDmPolicy: 'pairing',
+    senderId: {
+      pattern: '[0-9]{15,21}',
+      description: 'a Discord user id (a number of 17–20 digits; Developer Mode → Copy User ID)',
+    },
+    groupId: {
+      pattern: '[0-9]{15,21}',
+      description: 'a Discord channel id (a number of 17–20 digits; Copy Channel ID)',
+    },
+  },
+  agentTools: discordAgentTools,
   reload: { configPrefixes: ['channels.discord'] },
   async start(context): Promise<RunningChannel> {
     const { config, log } = context;
@@ -340,6 +352,7 @@ export const discordChannel = defineChannel<DiscordConfig>({
       },
       // Approval prompts: message components whose presses come back as interactions.
       buttons: discordButtons(sender, channelOf),
+      agentTools: createDiscordAgentTools(sender, channelOf),
       async dispose() {
         controller.abort(new Error('discord channel stopped'));
         await running;

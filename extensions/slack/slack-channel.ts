@@ -5,6 +5,7 @@ import {
   type RunningChannel,
   retryUntilAnswered,
 } from '../../src-main/plugins/sdk/index.js';
+import { createSlackAgentTools, slackAgentTools } from './agent-tools.js';
 import { isFatalSlackError, SlackApi, SlackApiError } from './slack-api.js';
 import { normaliseBlockActions, type SlackBlockActions, slackButtons } from './slack-buttons.js';
 import { type SlackConfig, slackConfigSchema, validateSlackConfig } from './slack-config.js';
@@ -62,7 +63,18 @@ export const slackChannel = defineChannel<SlackConfig>({
     ],
   },
   setup: slackSetup,
-  security: { defaultDmPolicy: 'pairing' },
+  security: {
+    defaultDmPolicy: 'pairing',
+    senderId: {
+      pattern: '[UW][A-Z0-9]{2,}',
+      description: 'a Slack user id, such as U0123ABCD (profile → ⋯ → Copy member ID)',
+    },
+    groupId: {
+      pattern: '[CG][A-Z0-9]{2,}',
+      description: 'a Slack channel id, such as C0123ABCD (channel details → bottom)',
+    },
+  },
+  agentTools: slackAgentTools,
   reload: { configPrefixes: ['channels.slack'] },
   async start(context): Promise<RunningChannel> {
     const { config, log } = context;
@@ -220,6 +232,7 @@ export const slackChannel = defineChannel<SlackConfig>({
       },
       // Approval prompts: Block Kit buttons whose presses come back as block_actions.
       buttons: slackButtons(sender, channelOf),
+      agentTools: createSlackAgentTools(sender, channelOf),
       async dispose() {
         controller.abort(new Error('slack channel stopped'));
         await running;

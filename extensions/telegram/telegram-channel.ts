@@ -10,6 +10,7 @@ import {
   type RunningChannel,
   retryUntilAnswered,
 } from '../../src-main/plugins/sdk/index.js';
+import { createTelegramAgentTools, telegramAgentTools } from './agent-tools.js';
 import { TelegramApi, TelegramApiError } from './telegram-api.js';
 import { type TelegramConfig, telegramConfigSchema, validateTelegramConfig } from './telegram-config.js';
 import { telegramSetup } from './telegram-setup.js';
@@ -387,7 +388,12 @@ export const telegramChannel = defineChannel<TelegramConfig>({
     secrets: [{ account: 'channels.telegram.token', description: 'the bot token from @BotFather' }],
   },
   setup: telegramSetup,
-  security: { defaultDmPolicy: 'pairing' },
+  security: {
+    defaultDmPolicy: 'pairing',
+    senderId: { pattern: '[1-9][0-9]{0,15}', description: 'a numeric Telegram user id, such as 123456789' },
+    groupId: { pattern: '-[1-9][0-9]{0,15}', description: 'a Telegram group id (negative), such as -1001234567890' },
+  },
+  agentTools: telegramAgentTools,
   reload: { configPrefixes: ['channels.telegram'] },
   async start(context): Promise<RunningChannel> {
     const { config, log } = context;
@@ -468,6 +474,7 @@ export const telegramChannel = defineChannel<TelegramConfig>({
           });
         },
       },
+      agentTools: createTelegramAgentTools(sender),
       async dispose() {
         controller.abort(new Error('telegram channel stopped'));
         await running;

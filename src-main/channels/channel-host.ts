@@ -16,6 +16,7 @@ import type {
   ChannelWebhook,
   RunningChannel,
 } from '../plugins/sdk/channels.js';
+import type { ToolDefinition } from '../plugins/sdk/index.js';
 import { type ChannelDeliveryTarget, type ChatEvent, formatDeliveryTarget } from '../protocol/index.js';
 import { type ApprovalPlace, type ChannelApprovalService, ChannelApprovals } from './channel-approvals.js';
 import { channelCommands } from './channel-commands.js';
@@ -28,7 +29,8 @@ import {
   personOf,
   splitAccount,
 } from './channel-identity.js';
-import { type ChannelHostSettings, splitChannelConfig } from './channel-settings.js';
+import { channelToolDefinitions, enabledAgentTools } from './channel-agent-tools.js';
+import { type ChannelHostSettings, checkHostSettings, splitChannelConfig } from './channel-settings.js';
 import { runChannelTurn } from './channel-turn.js';
 import { type PairingRequest, PairingStore } from './pairing-store.js';
 
@@ -90,6 +92,8 @@ interface Delivery {
   channelId: string;
   target: ChannelTarget;
   senderId: string;
+  /** The person's last message there (what a channel tool reacts to or pins). */
+  lastMessageId?: string;
 }
 
 export interface ChannelIdentityView {
@@ -106,6 +110,8 @@ export interface ChannelStatusView {
   configured: boolean;
   enabled: boolean;
   dmPolicy?: string;
+  /** The host's keys of `channels.<id>` as in effect (absent until it is configured and valid). */
+  settings?: ChannelHostSettings;
   health: ChannelHealth;
   lastMessageAt?: number;
   lastError?: string;
@@ -235,7 +241,7 @@ export class ChannelHost implements AsyncDisposable {
           ...(entry.plugin?.meta.icon ? { icon: entry.plugin.meta.icon } : {}),
           configured: entry.configured,
           enabled: entry.settings?.enabled ?? false,
-          ...(entry.settings ? { dmPolicy: entry.settings.dmPolicy } : {}),
+          ...(entry.settings ? { dmPolicy: entry.settings.dmPolicy, settings: entry.settings } : {}),
           health: entry.health,
           ...(entry.lastMessageAt ? { lastMessageAt: entry.lastMessageAt } : {}),
           ...(entry.lastError ? { lastError: entry.lastError } : {}),
@@ -339,6 +345,7 @@ export class ChannelHost implements AsyncDisposable {
     let pluginConfig: unknown;
     try {
       const split = splitChannelConfig(id, raw, plugin.security?.defaultDmPolicy ?? 'pairing');
+      checkHostSettings(id, plugin, split.host);
       entry.settings = split.host;
       pluginConfig = plugin.config.validate(split.plugin);
     } catch (error) {
@@ -426,6 +433,10 @@ export class ChannelHost implements AsyncDisposable {
 
     if (message.target.peerKind !== 'direct') {
       if (!settings.groups.enabled) return;
+      if (settings.groups.allowlist.length > 0 && !settings.groups.allowlist.includes(message.target.peerId)) {
+        log.info('message in a group not on groups.allowlist; ignored', { group: message.target.peerId });
+        return;
+      }
       if (settings.groups.requireMention && !message.addressedToBot) return;
       // Codes go by DM only; in a group, an unknown sender is not answered at all.
       if (!known && settings.dmPolicy !== 'open') {
@@ -473,7 +484,12 @@ export class ChannelHost implements AsyncDisposable {
       return;
     }
     if (sessionKey)
-      this.deliveries.set(sessionKey, { channelId: id, target: message.target, senderId: message.sender.id });
+      this.deliveries.set(sessionKey, {
+        channelId: id,
+        target: message.target,
+        senderId: message.sender.id,
+        lastMessageId: message.messageId,
+      });
     const turn = runChannelTurn({
       channelId: id,
       accountId: ACCOUNT,
@@ -491,6 +507,42 @@ export class ChannelHost implements AsyncDisposable {
     const finished = turn.done.finally(() => entry.turns.delete(finished));
     entry.turns.add(finished);
     await turn.started;
+  }
+
+  /**
+   * The model's tools for a run of `sessionKey`: those of the channel the session is on (where its
+   * last message came from, or it was docked to), when `channels.<id>.agentTools` enables them.
+   * A session on no channel (the app's own chats, a subagent) gets none.
+   */
+  agentToolsFor(sessionKey: string): ToolDefinition[] {
+    const live = () => {
+      const delivery = this.deliveries.get(sessionKey);
+      const entry = delivery ? this.entries.get(delivery.channelId) : undefined;
+      if (!delivery || !entry?.settings || !entry.running) return undefined;
+      const tools = enabledAgentTools(entry.settings.agentTools, entry.running.agentTools);
+      if (tools.length === 0) return undefined;
+      const { target, senderId, lastMessageId } = delivery;
+      const conversation = { target, senderId, ...(lastMessageId ? { lastMessageId } : {}) };
+      return {
+        channelId: delivery.channelId,
+        name: entry.plugin?.meta.name ?? delivery.channelId,
+        conversation,
+        tools,
+      };
+    };
+    const now = live();
+    if (!now) return [];
+    return channelToolDefinitions({
+      channelId: now.channelId,
+      channelName: now.name,
+      sessionKey,
+      tools: now.tools,
+      // At call time: still this channel (a dock elsewhere ends it), its current connection and chat.
+      conversation: () => {
+        const later = live();
+        return later?.channelId === now.channelId ? later : undefined;
+      },
+    });
   }
 
   private links(): Record<string, string[]> {

@@ -13,6 +13,7 @@ import { resolveModelSelection } from '../providers/index.js';
 import type { SecretStore } from '../secrets/index.js';
 import { openSecretStore } from '../secrets/index.js';
 import { createChannelOutbox } from './channel-outbox.js';
+import { createChannelToolsSlot } from './channel-tools-slot.js';
 import { modelTextOf } from './model-text-of.js';
 import { personalFolders } from './session-person.js';
 import { whenFirstClient } from './when-first-client.js';
@@ -129,6 +130,8 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
     );
     // Agents whose engine is a CLI (Claude Code, Codex) instead of the model loop (src-main/cli-backends).
     const cliBackends = await wireCliBackends({ ...base, plugins, usage, approvals });
+    // A channel session's tools (channels.<id>.agentTools); the channels bind it when they start.
+    const channelTools = createChannelToolsSlot();
     const agent = root.add(
       await wireAgent({
         ...base,
@@ -141,6 +144,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
         tools,
         usage,
         mcpTools: mcp.toolsFor,
+        sessionTools: channelTools.forSession,
         skillsPrompt: (agentId) => skills.promptListing(agentId),
         engineFor: cliBackends.engineFor,
       }),
@@ -175,7 +179,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
         defaults: openClawDefaults.get,
       }),
     );
-    root.add(await (await import('./wire-channels.js')).wireChannels({ ...base, secrets, plugins, approvals, outbox }));
+    root.add(await (await import('./wire-channels.js')).wireChannels({ ...base, secrets, plugins, approvals, outbox, channelTools }));
     const execConfig = (agentId: string) => execConfigFor(config, agentId);
     root.add(wireRoster(base));
     root.add(

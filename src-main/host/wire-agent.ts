@@ -56,6 +56,8 @@ export async function wireAgent(deps: {
   tools: readonly ToolDefinition[];
   /** The MCP tools of an agent's turn (host/wire-mcp.ts): only servers the agent enables. */
   mcpTools?(agentId: string): Promise<readonly ToolDefinition[]>;
+  /** A session's own tools: the channel it is on gives its enabled agentTools (host/channel-tools-slot.ts). */
+  sessionTools?(sessionKey: string): readonly ToolDefinition[];
   /** The usage meter: counts and caps every model call the runtime makes (src-main/usage). */
   usage?: Pick<UsageService, 'wrapModel' | 'aroundTurn'>;
   /** The agent's skills, names and one-line descriptions (src-main/skills), while it has skill_view. */
@@ -126,7 +128,11 @@ export async function wireAgent(deps: {
   const toolSetOf = (scope: TurnScope): Promise<TurnToolSet> => {
     let set = turnTools.get(scope);
     if (!set) {
-      set = (async () => catalogue.forTurn(scope.agentId, (await deps.mcpTools?.(scope.agentId)) ?? []))();
+      set = (async () =>
+        catalogue.forTurn(scope.agentId, [
+          ...((await deps.mcpTools?.(scope.agentId)) ?? []),
+          ...(deps.sessionTools?.(scope.sessionKey) ?? []),
+        ]))();
       turnTools.set(scope, set);
     }
     return set;

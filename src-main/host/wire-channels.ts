@@ -20,6 +20,7 @@ import { resolveModelSelection } from '../providers/index.js';
 import type { SecretStore } from '../secrets/index.js';
 import { parseSessionKey, resolveRoute } from '../sessions/index.js';
 import type { ChannelOutbox } from './channel-outbox.js';
+import type { ChannelToolsSlot } from './channel-tools-slot.js';
 
 /**
  * A channel message reaches chat.send as this caller: it may write a chat turn and nothing else.
@@ -113,6 +114,8 @@ export async function wireChannels(deps: {
   fetch?: typeof fetch;
   /** Cron's and the heartbeat's channel deliveries: bound to the host while it runs. */
   outbox?: ChannelOutbox;
+  /** The agent's per-session tools: a channel's enabled agentTools, bound to the host while it runs. */
+  channelTools?: ChannelToolsSlot;
 }): Promise<AsyncDisposable> {
   const { core, config, clock, plugins } = deps;
   const log = deps.log.child({ part: 'channels' });
@@ -207,6 +210,7 @@ export async function wireChannels(deps: {
   root.add(started.onDidChange((change) => core.bus.publish('channels.changed', change)));
   if (deps.approvals) root.add(deps.approvals.registerPrompter(started.approvals));
   if (deps.outbox) root.add(deps.outbox.bind((target, text) => started.deliver(target, text)));
+  if (deps.channelTools) root.add(deps.channelTools.bind((sessionKey) => started.agentToolsFor(sessionKey)));
   // A spend cap at its warning line (80 %) or used up: the owner hears it on their channels, once
   // per cap, period and state (kept across restarts).
   root.add(

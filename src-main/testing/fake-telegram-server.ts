@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FakeTelegramChatTools } from './fake-telegram-chat-tools.js';
 
 /**
  * Test support (never shipped): a Telegram Bot API server on loopback, speaking the real wire
@@ -104,6 +105,8 @@ export interface FakeTelegramServer {
   token: string;
   bot: TelegramUser;
   calls: FakeTelegramCall[];
+  /** Reactions, pins and group members (the agent tools' methods). */
+  chatTools: FakeTelegramChatTools;
   /** The highest offset a getUpdates confirmed (updates below it are gone). */
   readonly confirmedOffset: number;
   /** Queues a user's message as an update, as Telegram would; returns its update_id. */
@@ -264,6 +267,7 @@ export async function startFakeTelegramServer(options: FakeTelegramServerOptions
     username: options.botUsername ?? 'hearth_test_bot',
   };
   const calls: FakeTelegramCall[] = [];
+  const chatTools = new FakeTelegramChatTools();
   const callListeners = new Set<() => void>();
   const updates: TelegramUpdate[] = [];
   let nextUpdateId = 1000;
@@ -518,8 +522,12 @@ export async function startFakeTelegramServer(options: FakeTelegramServerOptions
         callbackAnswers.set(id, typeof params.text === 'string' ? { text: params.text } : {});
         return true;
       }
-      default:
-        throw new ApiError(404, 'Not Found');
+      default: {
+        const answer = chatTools.handle(method, params);
+        if (!answer) throw new ApiError(404, 'Not Found');
+        if ('error' in answer) throw new ApiError(answer.error[0], answer.error[1]);
+        return answer.result;
+      }
     }
   }
 
@@ -617,6 +625,7 @@ export async function startFakeTelegramServer(options: FakeTelegramServerOptions
     token,
     bot,
     calls,
+    chatTools,
     get confirmedOffset() {
       return confirmedOffset;
     },

@@ -1,3 +1,4 @@
+import type { ChannelAgentTool, ChannelAgentToolsAdapter } from './channel-agent-tools.js';
 import type { Contribution, PluginServiceContext } from './contributions.js';
 
 // SDK types for channels (Telegram, webhook…): the contract a messaging platform adapter
@@ -314,7 +315,16 @@ export interface RunningChannel {
   buttons?: ChannelButtonsAdapter;
   /** A user id's DM target, when it is not the user id itself (docking, owner notices). */
   directory?: ChannelDirectoryAdapter;
+  /** The tools `agentTools` declares, bound to this account's connection (channel-agent-tools.ts). */
+  agentTools?: readonly ChannelAgentTool[];
   dispose(): Promise<void>;
+}
+
+/** What an id on the platform looks like: `pattern` is a JavaScript regular expression source. */
+export interface ChannelIdFormat {
+  pattern: string;
+  /** Shown in an error, e.g. "a numeric Telegram user id, such as 123456789". */
+  description: string;
 }
 
 export interface ChannelPlugin<Config = unknown> {
@@ -327,8 +337,13 @@ export interface ChannelPlugin<Config = unknown> {
    * from `config.schema` and `config.secrets`.
    */
   setup?: ChannelSetupAdapter;
-  /** Pairing and security: the DM policy when config names none (default `pairing`). */
-  security?: { defaultDmPolicy?: DmPolicy };
+  /**
+   * Pairing and security: the DM policy when config names none (default `pairing`); the shape of
+   * a sender id and a group id, so `allowFrom` and `groups.allowlist` entries are checked when set.
+   */
+  security?: { defaultDmPolicy?: DmPolicy; senderId?: ChannelIdFormat; groupId?: ChannelIdFormat };
+  /** Tools the channel gives the model (react, pin, members); off unless `channels.<id>.agentTools`. */
+  agentTools?: ChannelAgentToolsAdapter;
   /** Config paths whose change restarts this channel only (default `channels.<id>`). */
   reload?: { configPrefixes: readonly string[] };
   /**

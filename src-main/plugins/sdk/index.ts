@@ -1,3 +1,11 @@
+export {
+  type ChannelAgentTool,
+  type ChannelAgentToolsAdapter,
+  type ChannelConversation,
+  chatOfConversation,
+  defineChannelAgentTool,
+  messageInConversation,
+} from './channel-agent-tools.js';
 export { type AttachmentDownloadOptions, type AttachmentRef, downloadAttachments } from './attachment-downloads.js';
 export {
   type ChannelAttachment,
@@ -9,6 +17,7 @@ export {
   type ChannelContribution,
   type ChannelDirectoryAdapter,
   type ChannelHealth,
+  type ChannelIdFormat,
   type ChannelInboundMessage,
   type ChannelMediaKind,
   type ChannelMeta,
