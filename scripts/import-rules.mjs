@@ -3,7 +3,17 @@
 // A rule names who imports (`from`, a path prefix) and what it may not import.
 
 /** Folders of src-main that are capabilities: used by others only through their index.ts. */
-export const capabilities = ['agent', 'config', 'exec', 'memory', 'plugins', 'providers', 'secrets', 'sessions'];
+export const capabilities = [
+  'agent',
+  'config',
+  'exec',
+  'memory',
+  'migrations',
+  'plugins',
+  'providers',
+  'secrets',
+  'sessions',
+];
 
 const above = (...folders) => folders.map((folder) => `src-main/${folder}/`);
 

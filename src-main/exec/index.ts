@@ -73,6 +73,7 @@ export {
   execPolicySchema,
 } from './exec-policy.js';
 export { createExecTool, execToolInputSchema, formatOutcome } from './exec-tool.js';
+export { rulesFromOlderPermissionFiles } from './older-permission-files.js';
 export { OutputBuffer } from './output-buffer.js';
 export {
   createFsExecutableCheck,

@@ -7,6 +7,7 @@ import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { AllowlistStore } from './allowlist-store.js';
 import type { ApprovalSubject } from './approval-types.js';
 import type { AllowlistEntry } from './exec-policy.js';
+import { rulesFromOlderPermissionFiles } from './older-permission-files.js';
 
 const ruleSchema = z.object({
   id: z.string().min(1),
@@ -209,41 +210,12 @@ function parseJson(text: string, path: string): unknown {
 
 /** The rules the older files held, so an upgrade keeps every "always" a person gave. */
 async function importOlderFiles(stateDir: string, now: number): Promise<PermissionRule[]> {
-  const rules: PermissionRule[] = [];
-  const id = () => `perm_${randomBytes(5).toString('hex')}`;
-  const execText = await readIfThere(join(stateDir, 'exec-approvals.json'));
-  if (execText !== undefined) {
-    const agents = (parseJson(execText, join(stateDir, 'exec-approvals.json')) as { agents?: unknown }).agents;
-    for (const [agentId, value] of Object.entries((agents ?? {}) as Record<string, { allowlist?: unknown }>)) {
-      for (const entry of Array.isArray(value?.allowlist) ? value.allowlist : []) {
-        if (typeof entry?.pattern !== 'string') continue;
-        rules.push({
-          id: id(),
-          kind: 'exec',
-          scope: typeof entry.argPattern === 'string' ? 'exact' : 'binary',
-          agentId,
-          pattern: entry.pattern,
-          ...(typeof entry.argPattern === 'string' ? { argPattern: entry.argPattern } : {}),
-          origin: 'imported:exec-approvals.json',
-          addedAtMs: now,
-        });
-      }
-    }
-  }
-  const mcpText = await readIfThere(join(stateDir, 'mcp-approvals.json'));
-  if (mcpText !== undefined) {
-    const always = (parseJson(mcpText, join(stateDir, 'mcp-approvals.json')) as { always?: unknown }).always;
-    for (const entry of Array.isArray(always) ? always : []) {
-      if (typeof entry?.tool !== 'string') continue;
-      rules.push({
-        id: id(),
-        kind: 'mcp',
-        scope: 'tool',
-        tool: entry.tool,
-        origin: 'imported:mcp-approvals.json',
-        addedAtMs: Number(entry.addedAtMs) || now,
-      });
-    }
-  }
-  return rules;
+  const read = async (name: string) => {
+    const text = await readIfThere(join(stateDir, name));
+    return text === undefined ? undefined : parseJson(text, join(stateDir, name));
+  };
+  return rulesFromOlderPermissionFiles(
+    { exec: await read('exec-approvals.json'), mcp: await read('mcp-approvals.json') },
+    now,
+  );
 }

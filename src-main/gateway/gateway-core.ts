@@ -14,7 +14,7 @@ import {
   type PresenceEntry,
   type ServerFrame,
 } from '../protocol/index.js';
-import type { HeartbeatStatus } from '../protocol/methods/gateway.js';
+import type { HeartbeatStatus, UpgradesStatus } from '../protocol/methods/gateway.js';
 import type { ApiTokenStore } from './auth/api-tokens.js';
 import { AuthRateLimiter } from './auth/auth-rate-limit.js';
 import { authenticateBearer, type BearerResult } from './auth/bearer-token.js';
@@ -67,7 +67,7 @@ export class GatewayCore implements InProcessGateway, Disposable {
   readonly httpRoutes = new HttpRouteRegistry();
   readonly pairing: PairingRequests;
   /** Live `status` sections a capability fills in once it is wired (host/wire-heartbeat.ts); unset: the default. */
-  readonly statusSections: { heartbeat?: () => HeartbeatStatus } = {};
+  readonly statusSections: { heartbeat?: () => HeartbeatStatus; upgrades?: () => UpgradesStatus } = {};
   private readonly connections = new Set<Connection>();
   private readonly budgets = new WeakMap<Connection, WriteBudget>();
   private readonly idempotency: IdempotencyCache;

@@ -24,6 +24,7 @@ import { type LanEndpoint, registerDevicesMethods } from '../gateway/methods/dev
 import { registerGatewayMethods } from '../gateway/methods/gateway.js';
 import { registerTokensMethods } from '../gateway/methods/tokens.js';
 import { createFileLogger } from '../logging/create-logger.js';
+import { prepareStartUpgrade, type StartUpgrade } from '../migrations/index.js';
 import { configuredWorkspace, createHearthPaths, type HearthPaths } from '../paths/index.js';
 import type { SecretStore } from '../secrets/index.js';
 import { configuredAgentIds } from './agent-roster.js';
@@ -104,6 +105,8 @@ export async function startHearth(options: StartHearthOptions): Promise<HearthHo
     // Filled once the gateway token is known: the log replaces it wherever it appears.
     const logSecrets: string[] = [];
     const bootLog = options.log ?? createFileLogger(paths.logsDir, 'gateway', 'info', () => logSecrets);
+    // Before anything reads the home: a crash-twice restore, the newer-file refusal, migrations (docs/UPGRADES.md).
+    const upgrade = await prepareStartUpgrade({ paths, clock, log: bootLog, appVersion: HEARTH_VERSION });
     const config = root.add(await ConfigService.open({ path: paths.configFile, clock, log: bootLog }));
     liveConfig = config;
     const log =
@@ -151,6 +154,7 @@ export async function startHearth(options: StartHearthOptions): Promise<HearthHo
       writeBudget: gatewayConfig.writeBudget,
     });
     root.add(toDisposable(() => core.dispose()));
+    core.statusSections.upgrades = () => upgrade.report;
 
     const canvasDir = join(paths.workspaceDir('main'), 'canvas');
     await mkdir(canvasDir, { recursive: true });
@@ -262,6 +266,7 @@ export async function startHearth(options: StartHearthOptions): Promise<HearthHo
         .then((composed) => {
           capabilities = composed;
         })
+        .then(() => markUp(upgrade, log))
         .finally(() => core.registry.setStarting(false));
       ready.catch((error) =>
         log.error('capabilities failed to start', { error: String(error), stack: (error as Error).stack }),
@@ -273,7 +278,7 @@ export async function startHearth(options: StartHearthOptions): Promise<HearthHo
           await capabilities?.dispose();
         },
       });
-    }
+    } else await markUp(upgrade, log);
     root.add({ dispose: () => core.shutdown() });
 
     return {
@@ -292,4 +297,9 @@ export async function startHearth(options: StartHearthOptions): Promise<HearthHo
     await root.dispose().catch(() => {});
     throw error;
   }
+}
+
+/** The start came up: its marker goes (a failure to clear it only costs a false "did not start" count). */
+async function markUp(upgrade: StartUpgrade, log: Logger): Promise<void> {
+  await upgrade.markUp().catch((error) => log.warn('could not clear the start marker', { error: String(error) }));
 }

@@ -4,6 +4,8 @@ import type { Command } from 'commander';
 import { silentLogger } from '../../base/logger.js';
 import { ConfigService, ConfigValidationError, formatProblems } from '../../config/index.js';
 import { gatewayTokenPath } from '../../gateway/auth/gateway-secret.js';
+import { listBackups, readUpgradeReport } from '../../migrations/index.js';
+import type { HearthPaths } from '../../paths/index.js';
 import type { CliContext } from '../cli-context.js';
 
 export interface DoctorCheck {
@@ -67,6 +69,8 @@ export async function runDoctor(context: CliContext, probes: DoctorProbes = {}):
     checks.push({ name: 'config', ok: false, level: 'error', detail: `${paths.configFile}: ${detail}` });
   }
 
+  checks.push(...(await upgradeChecks(paths)));
+
   const free = await portFree(port);
   checks.push({
     name: 'gateway port',
@@ -98,10 +102,54 @@ export async function runDoctor(context: CliContext, probes: DoctorProbes = {}):
   return checks;
 }
 
+/**
+ * One line per copy of each on-disk format (its version and the one this Hearth reads), then what
+ * the last starts did: a migration, a failed one undone, a crash-twice restore (docs/UPGRADES.md).
+ */
+async function upgradeChecks(paths: HearthPaths): Promise<DoctorCheck[]> {
+  const report = await readUpgradeReport(paths);
+  const checks: DoctorCheck[] = report.formats.map((copy) => {
+    const name = `format ${copy.label}`;
+    if (copy.unreadable)
+      return { name, ok: false, level: 'warn', detail: `${copy.path} cannot be read (${copy.unreadable})` };
+    const implicit = copy.explicit ? '' : ' (no version field)';
+    const detail = `${copy.path}: version ${copy.version}${implicit}`;
+    if (copy.version > copy.current)
+      return {
+        name,
+        ok: false,
+        level: 'error',
+        detail: `${detail}, written by a newer Hearth (this one reads up to ${copy.current}); Hearth will not start on it`,
+      };
+    if (copy.version < copy.current)
+      return {
+        name,
+        ok: false,
+        level: 'warn',
+        detail: `${detail}; upgraded to version ${copy.current} at the next start${report.held ? ' (held: see upgrades)' : ', after a backup'}`,
+      };
+    return { name, ok: true, level: 'error', detail: `${detail}, current` };
+  });
+  const backups = await listBackups(paths.home);
+  const kept =
+    backups.length === 0
+      ? `no backups yet (a migration makes one in ${paths.home}/backups)`
+      : `${backups.length} backup${backups.length === 1 ? '' : 's'} in ${paths.home}/backups, the latest ${backups.at(-1)?.dir.split('/').pop()}`;
+  const event = report.lastEvent;
+  const held = report.held ? ` Migrations are held for ${report.held.appVersion}: ${report.held.reason}.` : '';
+  checks.push({
+    name: 'upgrades',
+    ok: event === undefined || event.kind === 'migrated',
+    level: 'warn',
+    detail: `${event ? `${new Date(event.atMs).toISOString()} (${event.appVersion}): ${event.message}.` : 'no migration has run.'}${held} ${kept}`,
+  });
+  return checks;
+}
+
 export function registerDoctorCommand(program: Command, context: CliContext, probes: DoctorProbes = {}): void {
   program
     .command('doctor')
-    .description('check home permissions, port, keychain and config')
+    .description('check home permissions, port, keychain, config and the versions of the files in the home')
     .option('--json', 'print the checks as JSON')
     .action(async (options: { json?: boolean }) => {
       const checks = await runDoctor(context, probes);

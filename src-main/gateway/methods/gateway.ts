@@ -45,6 +45,7 @@ export function registerGatewayMethods(router: MethodRouter, deps: GatewayMethod
       connections: deps.core.connectionCount,
       home: deps.home,
       secrets: deps.secrets(),
+      ...(deps.core.statusSections.upgrades ? { upgrades: deps.core.statusSections.upgrades() } : {}),
       agents: deps.agents(),
     })),
   );

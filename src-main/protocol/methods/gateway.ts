@@ -54,6 +54,36 @@ export interface HeartbeatStatus {
   problems?: string[];
 }
 
+/** `status.upgrades`: the version of each on-disk format in the home and what the last starts did (docs/UPGRADES.md). */
+export interface UpgradesStatus {
+  formats: {
+    format: string;
+    label: string;
+    /** Relative to the home. */
+    path: string;
+    version: number;
+    /** The version this Hearth reads and writes. */
+    current: number;
+    /** False: the file has no version field and is read as the version it has always been. */
+    explicit: boolean;
+    unreadable?: string;
+  }[];
+  lastEvent?: {
+    kind: 'migrated' | 'migration-failed' | 'crash-restored' | 'crash-nothing-to-restore';
+    atMs: number;
+    appVersion: string;
+    /** One sentence a person reads. */
+    message: string;
+    /** Backup folders made or restored from, relative to the home. */
+    backups?: string[];
+    error?: string;
+  };
+  /** This app version does not re-run its migrations (they crashed it twice). */
+  held?: { appVersion: string; reason: string };
+  lastGoodStartMs?: number;
+  lastGoodAppVersion?: string;
+}
+
 export interface StatusResult {
   runtimeVersion: string;
   protocol: number;
@@ -64,6 +94,7 @@ export interface StatusResult {
   connections: number;
   home: string;
   secrets: { backend: string; warning?: string };
+  upgrades?: UpgradesStatus;
   [key: string]: unknown;
 }
 
