@@ -18,6 +18,7 @@ import type {
 } from '../plugins/sdk/channels.js';
 import type { ToolDefinition } from '../plugins/sdk/index.js';
 import { type ChannelDeliveryTarget, type ChatEvent, formatDeliveryTarget } from '../protocol/index.js';
+import { channelToolDefinitions, enabledAgentTools } from './channel-agent-tools.js';
 import { type ApprovalPlace, type ChannelApprovalService, ChannelApprovals } from './channel-approvals.js';
 import { channelCommands } from './channel-commands.js';
 import {
@@ -29,7 +30,6 @@ import {
   personOf,
   splitAccount,
 } from './channel-identity.js';
-import { channelToolDefinitions, enabledAgentTools } from './channel-agent-tools.js';
 import { type ChannelHostSettings, checkHostSettings, splitChannelConfig } from './channel-settings.js';
 import { runChannelTurn } from './channel-turn.js';
 import { type PairingRequest, PairingStore } from './pairing-store.js';

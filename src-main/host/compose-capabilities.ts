@@ -179,7 +179,16 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
         defaults: openClawDefaults.get,
       }),
     );
-    root.add(await (await import('./wire-channels.js')).wireChannels({ ...base, secrets, plugins, approvals, outbox, channelTools }));
+    root.add(
+      await (await import('./wire-channels.js')).wireChannels({
+        ...base,
+        secrets,
+        plugins,
+        approvals,
+        outbox,
+        channelTools,
+      }),
+    );
     const execConfig = (agentId: string) => execConfigFor(config, agentId);
     root.add(wireRoster(base));
     root.add(

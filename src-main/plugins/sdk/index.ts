@@ -1,3 +1,4 @@
+export { type AttachmentDownloadOptions, type AttachmentRef, downloadAttachments } from './attachment-downloads.js';
 export {
   type ChannelAgentTool,
   type ChannelAgentToolsAdapter,
@@ -6,7 +7,8 @@ export {
   defineChannelAgentTool,
   messageInConversation,
 } from './channel-agent-tools.js';
-export { type AttachmentDownloadOptions, type AttachmentRef, downloadAttachments } from './attachment-downloads.js';
+export { type ChannelCommand, type ChannelCommandOption, commandText } from './channel-commands.js';
+export { type ChannelOutboundFile, formatMegabytes } from './channel-files.js';
 export {
   type ChannelAttachment,
   type ChannelButton,
@@ -54,8 +56,6 @@ export type {
   CliStreamParser,
   CliTurnInput,
 } from './cli-backends.js';
-export { type ChannelCommand, type ChannelCommandOption, commandText } from './channel-commands.js';
-export { type ChannelOutboundFile, formatMegabytes } from './channel-files.js';
 export type { ContextEngineContribution, ContextEngineService } from './context.js';
 export type { Contribution, PluginServiceContext } from './contributions.js';
 export { type EditInPlaceOptions, startEditInPlaceStream } from './edit-in-place-stream.js';
