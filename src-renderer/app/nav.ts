@@ -8,6 +8,7 @@ export interface NavEntry {
 
 export const navEntries: NavEntry[] = [
   { id: 'chat', label: 'nav.chat' },
+  { id: 'agents', label: 'nav.agents' },
   { id: 'approvals', label: 'nav.approvals' },
   { id: 'permissions', label: 'nav.permissions' },
   { id: 'memory', label: 'nav.memory' },

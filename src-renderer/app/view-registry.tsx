@@ -5,6 +5,7 @@ import type { ViewId } from '../stores/ui-store.js';
 // the markdown renderer load when their view is opened.
 export const viewComponents: Record<ViewId, ComponentType> = {
   chat: lazy(() => import('../features/chat/chat-view.js').then((m) => ({ default: m.ChatView }))),
+  agents: lazy(() => import('../features/agents/agents-view.js').then((m) => ({ default: m.AgentsView }))),
   approvals: lazy(() => import('../features/approvals/approvals-view.js').then((m) => ({ default: m.ApprovalsView }))),
   permissions: lazy(() =>
     import('../features/permissions/permissions-view.js').then((m) => ({ default: m.PermissionsView })),

@@ -3,6 +3,7 @@ import type { Language } from '../i18n/translate.js';
 
 export const views = [
   'chat',
+  'agents',
   'approvals',
   'permissions',
   'auth',

@@ -3,6 +3,8 @@ import type { ViewId } from '../stores/ui-store.js';
 // Inline strokes (Lucide-like) instead of an icon font: a few hundred bytes, no extra request.
 const paths: Record<ViewId | 'menu' | 'send' | 'stop' | 'paperclip' | 'search' | 'chevron' | 'plus', string> = {
   chat: 'M21 15a2 2 0 0 1-2 2H7l-4 4V5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2z',
+  agents:
+    'M17 21v-2a4 4 0 0 0-4-4H5a4 4 0 0 0-4 4v2M9 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM23 21v-2a4 4 0 0 0-3-3.9M16 3.1a4 4 0 0 1 0 7.8',
   approvals: 'M12 22s8-4 8-10V5l-8-3-8 3v7c0 6 8 10 8 10zM9 12l2 2 4-4',
   permissions: 'M5 11h14v10H5zM8 11V7a4 4 0 0 1 8 0v4',
   auth: 'M21 2l-2 2m-7.6 7.6a5.5 5.5 0 1 1-7.8 7.8 5.5 5.5 0 0 1 7.8-7.8zm0 0L15.5 7.5m0 0 3 3L22 7l-3-3m-3.5 3.5L19 4',

@@ -8,7 +8,7 @@ import { Icon } from '../../ui/icons.js';
  */
 export function AgentSwitcher({ onSwitch }: { onSwitch(agentId: string): void }) {
   const t = useT();
-  const { agents: store } = useStores();
+  const { agents: store, ui } = useStores();
   const agents = useDomain('agents', (s) => s.agents);
   const selected = useDomain('agents', (s) => s.selected);
   const error = useDomain('agents', (s) => s.error);
@@ -61,6 +61,15 @@ export function AgentSwitcher({ onSwitch }: { onSwitch(agentId: string): void })
           onClick={() => setAdding(!adding)}
         >
           <Icon name="plus" size={16} />
+        </button>
+        <button
+          type="button"
+          className="button small ghost"
+          aria-label={t('agents.manage')}
+          title={t('agents.manage')}
+          onClick={() => ui.getState().navigate('agents')}
+        >
+          <Icon name="settings" size={16} />
         </button>
       </div>
       {adding && (
