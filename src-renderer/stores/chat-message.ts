@@ -1,4 +1,4 @@
-import { list, num, record, str } from './gateway-port.js';
+import { type HistoryMessage, readHistoryMessage } from '../../src-main/protocol/client/read-history-message.js';
 
 export type ApprovalState = 'pending' | 'allowed' | 'denied';
 
@@ -23,57 +23,32 @@ export interface ChatMessage {
   stored?: boolean;
 }
 
-/** Text of an OpenClaw-style content array (`[{type:'text', text}]`) or a plain string. */
-export function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  return list(content)
-    .map((part) => {
-      const p = record(part);
-      return p.type === 'text' ? str(p.text) : '';
-    })
-    .join('');
+/** Text of an OpenClaw-style content array (`[{type:'text', text}]`), as chat events carry it. */
+export function contentText(content: readonly { type: string; text?: string }[]): string {
+  return content.map((part) => (part.type === 'text' ? (part.text ?? '') : '')).join('');
 }
 
 /**
- * One transcript entry from `chat.history`, in either Hearth's AgentMessage shape (`kind`)
- * or OpenClaw's (`role` + `content`). Kinds the user never reads directly are dropped.
+ * One transcript entry from `chat.history` (read by protocol's `readHistoryMessage`, which takes
+ * Hearth's shapes old and new and OpenClaw's). Kinds the user never reads directly are dropped.
  */
-export function toChatMessage(value: unknown, index: number): ChatMessage | undefined {
-  const m = record(value);
-  const id = str(m.id) || `h${index}`;
-  const ts = num(m.ts) ?? num(m.timestamp);
-  const stored = str(m.id) !== '' ? { stored: true } : {};
-  switch (m.kind ?? m.role) {
+export function toChatMessage(m: HistoryMessage, index: number): ChatMessage | undefined {
+  const id = m.id ?? `h${index}`;
+  const ts = m.ts;
+  const stored = m.id !== undefined ? { stored: true } : {};
+  switch (m.kind) {
     case 'user':
-      return {
-        id,
-        role: 'user',
-        text: str(m.text) || contentText(m.content),
-        ts,
-        ...stored,
-        attachments: list(m.attachments).map((a) => ({
-          name: str(record(a).name, 'attachment'),
-          mediaType: str(record(a).mediaType),
-        })),
-      };
+      return { id, role: 'user', text: m.text, ts, ...stored, attachments: m.attachments };
     case 'assistant':
-      return {
-        id,
-        role: 'assistant',
-        text: str(m.text) || contentText(m.content),
-        ts,
-        ...stored,
-        status: 'done',
-        model: str(m.model) || undefined,
-      };
+      return { id, role: 'assistant', text: m.text, ts, ...stored, status: 'done', model: m.model || undefined };
     case 'tool_call':
       return {
         id,
         role: 'tool',
         text: '',
         ts,
-        toolCallId: str(m.toolCallId),
-        toolName: str(m.toolName, 'tool'),
+        toolCallId: m.toolCallId ?? '',
+        toolName: m.toolName ?? 'tool',
         toolInput: m.input,
         status: 'done',
       };
@@ -84,16 +59,26 @@ export function toChatMessage(value: unknown, index: number): ChatMessage | unde
         role: 'tool',
         text: '',
         ts,
-        toolCallId: str(m.toolCallId),
-        toolName: str(m.toolName, 'tool'),
-        toolOutput: str(m.output) || contentText(m.content) || JSON.stringify(m.result ?? ''),
+        toolCallId: m.toolCallId ?? '',
+        toolName: m.toolName ?? 'tool',
+        toolOutput: m.output,
         status: 'done',
       };
     case 'notification':
-      return { id, role: 'notice', text: str(m.text), ts };
+      return { id, role: 'notice', text: m.text, ts };
     default:
       return undefined;
   }
+}
+
+/** The history page's messages, tool results folded into their calls. */
+export function historyMessages(messages: readonly unknown[]): ChatMessage[] {
+  return mergeToolResults(
+    messages.flatMap((value, i) => {
+      const message = readHistoryMessage(value);
+      return (message && toChatMessage(message, i)) ?? [];
+    }),
+  );
 }
 
 /** Folds tool results into their call so the transcript shows one collapsible block per tool use. */

@@ -7,8 +7,8 @@ import {
   type ExecApprovalResolvedEvent,
   type ExecApprovalView,
 } from '../../src-main/protocol/index.js';
-import { type ApprovalState, type ChatMessage, contentText, mergeToolResults, toChatMessage } from './chat-message.js';
-import { disposeAll, errorText, type GatewayPort, list, record, str } from './gateway-port.js';
+import { type ApprovalState, type ChatMessage, contentText, historyMessages } from './chat-message.js';
+import { disposeAll, errorText, type GatewayPort } from './gateway-port.js';
 
 export interface Transcript {
   messages: ChatMessage[];
@@ -84,8 +84,8 @@ export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { di
         const shownBefore = new Set((get().transcripts[sessionKey]?.messages ?? []).map((m) => m.id));
         patch(sessionKey, () => ({ loading: true }));
         try {
-          const result = record(await client.request('chat.history', { sessionKey, limit: 1000 }));
-          const messages = mergeToolResults(list(result.messages).flatMap((m, i) => toChatMessage(m, i) ?? []));
+          const result = await client.request('chat.history', { sessionKey, limit: 1000 });
+          const messages = historyMessages(result.messages ?? []);
           // What was sent or streamed while history was loading stays: the history may predate it.
           // A sent message the history already holds (it reached the server first) is not shown twice.
           const lastLoadedUser = [...messages].reverse().find((m) => m.role === 'user')?.text;
@@ -101,7 +101,7 @@ export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { di
             loading: false,
             loaded: true,
             hasMore: result.hasMore === true,
-            nextCursor: str(result.nextCursor) || undefined,
+            nextCursor: result.nextCursor || undefined,
             error: undefined,
           }));
         } catch (error) {
@@ -113,17 +113,15 @@ export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { di
         if (!current?.hasMore || !current.nextCursor || current.loading) return;
         patch(sessionKey, () => ({ loading: true }));
         try {
-          const result = record(
-            await client.request('chat.history', { sessionKey, limit: 500, cursor: current.nextCursor }),
-          );
-          const older = mergeToolResults(list(result.messages).flatMap((m, i) => toChatMessage(m, i) ?? []));
+          const result = await client.request('chat.history', { sessionKey, limit: 500, cursor: current.nextCursor });
+          const older = historyMessages(result.messages ?? []);
           patch(sessionKey, (t) => {
             const known = new Set(t.messages.map((m) => m.id));
             return {
               messages: [...older.filter((m) => !known.has(m.id)), ...t.messages],
               loading: false,
               hasMore: result.hasMore === true,
-              nextCursor: str(result.nextCursor) || undefined,
+              nextCursor: result.nextCursor || undefined,
             };
           });
         } catch (error) {
@@ -273,19 +271,18 @@ export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { di
   /** `agent` events with stream `tool` carry tool calls as they happen (RunEventPublisher). */
   const onAgent = (payload: AgentEvent) => {
     if (payload.stream !== 'tool') return;
-    const data = record(payload.data);
-    const sessionKey = str(payload.sessionKey);
-    const toolCallId = str(data.toolCallId);
+    const { data, sessionKey } = payload;
+    const { toolCallId } = data;
     if (!sessionKey || !toolCallId) return;
     updateTool(
       sessionKey,
       (m) => m.toolCallId === toolCallId,
       (base) => ({
         ...(base ?? { id: `tool-${toolCallId}`, role: 'tool', text: '', toolCallId, status: 'streaming' }),
-        toolName: str(data.name) || base?.toolName || 'tool',
-        toolInput: data.input ?? base?.toolInput,
+        toolName: data.name || base?.toolName || 'tool',
+        toolInput: (data.phase === 'call' ? data.input : undefined) ?? base?.toolInput,
         status: data.phase === 'result' ? 'done' : (base?.status ?? 'streaming'),
-        error: data.isError === true ? 'the tool reported an error' : base?.error,
+        error: data.phase === 'result' && data.isError ? 'the tool reported an error' : base?.error,
       }),
     );
   };
@@ -315,8 +312,7 @@ export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { di
 
   // An exec tool call waiting for approval shows it inline; the approval names its session.
   const onApprovalRequested = (payload: ExecApprovalView) => {
-    const sessionKey = str(payload.sessionKey);
-    const id = str(payload.id);
+    const { sessionKey, id } = payload;
     if (!sessionKey || !id) return;
     updateTool(
       sessionKey,
@@ -325,8 +321,8 @@ export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { di
     );
   };
   const onApprovalResolved = (payload: ExecApprovalResolvedEvent) => {
-    const id = str(payload.id);
-    const approval: ApprovalState = str(payload.decision) === 'deny' ? 'denied' : 'allowed';
+    const { id } = payload;
+    const approval: ApprovalState = payload.decision === 'deny' ? 'denied' : 'allowed';
     for (const sessionKey of Object.keys(store.getState().transcripts)) {
       updateTool(
         sessionKey,

@@ -1,12 +1,12 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import { readHistoryMessage } from '../../src-main/protocol/client/read-history-message.js';
 import type {
   SubagentCost,
   SubagentEvent,
   SubagentStatus,
   SubagentView,
 } from '../../src-main/protocol/methods/subagents.js';
-import { contentText } from './chat-message.js';
-import { disposeAll, errorText, type GatewayPort, list, record, str } from './gateway-port.js';
+import { disposeAll, errorText, type GatewayPort, record, str } from './gateway-port.js';
 
 /** `ended`: the host no longer knows it (it restarted); how it went is in its own chat. */
 export type SubagentCardStatus = SubagentStatus | 'ended';
@@ -151,17 +151,16 @@ export function createSubagentsStore(client: GatewayPort): StoreApi<SubagentsSta
         const card = get().cards[id];
         if (!card || card.text || card.tools.length > 0) return;
         try {
-          const history = record(await client.request('chat.history', { sessionKey: card.sessionKey, limit: 200 }));
+          const history = await client.request('chat.history', { sessionKey: card.sessionKey, limit: 200 });
           let text = '';
           const tools: SubagentToolStep[] = [];
-          for (const value of list(history.messages)) {
-            const m = record(value);
-            const kind = m.kind ?? m.role;
-            if (kind === 'assistant') text += (text ? '\n\n' : '') + (str(m.text) || contentText(m.content));
-            else if (kind === 'tool_call')
-              tools.push({ toolCallId: str(m.toolCallId), name: str(m.toolName, 'tool'), state: 'running' });
-            else if (kind === 'tool_result' || kind === 'tool') {
-              const tool = tools.find((step) => step.toolCallId === str(m.toolCallId));
+          for (const value of history.messages ?? []) {
+            const m = readHistoryMessage(value);
+            if (m?.kind === 'assistant') text += (text ? '\n\n' : '') + m.text;
+            else if (m?.kind === 'tool_call')
+              tools.push({ toolCallId: m.toolCallId ?? '', name: m.toolName ?? 'tool', state: 'running' });
+            else if (m?.kind === 'tool_result' || m?.kind === 'tool') {
+              const tool = tools.find((step) => step.toolCallId === (m.toolCallId ?? ''));
               if (tool) tool.state = m.isError === true ? 'error' : 'done';
             }
           }
