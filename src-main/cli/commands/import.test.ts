@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeHermesFixture } from '../../import/testing/hermes-fixture.js';
@@ -13,7 +14,25 @@ beforeEach(async () => {
   temp = await createTempHome('hearth-import-cli-');
   // HOME is the person's home: ~/.openclaw and ~/.hermes are looked for there.
   env = { HOME: temp.home, HEARTH_HOME: join(temp.home, '.hearth'), HEARTH_SECRET_STORE: 'file' };
+  // A port nothing listens on, so a gateway someone runs on the default port is not this home's.
+  const free = await listen();
+  const port = portOf;
+  await new Promise((done) => free.close(done));
+  await writeConfig({ gateway: { port } });
 });
+
+/** The port of the last `listen()`. */
+let portOf = 0;
+async function listen(): Promise<Server> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  portOf = (server.address() as { port: number }).port;
+  return server;
+}
+async function writeConfig(config: unknown): Promise<void> {
+  await mkdir(env.HEARTH_HOME!, { recursive: true });
+  await writeFile(join(env.HEARTH_HOME!, 'hearth.json'), `${JSON.stringify(config)}\n`);
+}
 afterEach(() => temp.cleanup());
 
 describe('hearth import', () => {
@@ -27,7 +46,7 @@ describe('hearth import', () => {
     expect(plan.stdout).toMatch(/Skipped \(\d+\):[\s\S]*OAuth sign-in is not moved/);
     expect(plan.stdout).toContain('Run again with --apply to import.');
     expect(plan.stdout).not.toContain(openClawKeys.anthropic);
-    await expect(readFile(join(env.HEARTH_HOME!, 'hearth.json'), 'utf8')).rejects.toThrow(/ENOENT/);
+    expect(await readFile(join(env.HEARTH_HOME!, 'hearth.json'), 'utf8')).not.toContain('providers');
 
     const applied = await runCliCaptured(['import', 'openclaw', '--apply'], env);
     expect(applied.code).toBe(0);
@@ -47,6 +66,21 @@ describe('hearth import', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('state.db');
     expect(await readFile(join(env.HEARTH_HOME!, 'workspace', 'MEMORY.md'), 'utf8')).toContain('Debian');
+  });
+
+  it('refuses --apply beside a running gateway and names the way through it', async () => {
+    await writeOpenClawFixture(join(temp.home, '.openclaw'));
+    const gateway = await listen();
+    try {
+      await writeConfig({ gateway: { port: portOf } });
+      const result = await runCliCaptured(['import', 'openclaw', '--apply'], env);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`a Hearth gateway is running on 127.0.0.1:${portOf}`);
+      expect(result.stderr).toContain('hearth gateway call import.apply');
+      await expect(readFile(join(env.HEARTH_HOME!, 'workspace', 'SOUL.md'), 'utf8')).rejects.toThrow(/ENOENT/);
+    } finally {
+      await new Promise((done) => gateway.close(done));
+    }
   });
 
   it('says clearly when the folder is not there', async () => {

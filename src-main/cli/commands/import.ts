@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,6 +83,16 @@ async function runImport(context: CliContext, source: ImportSource, options: Imp
     throw new CliError(`import ${source}: ${(error as Error).message}`);
   }
   try {
+    // A running gateway holds the session index, cron jobs and auth state in memory and would
+    // write over what this writes to the files: then the import goes through the gateway instead.
+    const port = targets.config.current.gateway.port;
+    if (options.apply && (await somethingListens(port))) {
+      throw new CliError(
+        `import ${source}: a Hearth gateway is running on 127.0.0.1:${port}; importing beside it would be lost. ` +
+          `Stop it, or import through it: the onboarding card's Import button, or ` +
+          `hearth gateway call import.apply --params '{"source":"${source}"}'`,
+      );
+    }
     const plan = await planImport(inventory, targets);
     const report = options.apply ? await plan.apply() : plan.report;
     if (store.warning && options.apply) context.stderr(`warning: ${store.warning}\n`);
@@ -90,4 +101,17 @@ async function runImport(context: CliContext, source: ImportSource, options: Imp
   } finally {
     await targets.close();
   }
+}
+
+/** Whether something accepts connections on the loopback port (refused at once when nothing does). */
+function somethingListens(port: number): Promise<boolean> {
+  if (port === 0) return Promise.resolve(false);
+  return new Promise((done) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      done(true);
+    });
+    socket.once('error', () => done(false));
+  });
 }
