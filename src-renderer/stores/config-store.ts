@@ -1,7 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import { readConfigProblems, readParsedConfig } from '../../src-main/protocol/client/read-config-problems.js';
 import { GatewayError } from '../../src-main/protocol/errors.js';
-import type { ConfigGetResult } from '../../src-main/protocol/methods/config.js';
-import { disposeAll, errorText, type GatewayPort, list, record, str } from './gateway-port.js';
+import { disposeAll, errorText, type GatewayPort } from './gateway-port.js';
 
 export interface ConfigIssue {
   path: string;
@@ -21,14 +21,9 @@ export interface ConfigState {
   save(raw: string): Promise<boolean>;
 }
 
-/** Schema problems arrive as `details.errors` (or `details.issues`) on INVALID_REQUEST from config.set. */
+/** Schema problems arrive as `details.errors` on INVALID_REQUEST from config.set. */
 export function issuesOf(error: unknown): ConfigIssue[] {
-  if (!(error instanceof GatewayError)) return [];
-  const details = record(error.details);
-  return list(details.errors ?? details.issues).map((i) => {
-    const r = record(i);
-    return { path: str(r.path) || '(root)', message: str(r.message) };
-  });
+  return error instanceof GatewayError ? readConfigProblems(error.details) : [];
 }
 
 export function createConfigStore(client: GatewayPort, now: () => number): StoreApi<ConfigState> & { dispose(): void } {
@@ -40,10 +35,10 @@ export function createConfigStore(client: GatewayPort, now: () => number): Store
     issues: [],
     async refresh() {
       try {
-        const result = (await client.request('config.get', {})) as ConfigGetResult;
+        const result = await client.request('config.get', {});
         set({
           raw: result.exists || result.raw ? result.raw : '{}\n',
-          parsed: record(result.parsed),
+          parsed: readParsedConfig(result.parsed),
           hash: result.hash,
           loaded: true,
           issues: result.errors ?? [],
