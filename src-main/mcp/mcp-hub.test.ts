@@ -7,6 +7,7 @@ import { silentLogger } from '../base/logger.js';
 import type { ApprovalDecision } from '../exec/index.js';
 import { ApprovalService, createApprovalHistory } from '../exec/index.js';
 import type { McpServerStatus } from '../protocol/methods/mcp.js';
+import { ensureNoDisposablesAreLeakedInTestSuite } from '../testing/leak-check.js';
 import {
   type FixtureMcpHttpServer,
   fixtureMcpServerCommand,
@@ -94,6 +95,7 @@ function nextStatus(hub: McpHub, match: (status: McpServerStatus) => boolean): P
 const fixture = () => ({ ...fixtureMcpServerCommand(), connectTimeoutMs: 30_000 });
 
 describe('MCP client over stdio', () => {
+  ensureNoDisposablesAreLeakedInTestSuite();
   it('gives an agent that enables the server its tools as server__tool, and calls them', async () => {
     const hub = hubWith({ fixture: fixture() }, { main: { servers: ['fixture'] } });
     expect(hub.list()[0]).toMatchObject({ name: 'fixture', state: 'idle', transport: 'stdio' });
@@ -298,6 +300,7 @@ describe('MCP client over stdio', () => {
 });
 
 describe('MCP client over Streamable HTTP', () => {
+  ensureNoDisposablesAreLeakedInTestSuite();
   let http: FixtureMcpHttpServer;
   beforeAll(async () => {
     http = await startFixtureMcpHttpServer();
