@@ -1,3 +1,4 @@
+import { statesChange } from './cross-language.js';
 import { dot } from './embedders/embedder.js';
 import type { BackendHit, MemoryChunkRow } from './memory-backend.js';
 import { analyzeText, isStopWord } from './text-tokens.js';
@@ -19,6 +20,8 @@ export interface RankingOptions {
   coverage?(row: MemoryChunkRow): number;
   /** Which of the query's concepts a row matches (`matchedConcepts`): a newer note supersedes only one it matches as fully. */
   matchedConcepts?(row: MemoryChunkRow): ReadonlySet<number>;
+  /** Whether two units in different languages are about the same subject (`crossLanguageSubject`). */
+  crossLanguageSubject?(a: MemoryChunkRow, b: MemoryChunkRow): boolean;
 }
 
 export interface RankedHit {
@@ -96,7 +99,10 @@ export function rankHybrid(vectorHits: BackendHit[], textHits: BackendHit[], opt
     if (ranked.relevance >= options.minScore && ranked.relevance > 0) candidates.push(ranked);
   }
   candidates.sort((a, b) => b.score - a.score);
-  return maximalMarginalRelevance(newerFirst(candidates, options.matchedConcepts), options.mmrLambda, options.topK);
+  let ordered = newerFirst(candidates, options.matchedConcepts);
+  if (options.crossLanguageSubject)
+    ordered = crossLanguageFirst(ordered, options.crossLanguageSubject, options.matchedConcepts);
+  return maximalMarginalRelevance(ordered, options.mmrLambda, options.topK);
 }
 
 /**
@@ -165,6 +171,53 @@ export function newerFirst(
     }
     if (at < out.length) hit.score = Math.max(hit.score, out[at]!.score);
     out.splice(at, 0, hit);
+  }
+  return out;
+}
+
+/**
+ * A newer unit in another language that is about the same subject as an older one (a Chinese
+ * note correcting an English one) goes just above it, however far below it ranked. The query is
+ * in one language, so the other-language unit meets only those of its words that translate (at
+ * the translation's credit, often one word of three): neither the relevance floor nor "answers
+ * every word the older one does" of same-language supersession can hold across languages. What
+ * it must have instead: words saying that something changed (`statesChange`), a subject the
+ * dictionary links to the older unit's (`crossLanguageSubject`: two words or more, one a name),
+ * and at least one query word in common with it. Only dated notes are passed this way: a line
+ * of MEMORY.md or USER.md is what the person keeps as true, and a translated link is too weak
+ * to overrule it.
+ */
+export function crossLanguageFirst(
+  ordered: RankedHit[],
+  sameSubject: (a: MemoryChunkRow, b: MemoryChunkRow) => boolean,
+  matchedConcepts?: (row: MemoryChunkRow) => ReadonlySet<number>,
+): RankedHit[] {
+  const out = [...ordered];
+  const sharesQueryWord = (a: RankedHit, b: RankedHit) => {
+    if (!matchedConcepts) return true;
+    const other = matchedConcepts(b.row);
+    for (const concept of matchedConcepts(a.row)) if (other.has(concept)) return true;
+    return false;
+  };
+  // One correction per older unit: several newer units linked to it are a topic, not a correction.
+  const corrected = new Set<RankedHit>();
+  for (const hit of ordered) {
+    if (!hit.row.date || !statesChange(hit.row.text)) continue;
+    const at = out.indexOf(hit);
+    const target = out.findIndex(
+      (above, index) =>
+        index < at &&
+        !corrected.has(above) &&
+        above.row.date !== '' &&
+        above.row.date < hit.row.date &&
+        sameSubject(hit.row, above.row) &&
+        sharesQueryWord(hit, above),
+    );
+    if (target < 0) continue;
+    corrected.add(out[target]!);
+    out.splice(at, 1);
+    hit.score = Math.max(hit.score, out[target]!.score);
+    out.splice(target, 0, hit);
   }
   return out;
 }

@@ -2,6 +2,7 @@ import type { Clock } from '../base/clock.js';
 import type { Logger } from '../base/logger.js';
 import { type MemorySearchHit, OWNER_USER_ID } from '../protocol/methods/memory.js';
 import { type CaptureDecision, type CaptureInput, shouldCapture } from './capture.js';
+import { crossLanguageSubject } from './cross-language.js';
 import type { Embedder } from './embedders/embedder.js';
 import { ensureEmbedderDimension } from './embedders/embedder-dimension.js';
 import { rankHybrid } from './hybrid-ranking.js';
@@ -222,6 +223,11 @@ export class MemoryEngine {
       if (!credits.has(hit.row.id)) credits.set(hit.row.id, conceptCredits(textQuery.concepts, hit.row.ftsText));
     const creditsOf = (row: MemoryChunkRow) => credits.get(row.id) ?? conceptCredits(textQuery.concepts, row.ftsText);
     const weights = weightsOfCredits(textQuery.concepts.length, [...credits.values()]);
+    // Only an index with Chinese in it can hold a correction across languages (and only then is
+    // the dictionary worth loading).
+    const dictionary =
+      this.deps.expandQueries !== false && this.vocabulary.hasChinese ? lexicons.dictionary() : undefined;
+    const crossLanguage = dictionary ? crossLanguageSubject(dictionary) : undefined;
     const ranked = rankHybrid(vectorHits, textHits, {
       ...settings,
       ...searchWeightsFor(this.deps.embedder.id, settings),
@@ -230,6 +236,7 @@ export class MemoryEngine {
       now,
       coverage: (row) => coverageOfCredits(creditsOf(row), weights),
       matchedConcepts: (row) => matchedOfCredits(creditsOf(row)),
+      ...(crossLanguage ? { crossLanguageSubject: crossLanguage } : {}),
       queryVector: vector,
     });
     const results = ranked.map(({ row, score, vectorScore, textScore, decay }) => ({

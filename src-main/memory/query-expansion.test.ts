@@ -29,6 +29,19 @@ describe('query expansion', () => {
     expect(clause(buildTextQuery('doctor', sharedLexicons()), CLAUSE_BOOST.synonym).length).toBeGreaterThan(2);
   });
 
+  it('reaches a note that says it in other words through the definition of the word, weighted least', () => {
+    // "eat" is defined as "take in solid food": a note about the cat's food answers what she eats.
+    const vocabulary = vocabularyOf('Luna’s diet food is now the salmon one', 'Fed the cat');
+    const query = buildTextQuery('what does Luna eat', sharedLexicons(), { vocabulary });
+    expect(clause(query, CLAUSE_BOOST.related)).toContain('food');
+    expect(queryCoverage(query.concepts, toFtsText('Luna’s diet food is now the salmon one'))).toBeGreaterThan(
+      queryCoverage(query.concepts, toFtsText('Luna slept all day')),
+    );
+    // A proper noun's definition is a biography, not a paraphrase.
+    expect(sharedLexicons().wordnet()?.glossWords('schulz')).toEqual([]);
+    expect(sharedLexicons().wordnet()?.glossWords('box')).toEqual(['container']);
+  });
+
   it('translates Chinese to English and English to Chinese through CC-CEDICT', () => {
     const vocabulary = vocabularyOf('Dentist: Dr. Okafor', '成都的牙医是李医生', 'new bike lock from Abus');
     expect(clause(buildTextQuery('牙医的电话', sharedLexicons(), { vocabulary }), CLAUSE_BOOST.translation)).toContain(

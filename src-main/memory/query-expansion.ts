@@ -24,6 +24,7 @@ import { analyzeText, cjkBigrams, isCjk, isStopWord, rawTokens, tokenTerms } fro
  * | typo | for a word the index does not know: known terms within 1 edit (2 from 8 letters), same first letter | 0.45 |
  * | synonym | WordNet: single-word synonyms of the word's two most common senses | 0.35 |
  * | bigram | overlapping CJK character pairs (catches names and words the segmenter cuts differently) | 0.3 |
+ * | related | WordNet: content words of the definition of the word's most common sense | 0.2 |
  */
 export const CLAUSE_BOOST = {
   exact: 1,
@@ -33,6 +34,12 @@ export const CLAUSE_BOOST = {
   answer: 0.4,
   synonym: 0.35,
   bigram: 0.3,
+  /**
+   * A content word of the definition of the query word's most common sense (WordNet's gloss:
+   * eat → "take in solid food" → food): how a note says the same thing without the word.
+   * Looser than a synonym, so it counts least; only words some note contains are sent.
+   */
+  related: 0.2,
 } as const;
 
 export interface Lexicons {
@@ -136,6 +143,7 @@ export function buildTextQuery(query: string, lexicons: Lexicons, options: Expan
   const secondary: string[] = [];
   const translations: string[] = [];
   const synonyms: string[] = [];
+  const related: string[] = [];
   const corrections: string[] = [];
   const fuzzy: { stem: string; distance: 1 | 2 }[] = [];
   const credit = (concept: QueryConcept, term: string, value: number) => {
@@ -194,6 +202,12 @@ export function buildTextQuery(query: string, lexicons: Lexicons, options: Expan
           credit(concept, term, CLAUSE_BOOST.synonym);
           synonyms.push(term);
         }
+      for (const gloss of lexicons.wordnet()?.glossWords(token.toLowerCase()) ?? [])
+        for (const term of analyzeText(gloss).primary)
+          if (!vocabulary || vocabulary.has(term)) {
+            credit(concept, term, CLAUSE_BOOST.related);
+            related.push(term);
+          }
     }
     concepts.push(concept);
   }
@@ -229,6 +243,7 @@ export function buildTextQuery(query: string, lexicons: Lexicons, options: Expan
   add(corrections, CLAUSE_BOOST.typo);
   add(answers, CLAUSE_BOOST.answer);
   add(synonyms, CLAUSE_BOOST.synonym);
+  add(related, CLAUSE_BOOST.related);
   for (const distance of [1, 2] as const) {
     const words = [...new Set(fuzzy.filter((entry) => entry.distance === distance).map((entry) => entry.stem))];
     if (words.length > 0) clauses.push({ terms: words, boost: CLAUSE_BOOST.typo, fuzziness: distance });
@@ -297,7 +312,8 @@ export function weightsOfCredits(conceptCount: number, candidates: readonly (rea
   const frequency = new Array<number>(conceptCount).fill(0);
   for (const credits of candidates)
     credits.forEach((credit, index) => {
-      if (credit > 0) frequency[index]!++;
+      // A unit that only touches the word's definition does not make the word common.
+      if (credit > CLAUSE_BOOST.related) frequency[index]!++;
     });
   const pool = candidates.length;
   return frequency.map((count) => Math.log(1 + (pool + 1) / (count + 0.5)));

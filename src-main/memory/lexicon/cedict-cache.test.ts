@@ -14,6 +14,11 @@ const SOURCE = [
   '自行車 自行车 [zi4 xing2 che1] /bicycle/bike/',
   '深圳市 深圳市 [Shen1 zhen4 Shi4] /Shenzhen, sub-provincial city in Guangdong/',
   '上海 上海 [Shang4 hai3] /Shanghai municipality/',
+  '梅 梅 [Mei2] /surname Mei/',
+  '梅 梅 [mei2] /plum/plum flower/',
+  '陳 陈 [Chen2] /surname Chen/',
+  '都 都 [Du1] /surname Du/',
+  '都 都 [dou1] /all/both/',
 ].join('\n');
 
 let dir: string;
@@ -43,6 +48,8 @@ describe('CC-CEDICT cache', () => {
     const cached = readVerifiedCache(source, cacheDir);
     expect(cached?.chinese('dentist')).toEqual(['牙医']);
     expect(cached?.english('电话')).toContain('telephon');
+    // Character readings survive the cache (names are matched by their sound).
+    expect(cached?.readings('梅')).toEqual(['mei']);
   });
 
   it('maps a proper noun spelled by its own pinyin to the characters it spells', () => {
@@ -50,6 +57,13 @@ describe('CC-CEDICT cache', () => {
     expect(dictionary.chinese('shenzhen')).toEqual(['深圳']);
     expect(dictionary.chinese('shanghai')).toEqual(['上海']);
     expect(dictionary.chinese('bicycl')).toEqual(['自行车']);
+  });
+
+  it('keeps every reading of a character, without tones', () => {
+    const dictionary = loadCedict(source);
+    expect(dictionary.readings('陈')).toEqual(['chen']);
+    expect(dictionary.readings('都')).toEqual(expect.arrayContaining(['du', 'dou']));
+    expect(dictionary.readings('x')).toEqual([]);
   });
 
   it('never trusts a cache whose tables were altered: the source is parsed instead', async () => {

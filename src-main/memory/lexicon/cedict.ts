@@ -19,6 +19,11 @@ export interface BilingualDictionary {
   english(chinese: string): readonly string[];
   /** Chinese words glossed as exactly this English word (`dentist` → 牙医), shortest first. */
   chinese(englishWord: string): readonly string[];
+  /**
+   * The readings of one character as toneless pinyin syllables (梅 → mei): how a name the
+   * dictionary cannot translate (陈梅) is spelled in an English note (Chen Mei).
+   */
+  readings(char: string): readonly string[];
   /** Headwords in the dictionary (for tests and the docs' numbers). */
   readonly size: number;
 }
@@ -50,6 +55,7 @@ export function parseCedict(source: string): BilingualDictionary & { serialize()
   };
   const zhToEn = new Map<string, string>();
   const enToZh = new Map<string, string>();
+  const readings = new Map<string, string>();
   let lineStart = 0;
   while (lineStart < source.length) {
     let lineEnd = source.indexOf('\n', lineStart);
@@ -65,6 +71,14 @@ export function parseCedict(source: string): BilingualDictionary & { serialize()
     // A single character has many senses: only its first gloss counts, and it never stands
     // for an English word (锁 translates "lock" in a query, "lock" does not become 锁).
     const single = [...simplified].length === 1;
+    if (single) {
+      const pinyin = line.slice(secondSpace + 1, slash);
+      const syllable = /\[([A-Za-z:]+)[1-5]?\]/.exec(pinyin)?.[1]?.toLowerCase().replace(':', '');
+      const known = readings.get(simplified);
+      if (syllable && !known) readings.set(simplified, syllable);
+      else if (syllable && known && !known.split(' ').includes(syllable))
+        readings.set(simplified, `${known} ${syllable}`);
+    }
     const glosses = line
       .slice(slash + 1)
       .split('/')
@@ -103,7 +117,7 @@ export function parseCedict(source: string): BilingualDictionary & { serialize()
     if (single && known) continue;
     zhToEn.set(simplified, known ? `${known} ${keywords.join(' ')}` : keywords.join(' '));
   }
-  return dictionaryOf(SortedTable.from(zhToEn), SortedTable.from(enToZh));
+  return dictionaryOf(SortedTable.from(zhToEn), SortedTable.from(enToZh), SortedTable.from(readings));
 }
 
 /**
@@ -136,7 +150,11 @@ function transliteratedName(
   return undefined;
 }
 
-function dictionaryOf(english: SortedTable, chinese: SortedTable): BilingualDictionary & { serialize(): string } {
+function dictionaryOf(
+  english: SortedTable,
+  chinese: SortedTable,
+  readings: SortedTable,
+): BilingualDictionary & { serialize(): string } {
   const split = (value: string | undefined) => (value ? value.split(' ') : []);
   return {
     english: (word) => [...new Set(split(english.get(word)))].slice(0, 8),
@@ -144,8 +162,9 @@ function dictionaryOf(english: SortedTable, chinese: SortedTable): BilingualDict
       split(chinese.get(word))
         .sort((a, b) => a.length - b.length)
         .slice(0, 6),
+    readings: (char) => split(readings.get(char)),
     size: english.size,
-    serialize: () => `${english.text}\u0000${chinese.text}`,
+    serialize: () => `${english.text}\u0000${chinese.text}\u0000${readings.text}`,
   };
 }
 
@@ -239,9 +258,9 @@ export function readVerifiedCache(path: string, cacheDir: string): BilingualDict
   const body = cached.slice(newline + 1);
   const source = statSync(path);
   if (cached.slice(0, newline) !== cacheHeader(source.size, source.mtimeMs, sha256(body))) return undefined;
-  const split = body.indexOf('\u0000');
-  if (split <= 0) return undefined;
-  return dictionaryOf(new SortedTable(body.slice(0, split)), new SortedTable(body.slice(split + 1)));
+  const tables = body.split('\u0000');
+  if (tables.length !== 3 || !tables[0]) return undefined;
+  return dictionaryOf(new SortedTable(tables[0]), new SortedTable(tables[1]!), new SortedTable(tables[2]!));
 }
 
 function cacheHeader(size: number, mtimeMs: number, digest: string): string {
@@ -314,4 +333,4 @@ export function lexiconCacheDir(hearthHome: string): string {
 const CACHE_FILE = 'cedict.txt';
 
 /** Bumped when the derived tables change shape. */
-const CACHE_VERSION = 4;
+const CACHE_VERSION = 5;
