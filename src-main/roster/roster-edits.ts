@@ -101,7 +101,8 @@ function applySettings(entry: RosterEntry, settings: AgentSettings, defaults: Ro
     next.name = name;
   }
   if (settings.workspace !== undefined) next.workspace = settings.workspace;
-  if (settings.emoji !== undefined) next.emoji = settings.emoji;
+  if (settings.emoji === '') delete next.emoji;
+  else if (settings.emoji !== undefined) next.emoji = settings.emoji;
   if (settings.avatar === '') delete next.avatar;
   else if (settings.avatar !== undefined) next.avatar = settings.avatar;
   if (settings.engine === 'hearth') delete next.engine;

@@ -139,17 +139,33 @@ describe('the Agents view', () => {
     fireEvent.change(form.getByLabelText('Chat id (optional)'), { target: { value: '42' } });
     fireEvent.click(form.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(app.gateway.calls('agents.update')).toHaveLength(1));
-    expect(app.gateway.calls('agents.update')[0]).toMatchObject({
+    // Only what changed is sent.
+    expect(app.gateway.calls('agents.update')[0]).toEqual({
       agentId: 'main',
       model: 'openai/gpt-4o',
       fallbacks: ['openai/gpt-4o-mini'],
       toolProfile: 'minimal',
-      engine: 'hearth',
-      memoryScope: null,
       exec: { security: 'deny' },
       bindings: [{ channel: 'telegram', peer: { kind: 'direct', id: '42' } }],
     });
     expect(await screen.findByText('Saved.')).toBeTruthy();
+  });
+
+  it('never rewrites what the form cannot show whole: renaming keeps a hand-set engine command', async () => {
+    app = agentsApp();
+    renderWithStores(app, <AgentsView />);
+    await screen.findByRole('form', { name: 'Edit main' });
+    // Someone gave main a CLI engine by hand (its command is not in the form).
+    await app.stores.agents.getState().update('main', { engine: { cli: 'codex', command: 'my-codex' } });
+    app.stores.agents.getState().select('main');
+    cleanup();
+    renderWithStores(app, <AgentsView />);
+    const form = within(await screen.findByRole('form', { name: 'Edit main' }));
+    await waitFor(() => expect((form.getByLabelText('Engine') as HTMLSelectElement).value).toBe('codex'));
+    fireEvent.change(form.getByLabelText('Name'), { target: { value: 'Main Agent' } });
+    fireEvent.click(form.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(app.gateway.calls('agents.update')).toHaveLength(2));
+    expect(app.gateway.calls('agents.update')[1]).toEqual({ agentId: 'main', name: 'Main Agent' });
   });
 
   it('edits a persona file and saves it', async () => {

@@ -101,6 +101,20 @@ function editsOf(draft: Draft, creating: boolean): AgentEdits {
   };
 }
 
+/**
+ * Only what the person changed: a setting the form cannot show whole (an engine's command, an exec
+ * allowlist written by hand) is never rewritten by a save that did not touch it.
+ */
+function changedEdits(initial: Draft, draft: Draft): AgentEdits {
+  const before = editsOf(initial, false) as Record<string, unknown>;
+  const after = editsOf(draft, false) as Record<string, unknown>;
+  const changed = Object.entries(after).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(before[key]));
+  // Fallbacks ride with the model: a changed model keeps the list the form shows.
+  const edits = Object.fromEntries(changed) as AgentEdits;
+  if ('fallbacks' in edits && after.model && !('model' in edits)) edits.model = after.model as string;
+  return edits;
+}
+
 function Avatar({ emoji, avatar, name }: { emoji?: string; avatar?: string; name: string }) {
   if (avatar) return <img className="agent-avatar" src={avatar} alt="" />;
   return (
@@ -573,7 +587,7 @@ export function AgentsView() {
   const save = async (draft: Draft) => {
     setBusy(true);
     setSaved(false);
-    const ok = await store.getState().update(selected, editsOf(draft, false));
+    const ok = await store.getState().update(selected, changedEdits(initial, draft));
     setBusy(false);
     if (!ok) return;
     setSaved(true);
