@@ -15,6 +15,7 @@ import { DISCORD_MAX_MESSAGE } from './discord-markdown.js';
 import { DiscordApiError, DiscordRest } from './discord-rest.js';
 import { discordSetup } from './discord-setup.js';
 import { sendDiscordText, startDiscordStream } from './discord-stream.js';
+import { DISCORD_MAX_UPLOAD_BYTES, discordCaption, sendDiscordFile } from './send-media.js';
 import {
   type CommandInteraction,
   isCommandInteraction,
@@ -162,6 +163,7 @@ export const discordChannel = defineChannel<DiscordConfig>({
     media: ['image', 'document'],
     maxMessageLength: DISCORD_MAX_MESSAGE,
     markdown: 'discord',
+    maxUploadBytes: DISCORD_MAX_UPLOAD_BYTES,
   },
   config: {
     schema: discordConfigSchema,
@@ -333,6 +335,11 @@ export const discordChannel = defineChannel<DiscordConfig>({
           const invocation = slash.of(target);
           if (invocation) return { messageId: await slash.sendText(invocation, text) };
           return { messageId: await sendDiscordText(sender, channelOf, withoutInteraction(target), text) };
+        },
+        sendFile: async (target, file) => {
+          const invocation = slash.of(target);
+          if (invocation) return { messageId: await slash.sendFile(invocation, file, discordCaption(file)) };
+          return { messageId: await sendDiscordFile(sender, channelOf, withoutInteraction(target), file) };
         },
         sendTyping: async (target) => {
           if (slash.of(target)) return; // the deferred "thinking…" shows already

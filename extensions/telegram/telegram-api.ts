@@ -47,12 +47,40 @@ export class TelegramApi {
     });
   }
 
-  private async once<T>(method: string, params: Record<string, unknown>, timeoutMs: number): Promise<T> {
+  /** Calls a method with one file as multipart/form-data (sendPhoto, sendDocument); 429s as `call`. */
+  async upload<T>(
+    method: string,
+    params: Record<string, string | number>,
+    file: { field: string; name: string; mediaType: string; data: Uint8Array },
+    timeoutMs = 120_000,
+  ): Promise<T> {
+    const form = () => {
+      const body = new FormData();
+      for (const [key, value] of Object.entries(params)) body.append(key, String(value));
+      body.append(file.field, new Blob([new Uint8Array(file.data)], { type: file.mediaType }), file.name);
+      return body;
+    };
+    return withRateLimitRetries(() => this.once<T>(method, form, timeoutMs), {
+      signal: this.options.signal,
+      retryAfterSeconds: (error) =>
+        error instanceof TelegramApiError && error.code === 429 ? (error.retryAfterSeconds ?? 1) : undefined,
+      maxRateLimitRetries: this.options.maxRateLimitRetries,
+      maxRetryAfterSeconds: this.options.maxRetryAfterSeconds,
+    });
+  }
+
+  private async once<T>(
+    method: string,
+    params: Record<string, unknown> | (() => FormData),
+    timeoutMs: number,
+  ): Promise<T> {
     const { baseUrl, token } = this.options;
     const response = await fetchWithin(
       this.options.fetch,
       `${baseUrl.replace(/\/+$/, '')}/bot${token}/${method}`,
-      { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(params) },
+      typeof params === 'function'
+        ? { method: 'POST', body: params() }
+        : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(params) },
       {
         signal: this.options.signal,
         timeoutMs,

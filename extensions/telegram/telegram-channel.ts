@@ -11,6 +11,7 @@ import {
   retryUntilAnswered,
 } from '../../src-main/plugins/sdk/index.js';
 import { createTelegramAgentTools, telegramAgentTools } from './agent-tools.js';
+import { sendTelegramFile, TELEGRAM_MAX_UPLOAD_BYTES } from './send-media.js';
 import { TelegramApi, TelegramApiError } from './telegram-api.js';
 import { type TelegramConfig, telegramConfigSchema, validateTelegramConfig } from './telegram-config.js';
 import { telegramSetup } from './telegram-setup.js';
@@ -381,6 +382,7 @@ export const telegramChannel = defineChannel<TelegramConfig>({
     media: ['image', 'document'],
     maxMessageLength: TELEGRAM_MAX_MESSAGE,
     markdown: 'telegram-markdown-v2',
+    maxUploadBytes: TELEGRAM_MAX_UPLOAD_BYTES,
   },
   config: {
     schema: telegramConfigSchema,
@@ -438,6 +440,7 @@ export const telegramChannel = defineChannel<TelegramConfig>({
     return {
       outbound: {
         sendText: async (target, text) => ({ messageId: String(await sendTelegramText(sender, target, text)) }),
+        sendFile: async (target, file) => ({ messageId: String(await sendTelegramFile(sender, target, file)) }),
         sendTyping: async (target) => {
           await sender.call('sendChatAction', { chat_id: Number(target.peerId), action: 'typing' });
         },

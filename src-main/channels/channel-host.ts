@@ -5,11 +5,13 @@ import { type AsyncDisposable, type Disposable, DisposableStore } from '../base/
 import { Emitter } from '../base/emitter.js';
 import { HearthError } from '../base/errors.js';
 import type { Logger } from '../base/logger.js';
+import { formatMegabytes } from '../plugins/sdk/channel-files.js';
 import type {
   ChannelAttachment,
   ChannelButtonPress,
   ChannelHealth,
   ChannelInboundMessage,
+  ChannelOutboundFile,
   ChannelPlugin,
   ChannelStorage,
   ChannelTarget,
@@ -675,6 +677,33 @@ export class ChannelHost implements AsyncDisposable {
     }
     await running.outbound.sendText(destination, text);
     return to;
+  }
+
+  /**
+   * A file the agent sends (`channel_send_file`) into the chat this session's replies go to. Throws
+   * naming why not: the conversation is not on a channel, the channel does not take that kind of
+   * file, or the file is over the platform's limit.
+   */
+  async sendFile(sessionKey: string, file: ChannelOutboundFile): Promise<string> {
+    const delivery = this.deliveries.get(sessionKey);
+    if (!delivery)
+      throw new HearthError('not_found', 'this conversation is not on a channel: there is no chat to send a file to');
+    const entry = this.entries.get(delivery.channelId);
+    const plugin = entry?.plugin;
+    const name = plugin?.meta.name ?? delivery.channelId;
+    const running = entry?.running;
+    if (!plugin || !running?.outbound) throw new HearthError('unavailable', `${name} is not running`);
+    const kind = file.kind === 'image' ? 'image' : 'document';
+    if (!running.outbound.sendFile || !plugin.capabilities.media.includes(kind))
+      throw new HearthError('unavailable', `${name} cannot send ${kind === 'image' ? 'photos' : 'documents'}`);
+    const limit = plugin.capabilities.maxUploadBytes;
+    if (limit !== undefined && file.data.length > limit)
+      throw new HearthError(
+        'bad_request',
+        `${file.name} is ${formatMegabytes(file.data.length)}, over ${name}'s limit of ${formatMegabytes(limit)} for a bot's file; send a smaller file or a link`,
+      );
+    await running.outbound.sendFile(delivery.target, file);
+    return `sent ${file.name} (${formatMegabytes(file.data.length)}) to the ${name} chat`;
   }
 
   /** Linked identities (identityLinks), whether each account may reach the agent, and docked conversations. */

@@ -23,3 +23,4 @@ export {
   type PairingRequest,
   PairingStore,
 } from './pairing-store.js';
+export { createChannelSendFileTool, type SendChannelFile } from './send-file-tool.js';

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { BootstrapFilesHook } from '../agent/bootstrap/index.js';
 import type { RuntimeServices } from '../agent/index.js';
 import type { Clock } from '../base/clock.js';
@@ -7,7 +6,6 @@ import type { Logger } from '../base/logger.js';
 import type { ConfigService } from '../config/index.js';
 import type { ApprovalPrompter } from '../exec/index.js';
 import type { GatewayCore } from '../gateway/gateway-core.js';
-import { parseMemoryConfig } from '../memory/index.js';
 import type { HearthPaths } from '../paths/index.js';
 import { resolveModelSelection } from '../providers/index.js';
 import type { SecretStore } from '../secrets/index.js';
@@ -15,7 +13,6 @@ import { openSecretStore } from '../secrets/index.js';
 import { createChannelOutbox } from './channel-outbox.js';
 import { createChannelToolsSlot } from './channel-tools-slot.js';
 import { modelTextOf } from './model-text-of.js';
-import { personalFolders } from './session-person.js';
 import { whenFirstClient } from './when-first-client.js';
 import { wireAgent } from './wire-agent.js';
 import { wireChat } from './wire-chat.js';
@@ -33,7 +30,7 @@ import { wireSessions } from './wire-sessions.js';
 import { wireSubagents } from './wire-subagents.js';
 import { wireTools } from './wire-tools.js';
 import { wireUsage } from './wire-usage.js';
-import { composeWorkspaceBootstrap } from './workspace-bootstrap.js';
+import { wireWorkspace } from './wire-workspace.js';
 
 export interface ComposeOptions {
   core: GatewayCore;
@@ -69,7 +66,7 @@ export interface Capabilities {
  * closes, PTYs end, sessions flush.
  */
 export async function composeCapabilities(options: ComposeOptions): Promise<Capabilities> {
-  const { core, config, paths, clock, log, env } = options;
+  const { core, config, paths, clock, log, env, appRoot } = options;
   const root = new AsyncDisposableStore();
   try {
     let services: RuntimeServices | undefined;
@@ -94,26 +91,14 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
       await wireMcp({ ...base, secrets, approvals, floorReasons, ...(gatewayUrl ? { gatewayUrl } : {}) }),
     );
     const catalog = () => services?.catalog;
-    const { tools, skills } = root.add(
-      wireTools({ ...base, appRoot: options.appRoot, secrets, exec, sessions, catalog }),
-    );
+    const { tools, skills } = root.add(wireTools({ ...base, appRoot, secrets, exec, sessions, catalog }));
 
-    // Workspace files: each agent's own, seeded at start (before memory watches them); USER.md /
-    // MEMORY.md follow the session's person. Plugins may change a run's file list (hooks filled in below).
+    // Workspace files (seeded before memory watches them); plugins fill in the bootstrap hooks.
     const bootstrapHooks: BootstrapFilesHook[] = [];
     let memory: WiredMemory | undefined;
-    const workspace = root.add(
-      await composeWorkspaceBootstrap({
-        config,
-        paths,
-        log,
-        templatesDir: join(options.appRoot, 'resources', 'workspace'),
-        hooks: bootstrapHooks,
-        personalFolders: ({ agentId, sessionKey }) =>
-          personalFolders(agentId, memory?.settings(agentId) ?? parseMemoryConfig(config.current.memory), sessionKey),
-      }),
-    );
-    const { plugins } = root.add(await wirePlugins({ ...base, appRoot: options.appRoot, tools, bootstrapHooks }));
+    const memorySettings = (agentId: string) => memory?.settings(agentId);
+    const workspace = root.add(await wireWorkspace({ ...base, appRoot, hooks: bootstrapHooks, memorySettings }));
+    const { plugins } = root.add(await wirePlugins({ ...base, appRoot, tools, bootstrapHooks }));
 
     memory = root.add(
       await wireMemory({
@@ -187,6 +172,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
         approvals,
         outbox,
         channelTools,
+        tools,
       }),
     );
     const execConfig = (agentId: string) => execConfigFor(config, agentId);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Clock } from '../base/clock.js';
 import { type AsyncDisposable, AsyncDisposableStore, toDisposable } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
-import { type ChannelChat, ChannelHost } from '../channels/index.js';
+import { type ChannelChat, ChannelHost, createChannelSendFileTool } from '../channels/index.js';
 import type { ConfigService } from '../config/index.js';
 import type { ApprovalService } from '../exec/index.js';
 import type { CallerIdentity } from '../gateway/caller.js';
@@ -19,6 +19,7 @@ import type { UsageLimitEvent, UsageSummaryResult } from '../protocol/methods/us
 import { resolveModelSelection } from '../providers/index.js';
 import type { SecretStore } from '../secrets/index.js';
 import { parseSessionKey, resolveRoute } from '../sessions/index.js';
+import type { ToolDefinition } from '../tools/tool.js';
 import type { ChannelOutbox } from './channel-outbox.js';
 import type { ChannelToolsSlot } from './channel-tools-slot.js';
 
@@ -114,6 +115,8 @@ export async function wireChannels(deps: {
   fetch?: typeof fetch;
   /** Cron's and the heartbeat's channel deliveries: bound to the host while it runs. */
   outbox?: ChannelOutbox;
+  /** The model's tools: `channel_send_file` is added (a file from the workspace into the run's channel chat). */
+  tools?: ToolDefinition[];
   /** The agent's per-session tools: a channel's enabled agentTools, bound to the host while it runs. */
   channelTools?: ChannelToolsSlot;
 }): Promise<AsyncDisposable> {
@@ -124,6 +127,12 @@ export async function wireChannels(deps: {
   root.add(toDisposable(() => shutdown.abort()));
 
   let host: ChannelHost | undefined;
+  deps.tools?.push(
+    createChannelSendFileTool(async (sessionKey, file) => {
+      if (!host) throw new Error('channels are not running');
+      return host.sendFile(sessionKey, file);
+    }),
+  );
   root.add(
     registerChannelsMethods(core.registry, {
       host: () => host,

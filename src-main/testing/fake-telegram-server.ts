@@ -80,6 +80,8 @@ export interface FakeBotMessage {
   versions: string[];
   /** The inline keyboard it has now (none once an edit took it away). */
   keyboard?: TelegramInlineButton[][];
+  /** sendPhoto / sendDocument: the uploaded file and which method sent it. */
+  file?: UploadedFile & { via: 'photo' | 'document' };
 }
 
 export interface UserMessageInput {
@@ -241,13 +243,35 @@ async function readParams(request: IncomingMessage, url: URL): Promise<Record<st
   const params: Record<string, unknown> = Object.fromEntries(url.searchParams);
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
-  const body = Buffer.concat(chunks).toString('utf8');
+  const raw = Buffer.concat(chunks);
+  const body = raw.toString('utf8');
   if (!body) return params;
   const type = request.headers['content-type'] ?? '';
+  // Uploads (sendPhoto, sendDocument): multipart/form-data, a file part as an UploadedFile.
+  if (type.includes('multipart/form-data')) {
+    const form = await new Response(raw, { headers: { 'content-type': type } }).formData();
+    for (const [key, value] of form.entries())
+      params[key] =
+        typeof value === 'string'
+          ? value
+          : ({
+              name: value.name,
+              type: value.type,
+              bytes: new Uint8Array(await value.arrayBuffer()),
+            } satisfies UploadedFile);
+    return params;
+  }
   if (type.includes('application/json')) return { ...params, ...(JSON.parse(body) as Record<string, unknown>) };
   if (type.includes('application/x-www-form-urlencoded'))
     return { ...params, ...Object.fromEntries(new URLSearchParams(body)) };
   throw new ApiError(400, 'Bad Request: unsupported content type');
+}
+
+/** A file part of a multipart upload, as the fake received it. */
+export interface UploadedFile {
+  name: string;
+  type: string;
+  bytes: Uint8Array;
 }
 
 function numberParam(params: Record<string, unknown>, name: string): number | undefined {
@@ -480,6 +504,35 @@ export async function startFakeTelegramServer(options: FakeTelegramServerOptions
           date: Math.floor(Date.now() / 1000),
           text,
         } satisfies TelegramMessage;
+      }
+      case 'sendPhoto':
+      case 'sendDocument': {
+        // Bot API upload limits: a photo up to 10 MB, any other file up to 50 MB.
+        const chatId = chatIdOf(params);
+        const field = method === 'sendPhoto' ? 'photo' : 'document';
+        const file = params[field] as UploadedFile | undefined;
+        if (!file || typeof file !== 'object' || !(file.bytes instanceof Uint8Array))
+          throw new ApiError(400, `Bad Request: there is no ${field} in the request`);
+        const limit = method === 'sendPhoto' ? 10 * 1024 * 1024 : 50 * 1024 * 1024;
+        if (file.bytes.length > limit) throw new ApiError(413, 'Request Entity Too Large');
+        const caption = typeof params.caption === 'string' ? params.caption : '';
+        if (caption.length > 1024) throw new ApiError(400, 'Bad Request: message caption is too long');
+        const message: FakeBotMessage = {
+          chatId,
+          messageId: nextMessageId++,
+          text: caption,
+          parseMode: params.parse_mode as string | undefined,
+          versions: [caption],
+          file: { ...file, via: field },
+        };
+        botMessages.push(message);
+        return {
+          message_id: message.messageId,
+          from: bot,
+          chat: { id: chatId, type: chatId < 0 ? 'supergroup' : 'private' },
+          date: Math.floor(Date.now() / 1000),
+          ...(caption ? { caption } : {}),
+        };
       }
       case 'editMessageText': {
         const chatId = chatIdOf(params);
