@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { FakeDiscordChatTools } from './fake-discord-chat-tools.js';
 import { applicationCommandsFault } from './fake-discord-commands.js';
 
 /**
@@ -147,6 +148,8 @@ export interface UserMessageInput {
 }
 
 export interface FakeDiscordServer {
+  /** Reactions, pins and guild members (the agent tools' routes). */
+  chatTools: FakeDiscordChatTools;
   /** REST base, version included: `http://127.0.0.1:<port>/api/v10`. */
   url: string;
   gatewayUrl: string;
@@ -230,6 +233,7 @@ export async function startFakeDiscordServer(
     bot: true,
   };
   const calls: FakeDiscordCall[] = [];
+  const chatTools = new FakeDiscordChatTools();
   const frames: GatewayFrame[] = [];
   const messages: FakeBotMessage[] = [];
   const files = new Map<string, { bytes: Uint8Array; type: string }>();
@@ -603,6 +607,8 @@ export async function startFakeDiscordServer(
         edited_timestamp: new Date().toISOString(),
       });
     }
+    const tool = chatTools.handle(method, path, url.searchParams);
+    if (tool) return ok(tool.status, tool.body);
     return ok(404, { message: '404: Not Found', code: 0 });
   }
 
@@ -706,6 +712,7 @@ export async function startFakeDiscordServer(
     token,
     bot,
     calls,
+    chatTools,
     frames,
     get connections() {
       return connections;

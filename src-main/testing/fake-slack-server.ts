@@ -2,6 +2,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { FakeSlackChatTools } from './fake-slack-chat-tools.js';
 
 /**
  * Test support (never shipped): Slack on loopback, speaking the published wire.
@@ -80,6 +81,8 @@ export interface SlackUserMessageInput {
 }
 
 export interface FakeSlackServer {
+  /** Reactions, pins and conversation members (the agent tools' methods). */
+  chatTools: FakeSlackChatTools;
   /** Web API base URL (`…/api`), for `apiBaseUrl`. */
   apiUrl: string;
   botToken: string;
@@ -189,6 +192,7 @@ export async function startFakeSlackServer(
   const signingSecret = 'fake-signing-secret-0123456789abcdef';
   const bot = { userId: 'UBOT0001', name: 'hearth', botId: 'BBOT0001', team: 'Fake Team', teamId: 'T0001' };
   const calls: FakeSlackCall[] = [];
+  const chatTools = new FakeSlackChatTools();
   const envelopes: FakeSlackServer['envelopes'] = [];
   const acked = new Set<string>();
   const botMessages: FakeSlackBotMessage[] = [];
@@ -480,8 +484,12 @@ export async function startFakeSlackServer(
           ephemerals.push({ channel, user, text, ...(threadTs ? { threadTs } : {}) });
           return answer(response, { method, params, status: 200 }, { ok: true, message_ts: nextTs() });
         }
-        default:
-          return fail('unknown_method');
+        default: {
+          const tool = chatTools.handle(method, params);
+          if (!tool) return fail('unknown_method');
+          if (tool.ok !== true) return fail(String(tool.error));
+          return answer(response, { method, params, status: 200 }, tool);
+        }
       }
     })();
   });
@@ -644,6 +652,7 @@ export async function startFakeSlackServer(
     appToken,
     bot,
     calls,
+    chatTools,
     envelopes,
     acked,
     get connections() {
