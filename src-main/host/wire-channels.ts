@@ -141,7 +141,7 @@ export async function wireChannels(deps: {
       write: {
         config: {
           get current() {
-            return config.current as typeof config.current & { channels?: Record<string, unknown> };
+            return config.current;
           },
           patch: (patch) => config.patch(patch),
         },
@@ -177,7 +177,7 @@ export async function wireChannels(deps: {
         return contribution.create(plugins.contextFor(pluginId));
       },
     })),
-    config: () => config.current.channels as Record<string, unknown> | undefined,
+    config: () => config.current.channels,
     onConfigChange: (prefixes, listener) => config.onDidChange(prefixes, listener),
     secrets: deps.secrets,
     stateDir: join(deps.paths.stateDir, 'channels'),
