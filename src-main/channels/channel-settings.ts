@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HearthError } from '../base/errors.js';
 import type { ChannelIdFormat, ChannelPlugin, DmPolicy } from '../plugins/sdk/channels.js';
 import { formatIssues } from '../protocol/index.js';
 import { checkAgentToolNames } from './channel-agent-tools.js';
@@ -93,4 +94,59 @@ export class ChannelSettingError extends Error {
     super(message);
     this.name = 'ChannelSettingError';
   }
+}
+
+/** What a person changes in the app's channel settings; absent keys stay as they are. */
+export interface HostSettingsChange {
+  dmPolicy?: DmPolicy;
+  allowFrom?: string[];
+  groups?: { enabled?: boolean; requireMention?: boolean; allowlist?: string[] };
+  agentTools?: boolean | string[];
+}
+
+/**
+ * `channels.<id>` with `change` applied to the host's keys, checked as the host will check it at
+ * start (a refused entry is `bad_request` naming it in `details.field`); defaults are left out,
+ * so hearth.json holds only what differs. The plugin's own keys are kept as they are.
+ */
+export function updateHostSettings(
+  channelId: string,
+  plugin: ChannelPlugin,
+  current: Record<string, unknown>,
+  change: HostSettingsChange,
+): Record<string, unknown> {
+  const next: Record<string, unknown> = { ...current };
+  const set = (key: string, value: unknown, isDefault: boolean) => {
+    if (isDefault) delete next[key];
+    else next[key] = value;
+  };
+  if (change.dmPolicy !== undefined)
+    set('dmPolicy', change.dmPolicy, change.dmPolicy === (plugin.security?.defaultDmPolicy ?? 'pairing'));
+  if (change.allowFrom !== undefined) {
+    const unique = [...new Set(change.allowFrom.map((id) => id.trim()))];
+    set('allowFrom', unique, unique.length === 0);
+  }
+  if (change.groups !== undefined) {
+    const groups = { ...((current.groups as Record<string, unknown> | undefined) ?? {}), ...change.groups };
+    if (groups.enabled === true) delete groups.enabled;
+    if (groups.requireMention === true) delete groups.requireMention;
+    if (Array.isArray(groups.allowlist) && groups.allowlist.length === 0) delete groups.allowlist;
+    set('groups', groups, Object.keys(groups).length === 0);
+  }
+  if (change.agentTools !== undefined)
+    set(
+      'agentTools',
+      change.agentTools,
+      change.agentTools === false || (Array.isArray(change.agentTools) && change.agentTools.length === 0),
+    );
+  try {
+    const split = splitChannelConfig(channelId, next, plugin.security?.defaultDmPolicy ?? 'pairing');
+    checkHostSettings(channelId, plugin, split.host);
+  } catch (error) {
+    const field = error instanceof ChannelSettingError ? error.field : undefined;
+    throw new HearthError('bad_request', (error as Error).message, {
+      details: { reason: 'invalid-settings', channel: channelId, ...(field ? { field } : {}) },
+    });
+  }
+  return next;
 }

@@ -267,3 +267,67 @@ describe('channels.identities.link / unlink', () => {
     expect(again.error?.code).toBe('NOT_FOUND');
   });
 });
+
+describe('channels.settings.set (the app’s per-channel settings)', () => {
+  beforeAll(async () => {
+    socket = (await connectRaw(product.host.wsUrl, { token: product.host.token, scopes: ['operator.admin'] })).socket;
+  });
+  afterAll(() => socket.close());
+
+  it('writes DM policy, allowFrom, groups and agentTools; restarts that channel only; refuses a bad entry naming it', async () => {
+    const webhookBefore = await view('webhook');
+    const before = await view('telegram');
+    const saved = await ok<{ channel: View & { settings: Record<string, unknown>; agentTools: { name: string }[] } }>(
+      'channels.settings.set',
+      {
+        channel: 'telegram',
+        settings: {
+          dmPolicy: 'allowlist',
+          allowFrom: ['4242', '555'],
+          groups: { requireMention: false, allowlist: ['-100123'] },
+          agentTools: ['react'],
+        },
+      },
+    );
+    expect(saved.channel.restarts).toBeGreaterThan(before.restarts);
+    expect(saved.channel.settings).toMatchObject({
+      dmPolicy: 'allowlist',
+      allowFrom: ['4242', '555'],
+      groups: { enabled: true, requireMention: false, allowlist: ['-100123'] },
+      agentTools: ['react'],
+    });
+    expect(saved.channel.agentTools.map((tool) => tool.name)).toEqual(['react', 'pin', 'members']);
+    const block = JSON.parse(await hearthJson()).channels.telegram;
+    expect(block).toMatchObject({
+      dmPolicy: 'allowlist',
+      allowFrom: ['4242', '555'],
+      groups: { requireMention: false, allowlist: ['-100123'] },
+      agentTools: ['react'],
+      apiBaseUrl: telegram.url,
+    });
+    expect((await view('webhook')).restarts).toBe(webhookBefore.restarts);
+
+    const written = await hearthJson();
+    const bad = await call('channels.settings.set', {
+      channel: 'telegram',
+      settings: { allowFrom: ['4242', '@olive'] },
+    });
+    expect(bad.ok).toBe(false);
+    expect(bad.error?.message).toContain('"@olive" is not a numeric Telegram user id');
+    expect((bad.error?.details as { field?: string }).field).toBe('allowFrom[1]');
+    expect(await hearthJson()).toBe(written);
+
+    // Back to the defaults: the host's keys leave hearth.json.
+    await ok('channels.settings.set', {
+      channel: 'telegram',
+      settings: {
+        dmPolicy: 'pairing',
+        allowFrom: [],
+        groups: { requireMention: true, allowlist: [] },
+        agentTools: false,
+      },
+    });
+    const cleared = JSON.parse(await hearthJson()).channels.telegram;
+    for (const key of ['dmPolicy', 'allowFrom', 'groups', 'agentTools']) expect(cleared).not.toHaveProperty(key);
+  });
+});

@@ -12,7 +12,7 @@ export {
   type RegisteredChannel,
 } from './channel-host.js';
 export { type Dock, OWNER_PERSON } from './channel-identity.js';
-export { type ChannelHostSettings, splitChannelConfig } from './channel-settings.js';
+export { type ChannelHostSettings, splitChannelConfig, updateHostSettings } from './channel-settings.js';
 export { describeSetup, planSetup, type SetupFieldState, type SetupPlan, setupOf } from './channel-setup.js';
 export {
   PAIRING_CODE_LENGTH,

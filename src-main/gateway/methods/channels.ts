@@ -6,6 +6,7 @@ import {
   PAIRING_MAX_PENDING,
   PAIRING_TTL_MS,
   planSetup,
+  updateHostSettings,
 } from '../../channels/index.js';
 import { ConfigValidationError } from '../../config/index.js';
 import type { ChannelSetupApplyResult, ChannelView } from '../../protocol/methods/channels.js';
@@ -22,6 +23,18 @@ function viewsOf(host: ChannelHost): ChannelView[] {
       configured: channel.configured,
       enabled: channel.enabled,
       ...(channel.dmPolicy ? { dmPolicy: channel.dmPolicy } : {}),
+      ...(channel.settings
+        ? {
+            settings: {
+              ...channel.settings,
+              allowFrom: [...channel.settings.allowFrom],
+              groups: { ...channel.settings.groups, allowlist: [...channel.settings.groups.allowlist] },
+            },
+          }
+        : {}),
+      ...(host.plugin(channel.id)?.agentTools
+        ? { agentTools: host.plugin(channel.id)!.agentTools!.tools.map((tool) => ({ ...tool })) }
+        : {}),
       state: channel.health.state,
       ...(channel.health.account ? { account: channel.health.account } : {}),
       ...(channel.health.error ? { error: channel.health.error } : {}),
@@ -240,6 +253,21 @@ export function registerChannelsMethods(
           ...(view.error ? { error: view.error } : {}),
         },
       };
+    }),
+  );
+  store.add(
+    router.handle('channels.settings.set', async (params) => {
+      const plugin = pluginOf(params.channel);
+      const current = blockOf(params.channel);
+      if (!current)
+        throw new HearthError(
+          'bad_request',
+          `channels.${params.channel} is not set up yet: run its setup first (channels.setup.apply)`,
+        );
+      const next = updateHostSettings(params.channel, plugin, current, params.settings);
+      await writeBlock(params.channel, current, next);
+      await host().settled();
+      return { channel: viewOf(params.channel) };
     }),
   );
   store.add(

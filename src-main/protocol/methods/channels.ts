@@ -11,6 +11,10 @@ export interface ChannelView {
   configured: boolean;
   enabled: boolean;
   dmPolicy?: string;
+  /** The host's settings of `channels.<id>` in effect (who may write, groups, the model's tools). */
+  settings?: ChannelHostSettingsView;
+  /** The tools the channel can give the model (`agentTools`), for the settings to offer. */
+  agentTools?: { name: string; description: string }[];
   state: 'starting' | 'connected' | 'reconnecting' | 'error' | 'stopped';
   /** Who the channel is logged in as (`@my_bot`). */
   account?: string;
@@ -28,6 +32,13 @@ export interface ChannelView {
     maxMessageLength: number;
     markdown: string;
   };
+}
+
+export interface ChannelHostSettingsView {
+  dmPolicy: 'pairing' | 'allowlist' | 'open' | 'disabled';
+  allowFrom: string[];
+  groups: { enabled: boolean; requireMention: boolean; allowlist: string[] };
+  agentTools: boolean | string[];
 }
 
 export interface ChannelPairingRequestView {
@@ -189,6 +200,35 @@ export const channelsMethods = {
         values: z.record(z.string(), setupValue),
         test: z.boolean().optional(),
         timeoutMs: z.number().int().positive().max(60_000).optional(),
+      })
+      .strict(),
+  }),
+  /**
+   * The host's settings of a configured channel (DM policy, allowFrom, groups, agentTools), each
+   * checked by the channel's id shapes (`INVALID_REQUEST` with `details.field`, e.g. `allowFrom[1]`);
+   * written to `channels.<id>` (only that channel restarts). Keys not given are left as they are.
+   */
+  'channels.settings.set': method<{ channel: ChannelView }>()({
+    scope: 'operator.admin',
+    controlPlaneWrite: true,
+    params: z
+      .object({
+        channel: z.string().min(1),
+        settings: z
+          .object({
+            dmPolicy: z.enum(['pairing', 'allowlist', 'open', 'disabled']).optional(),
+            allowFrom: z.array(z.string().trim().min(1).max(128)).max(500).optional(),
+            groups: z
+              .object({
+                enabled: z.boolean().optional(),
+                requireMention: z.boolean().optional(),
+                allowlist: z.array(z.string().trim().min(1).max(128)).max(500).optional(),
+              })
+              .strict()
+              .optional(),
+            agentTools: z.union([z.boolean(), z.array(z.string().min(1).max(64)).max(50)]).optional(),
+          })
+          .strict(),
       })
       .strict(),
   }),
