@@ -314,7 +314,7 @@ describe('channels.settings.set (the app’s per-channel settings)', () => {
     });
     expect(bad.ok).toBe(false);
     expect(bad.error?.message).toContain('"@olive" is not a numeric Telegram user id');
-    expect((bad.error?.details as { field?: string }).field).toBe('allowFrom[1]');
+    expect((bad.error?.details as { field?: string } | undefined)?.field).toBe('allowFrom[1]');
     expect(await hearthJson()).toBe(written);
 
     // Back to the defaults: the host's keys leave hearth.json.
