@@ -10,6 +10,8 @@ import { createTempHome } from '../testing/temp-home.js';
 // readable, the transcript is valid JSON lines, and the next turn works.
 
 const bin = join(process.cwd(), 'bin', 'hearth.js');
+// A busy 2-core machine can take seconds to answer while a gateway starts: be patient per request.
+const patient = 30_000;
 let llm: FakeLlmServer;
 let temp: { home: string; cleanup(): Promise<void> };
 
@@ -56,29 +58,43 @@ describe('crash mid-turn', () => {
     const url = `ws://127.0.0.1:${first.port}`;
     const { socket } = await connectRaw(url, { token, scopes: ['operator.admin'] });
     expect(
-      await socket.request('auth.profiles.set', {
-        id: 'main-key',
-        provider: 'openai',
-        type: 'api_key',
-        secret: 'sk-crash-test',
-      }),
+      await socket.request(
+        'auth.profiles.set',
+        {
+          id: 'main-key',
+          provider: 'openai',
+          type: 'api_key',
+          secret: 'sk-crash-test',
+        },
+        patient,
+      ),
     ).toMatchObject({ ok: true });
-    llm.script([{ type: 'text', text: 'This reply never finishes.', firstTokenDelayMs: 30_000 }]);
-    const before = llm.requests.filter((r) => r.lastUserText === 'first question').length;
+    // The scripted reply says when the provider has the request: the turn is then in flight.
+    let turnInFlight!: () => void;
+    const providerHasRequest = new Promise<void>((resolve) => {
+      turnInFlight = resolve;
+    });
+    llm.script([
+      () => {
+        turnInFlight();
+        return { type: 'text', text: 'This reply never finishes.', firstTokenDelayMs: 30_000 };
+      },
+    ]);
     expect(
-      await socket.request('chat.send', { sessionKey: 'main', message: 'first question', idempotencyKey: 'k-1' }),
+      await socket.request(
+        'chat.send',
+        { sessionKey: 'main', message: 'first question', idempotencyKey: 'k-1' },
+        patient,
+      ),
     ).toMatchObject({ ok: true });
-    // Wait until the provider has the request: the turn is in flight.
-    for (let i = 0; i < 400 && llm.requests.filter((r) => r.lastUserText === 'first question').length === before; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    await providerHasRequest;
     expect(llm.requests.some((r) => r.lastUserText === 'first question')).toBe(true);
     first.child.kill('SIGKILL');
     await new Promise((resolve) => first.child.once('exit', resolve));
 
     const second = await startGateway();
     const again = await connectRaw(`ws://127.0.0.1:${second.port}`, { token, scopes: ['operator.admin'] });
-    const history = await again.socket.request('chat.history', { sessionKey: 'main' });
+    const history = await again.socket.request('chat.history', { sessionKey: 'main' }, patient);
     expect(history).toMatchObject({ ok: true });
     const sessionsDir = join(temp.home, 'agents', 'main', 'sessions');
     for (const name of (await readdir(sessionsDir)).filter((f) => f.endsWith('.jsonl'))) {
@@ -87,10 +103,14 @@ describe('crash mid-turn', () => {
     }
     llm.reset();
     llm.script([{ type: 'text', text: 'Back after the crash.' }]);
-    await again.socket.request('chat.send', { sessionKey: 'main', message: 'are you there?', idempotencyKey: 'k-2' });
+    await again.socket.request(
+      'chat.send',
+      { sessionKey: 'main', message: 'are you there?', idempotencyKey: 'k-2' },
+      patient,
+    );
     const final = await again.socket.next(
       (f) => f.event === 'chat' && (f.payload as { state: string }).state === 'final',
-      20_000,
+      patient,
     );
     expect(JSON.stringify(final.payload)).toContain('Back after the crash.');
     again.socket.close();
