@@ -126,6 +126,8 @@ export const agentsSectionSchema = createAgentsConfigSchema({
 export const hearthConfigSchema = z
   .object({
     $schema: z.string().optional(),
+    /** The file's format version (src-main/migrations, docs/UPGRADES.md); absent means 1. */
+    version: z.number().int().positive().optional(),
     gateway: gatewayConfigSchema.default(gatewayConfigSchema.parse({})),
     agents: agentsSectionSchema.default(agentsSectionSchema.parse({})),
     session: sessionConfigSchema.default(sessionConfigSchema.parse({})),
