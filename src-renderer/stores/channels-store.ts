@@ -1,5 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { GatewayError } from '../../src-main/protocol/errors.js';
+import type { MethodParams } from '../../src-main/protocol/method-table.js';
 import type {
   ChannelIdentityView,
   ChannelPairedSenderView,
@@ -20,6 +21,17 @@ export interface ChannelWizard {
   error?: string;
   field?: string;
   result?: ChannelSetupApplyResult;
+}
+
+/** The host settings a save changes (`channels.settings.set`); keys left out stay as they are. */
+export type ChannelSettingsChange = MethodParams<'channels.settings.set'>['settings'];
+
+/** How the last settings save of a channel went: the gateway's words and the entry it named (`allowFrom[1]`). */
+export interface ChannelSettingsOutcome {
+  channel: string;
+  ok: boolean;
+  error?: string;
+  field?: string;
 }
 
 export interface ChannelsState {
@@ -44,6 +56,10 @@ export interface ChannelsState {
   closeSetup(): void;
   /** Saves the wizard's answers; with `test`, waits for the channel's health after its restart. */
   applySetup(values: Record<string, SetupValue>, test: boolean): Promise<void>;
+  settingsOutcome?: ChannelSettingsOutcome;
+  /** Saves a channel's host settings (DM policy, allowFrom, groups, agentTools); resolves true once written. */
+  saveSettings(channel: string, change: ChannelSettingsChange): Promise<boolean>;
+  clearSettingsOutcome(): void;
 }
 
 /** The Channels view's cache of `channels.*`; `channels.changed` events make it read again. */
@@ -94,6 +110,31 @@ export function createChannelsStore(client: GatewayPort): StoreApi<ChannelsState
         }
       },
       closeSetup: () => set({ wizard: undefined }),
+      async saveSettings(channel, change) {
+        let ok = false;
+        set({ settingsOutcome: undefined });
+        // The channel is busy while it saves (and restarts); the refusal stays with the panel, by field.
+        await act(channel, async () => {
+          try {
+            await client.request('channels.settings.set', { channel, settings: change });
+            ok = true;
+            set({ settingsOutcome: { channel, ok } });
+          } catch (error) {
+            const details =
+              error instanceof GatewayError ? (error.details as { field?: unknown } | undefined) : undefined;
+            set({
+              settingsOutcome: {
+                channel,
+                ok,
+                error: errorText(error),
+                ...(typeof details?.field === 'string' ? { field: details.field } : {}),
+              },
+            });
+          }
+        });
+        return ok;
+      },
+      clearSettingsOutcome: () => set({ settingsOutcome: undefined }),
       async applySetup(values, test) {
         const wizard = get().wizard;
         if (!wizard) return;

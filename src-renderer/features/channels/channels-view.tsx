@@ -3,6 +3,7 @@ import type { ChannelView } from '../../../src-main/protocol/methods/channels.js
 import { useDomain, useStores, useT } from '../../app/stores-context.js';
 import type { MessageKey } from '../../i18n/en.js';
 import { formatTime } from '../../ui/use-now.js';
+import { ChannelSettingsPanel } from './channel-settings.js';
 import { SetupWizard } from './setup-wizard.js';
 import './channels.css';
 
@@ -19,6 +20,7 @@ function ChannelCard({ channel }: { channel: ChannelView }) {
   const { channels } = useStores();
   const busy = useDomain('channels', (s) => s.busy.includes(channel.id));
   const { restart, setEnabled, openSetup } = channels.getState();
+  const [access, setAccess] = useState(false);
   return (
     <li className="card stack channel-card" aria-label={channel.name} data-testid="channel-card">
       <div className="spread">
@@ -67,6 +69,11 @@ function ChannelCard({ channel }: { channel: ChannelView }) {
           <button type="button" className="button" disabled={busy} onClick={() => void openSetup(channel.id)}>
             {channel.configured ? t('channels.settings') : t('channels.setUp')}
           </button>
+          {channel.configured && channel.settings && (
+            <button type="button" className="button" aria-expanded={access} onClick={() => setAccess((open) => !open)}>
+              {t('channels.access.open')}
+            </button>
+          )}
           {channel.configured && channel.enabled && (
             <button type="button" className="button" disabled={busy} onClick={() => void restart(channel.id)}>
               {t('channels.restart')}
@@ -74,6 +81,7 @@ function ChannelCard({ channel }: { channel: ChannelView }) {
           )}
         </div>
       )}
+      {access && channel.configured && <ChannelSettingsPanel channel={channel} onClose={() => setAccess(false)} />}
     </li>
   );
 }
