@@ -17,9 +17,9 @@ afterEach(() => {
 
 const NOW = 1_700_000_000_000;
 const TOOLS = [
-  { name: 'telegram_react', description: 'React to a message' },
-  { name: 'telegram_pin', description: 'Pin a message' },
-  { name: 'telegram_members', description: 'Who is in the chat' },
+  { name: 'react', description: 'React to a message' },
+  { name: 'pin', description: 'Pin a message' },
+  { name: 'members', description: 'Who is in the chat' },
 ];
 
 /**
@@ -200,32 +200,32 @@ describe('Channel settings panel', () => {
     expect(mention.checked).toBe(true);
     fireEvent.click(mention);
     // The per-tool choices appear once the tools are on: all of them first.
-    expect(panel.queryByLabelText(/telegram_react/)).toBeNull();
+    expect(panel.queryByLabelText(/^react/)).toBeNull();
     fireEvent.click(panel.getByLabelText('Give the model this channel’s tools'));
     for (const tool of TOOLS)
-      expect((panel.getByLabelText(new RegExp(tool.name)) as HTMLInputElement).checked).toBe(true);
-    fireEvent.click(panel.getByLabelText(/telegram_members/));
+      expect((panel.getByLabelText(new RegExp(`^${tool.name}`)) as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(panel.getByLabelText(/^members/));
     fireEvent.click(panel.getByRole('button', { name: 'Save' }));
     await panel.findByTestId('channel-settings-saved');
     expect(app.gateway.calls('channels.settings.set')).toEqual([
       {
         channel: 'telegram',
-        settings: { groups: { requireMention: false }, agentTools: ['telegram_react', 'telegram_pin'] },
+        settings: { groups: { requireMention: false }, agentTools: ['react', 'pin'] },
       },
     ]);
-    expect(state.settings.agentTools).toEqual(['telegram_react', 'telegram_pin']);
+    expect(state.settings.agentTools).toEqual(['react', 'pin']);
 
     // Closed and opened again, the panel reads what the gateway holds.
     fireEvent.click(panel.getByRole('button', { name: 'Cancel' }));
     panel = await openPanel();
     expect((panel.getByLabelText('Only when mentioned or replied to') as HTMLInputElement).checked).toBe(false);
-    expect((panel.getByLabelText(/telegram_pin/) as HTMLInputElement).checked).toBe(true);
-    expect((panel.getByLabelText(/telegram_members/) as HTMLInputElement).checked).toBe(false);
+    expect((panel.getByLabelText(/^pin/) as HTMLInputElement).checked).toBe(true);
+    expect((panel.getByLabelText(/^members/) as HTMLInputElement).checked).toBe(false);
 
     // Groups off (mention then moot), every tool back on (saved as `true`), then turned back.
     fireEvent.click(panel.getByLabelText('Answer in groups'));
     expect((panel.getByLabelText('Only when mentioned or replied to') as HTMLInputElement).disabled).toBe(true);
-    fireEvent.click(panel.getByLabelText(/telegram_members/));
+    fireEvent.click(panel.getByLabelText(/^members/));
     fireEvent.click(panel.getByRole('button', { name: 'Save' }));
     await panel.findByTestId('channel-settings-saved');
     expect(app.gateway.calls('channels.settings.set')[1]).toEqual({
