@@ -6,6 +6,7 @@ import {
   retryUntilAnswered,
 } from '../../src-main/plugins/sdk/index.js';
 import { createSlackAgentTools, slackAgentTools } from './agent-tools.js';
+import { SLACK_MAX_UPLOAD_BYTES, sendSlackFile } from './send-media.js';
 import { isFatalSlackError, SlackApi, SlackApiError } from './slack-api.js';
 import { normaliseBlockActions, type SlackBlockActions, slackButtons } from './slack-buttons.js';
 import { type SlackConfig, slackConfigSchema, validateSlackConfig } from './slack-config.js';
@@ -51,6 +52,7 @@ export const slackChannel = defineChannel<SlackConfig>({
     groups: true,
     media: ['image', 'document'],
     maxMessageLength: SLACK_MAX_MESSAGE,
+    maxUploadBytes: SLACK_MAX_UPLOAD_BYTES,
     markdown: 'slack-mrkdwn',
   },
   config: {
@@ -222,6 +224,14 @@ export const slackChannel = defineChannel<SlackConfig>({
     return {
       outbound: {
         sendText: async (target, text) => ({ messageId: await sendSlackText(sender, channelOf, target, text) }),
+        sendFile: async (target, file) => ({
+          messageId: await sendSlackFile(
+            { api: sender, fetch: context.fetch, signal: controller.signal },
+            channelOf,
+            target,
+            file,
+          ),
+        }),
       },
       streaming: {
         begin: (target) =>

@@ -4,7 +4,7 @@ import { SLACK_APP_TOKEN_SECRET, SLACK_SIGNING_SECRET, SLACK_TOKEN_SECRET } from
 /** The Slack setup wizard the Control UI renders (docs/CHANNELS.md "Setting up from the app"). */
 export const slackSetup: ChannelSetupAdapter = {
   steps: [
-    'At api.slack.com/apps create an app; under OAuth & Permissions add the bot scopes chat:write, im:history, channels:history, groups:history, mpim:history, app_mentions:read, install it and copy the Bot User OAuth Token (xoxb-…).',
+    'At api.slack.com/apps create an app; under OAuth & Permissions add the bot scopes chat:write, im:history, channels:history, groups:history, mpim:history, app_mentions:read (and files:write to send files), install it and copy the Bot User OAuth Token (xoxb-…).',
     'Socket Mode (default): turn Socket Mode on and create an app-level token with connections:write (xapp-…); subscribe the bot to message.im, message.channels, message.groups, message.mpim and app_mention.',
     'After saving, DM the bot: you get a pairing code, and approve it on this page.',
   ],

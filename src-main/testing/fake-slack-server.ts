@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { FakeSlackChatTools } from './fake-slack-chat-tools.js';
+import { FakeSlackUploads } from './fake-slack-uploads.js';
 
 /**
  * Test support (never shipped): Slack on loopback, speaking the published wire.
@@ -26,6 +27,8 @@ import { FakeSlackChatTools } from './fake-slack-chat-tools.js';
  *   `block_actions` payload Slack sends for a press (https://api.slack.com/reference/interaction-payloads/block-actions)
  *   and delivers it in an `interactive` envelope, acknowledged with its envelope_id; for the
  *   Events API, `interactionRequest` gives the form body (`payload=<JSON>`) to post, signed.
+ * - Files out: files.getUploadURLExternal → POST to the upload URL (served here) →
+ *   files.completeUploadExternal; see fake-slack-uploads.ts.
  */
 
 export interface FakeSlackCall {
@@ -83,6 +86,8 @@ export interface SlackUserMessageInput {
 export interface FakeSlackServer {
   /** Reactions, pins and conversation members (the agent tools' methods). */
   chatTools: FakeSlackChatTools;
+  /** Files the bot uploaded and shared (the external upload flow). */
+  uploads: FakeSlackUploads;
   /** Web API base URL (`…/api`), for `apiBaseUrl`. */
   apiUrl: string;
   botToken: string;
@@ -193,6 +198,7 @@ export async function startFakeSlackServer(
   const bot = { userId: 'UBOT0001', name: 'hearth', botId: 'BBOT0001', team: 'Fake Team', teamId: 'T0001' };
   const calls: FakeSlackCall[] = [];
   const chatTools = new FakeSlackChatTools();
+  const uploads = new FakeSlackUploads(() => `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
   const envelopes: FakeSlackServer['envelopes'] = [];
   const acked = new Set<string>();
   const botMessages: FakeSlackBotMessage[] = [];
@@ -343,6 +349,19 @@ export async function startFakeSlackServer(
         response.writeHead(200, { 'content-type': 'application/octet-stream' });
         return void response.end(Buffer.from(bytes));
       }
+      if (path.startsWith('/upload/v1/') && request.method === 'POST') {
+        const chunks: Buffer[] = [];
+        for await (const chunk of request) chunks.push(chunk as Buffer);
+        const answered = await uploads.receive(
+          path,
+          new Uint8Array(Buffer.concat(chunks)),
+          request.headers['content-type'] ?? '',
+        );
+        calls.push({ method: 'files.upload_url', params: { path }, status: answered.status });
+        response.writeHead(answered.status, { 'content-type': 'text/plain; charset=utf-8' });
+        response.end(answered.text);
+        return changed();
+      }
       const method = path.replace(/^\/api\//, '');
       let params: Record<string, unknown>;
       try {
@@ -485,6 +504,11 @@ export async function startFakeSlackServer(
           return answer(response, { method, params, status: 200 }, { ok: true, message_ts: nextTs() });
         }
         default: {
+          const upload = uploads.handle(method, params, bot.userId);
+          if (upload) {
+            if (upload.ok !== true) return fail(String(upload.error));
+            return answer(response, { method, params, status: 200 }, upload);
+          }
           const tool = chatTools.handle(method, params);
           if (!tool) return fail('unknown_method');
           if (tool.ok !== true) return fail(String(tool.error));
@@ -653,6 +677,7 @@ export async function startFakeSlackServer(
     bot,
     calls,
     chatTools,
+    uploads,
     envelopes,
     acked,
     get connections() {
