@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { telegramChannel as telegram } from '../../extensions/telegram/telegram-channel.js';
-import { checkHostSettings, splitChannelConfig } from './channel-settings.js';
+import { checkHostSettings, splitChannelConfig, updateHostSettings } from './channel-settings.js';
 
 // The host's keys of channels.<id>, checked with what only the plugin knows (its id shapes, its tools).
 
@@ -33,5 +33,15 @@ describe('channel host settings', () => {
       'channels.telegram.agentTools: Telegram has no tool "ban" (its tools: react, pin, members)',
     );
     expect(() => splitChannelConfig('telegram', { agentTools: 'yes' }, 'pairing')).toThrow(/agentTools/);
+  });
+
+  it('refuses a block or groups that is not an object, naming it, instead of guessing', () => {
+    expect(() => splitChannelConfig('telegram', ['x'], 'pairing')).toThrow('channels.telegram must be an object');
+    expect(() => updateHostSettings('telegram', telegram, { groups: 'ab' }, { groups: { enabled: false } })).toThrow(
+      'channels.telegram.groups must be an object',
+    );
+    expect(
+      updateHostSettings('telegram', telegram, { groups: { requireMention: false } }, { groups: { enabled: false } }),
+    ).toEqual({ groups: { requireMention: false, enabled: false } });
   });
 });

@@ -30,6 +30,9 @@ const hostSettingsSchema = z
   })
   .strict();
 
+/** `channels.<id>` and its `groups` as the file holds them: objects of any keys, checked key by key below. */
+const blockSchema = z.record(z.string(), z.unknown());
+
 export const HOST_SETTING_KEYS = ['enabled', 'dmPolicy', 'allowFrom', 'groups', 'agentTools'] as const;
 
 export interface ChannelHostSettings {
@@ -46,9 +49,9 @@ export function splitChannelConfig(
   raw: unknown,
   defaultDmPolicy: DmPolicy,
 ): { host: ChannelHostSettings; plugin: Record<string, unknown> } {
-  if (raw !== undefined && (typeof raw !== 'object' || raw === null || Array.isArray(raw)))
-    throw new Error(`channels.${channelId} must be an object`);
-  const block = (raw ?? {}) as Record<string, unknown>;
+  const read = blockSchema.safeParse(raw ?? {});
+  if (!read.success) throw new Error(`channels.${channelId} must be an object`);
+  const block = read.data;
   const hostPart: Record<string, unknown> = {};
   const plugin: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(block)) {
@@ -116,6 +119,10 @@ export function updateHostSettings(
   change: HostSettingsChange,
 ): Record<string, unknown> {
   const next: Record<string, unknown> = { ...current };
+  const invalid = (message: string, field?: string) =>
+    new HearthError('bad_request', message, {
+      details: { reason: 'invalid-settings', channel: channelId, ...(field ? { field } : {}) },
+    });
   const set = (key: string, value: unknown, isDefault: boolean) => {
     if (isDefault) delete next[key];
     else next[key] = value;
@@ -127,7 +134,9 @@ export function updateHostSettings(
     set('allowFrom', unique, unique.length === 0);
   }
   if (change.groups !== undefined) {
-    const groups = { ...((current.groups as Record<string, unknown> | undefined) ?? {}), ...change.groups };
+    const own = blockSchema.optional().safeParse(current.groups);
+    if (!own.success) throw invalid(`channels.${channelId}.groups must be an object`, 'groups');
+    const groups = { ...own.data, ...change.groups };
     if (groups.enabled === true) delete groups.enabled;
     if (groups.requireMention === true) delete groups.requireMention;
     if (Array.isArray(groups.allowlist) && groups.allowlist.length === 0) delete groups.allowlist;
@@ -143,10 +152,7 @@ export function updateHostSettings(
     const split = splitChannelConfig(channelId, next, plugin.security?.defaultDmPolicy ?? 'pairing');
     checkHostSettings(channelId, plugin, split.host);
   } catch (error) {
-    const field = error instanceof ChannelSettingError ? error.field : undefined;
-    throw new HearthError('bad_request', (error as Error).message, {
-      details: { reason: 'invalid-settings', channel: channelId, ...(field ? { field } : {}) },
-    });
+    throw invalid((error as Error).message, error instanceof ChannelSettingError ? error.field : undefined);
   }
   return next;
 }

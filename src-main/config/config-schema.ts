@@ -167,6 +167,17 @@ export const hearthConfigSchema = z
 
 export type HearthConfig = z.infer<typeof hearthConfigSchema>;
 export type AgentsSection = HearthConfig['agents'];
+/** hearth.json as written (defaults not applied): what an edit that writes the file back reads. */
+export type HearthConfigFile = z.input<typeof hearthConfigSchema>;
+
+/**
+ * Reads hearth.json as written, typed by the root schema's input: the value is checked against
+ * the schema and kept as it is (defaults not applied), so writing it back adds nothing.
+ */
+export const hearthConfigFileSchema = z.custom<HearthConfigFile>(
+  (value) => hearthConfigSchema.safeParse(value).success,
+  'hearth.json does not match its schema',
+);
 
 export function defaultConfig(): HearthConfig {
   return hearthConfigSchema.parse({});

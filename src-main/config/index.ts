@@ -3,6 +3,8 @@ export {
   defaultConfig,
   gatewayConfigSchema,
   type HearthConfig,
+  type HearthConfigFile,
+  hearthConfigFileSchema,
   hearthConfigSchema,
   pluginsConfigSchema,
 } from './config-schema.js';

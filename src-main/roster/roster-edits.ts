@@ -1,4 +1,5 @@
 import { HearthError } from '../base/errors.js';
+import type { HearthConfigFile } from '../config/index.js';
 import { isValidAgentId } from '../sessions/index.js';
 
 /**
@@ -8,9 +9,11 @@ import { isValidAgentId } from '../sessions/index.js';
  * cannot be removed.
  */
 
-/** One `agents.list[]` entry as the file holds it: Hearth's keys plus whatever other capabilities keep there. */
-export type RosterEntry = { id: string; name?: string; [key: string]: unknown };
-export type RosterBinding = { agentId: string; [key: string]: unknown };
+type AgentsFile = NonNullable<HearthConfigFile['agents']>;
+/** One `agents.list[]` entry as the file holds it: routing's keys with every capability's slice, and any others. */
+export type RosterEntry = NonNullable<AgentsFile['list']>[number];
+export type RosterBinding = NonNullable<AgentsFile['bindings']>[number];
+type ExecFile = NonNullable<NonNullable<RosterEntry['tools']>['exec']>;
 
 export interface RosterSection {
   list: RosterEntry[];
@@ -27,7 +30,7 @@ export interface AgentSettings {
   /** Models tried after `model`, in order (Hearth's; kept with the model as `{ primary, fallbacks }`). */
   fallbacks?: string[];
   /** The tool profile (`minimal | coding | full | custom`, docs/TOOLS.md). */
-  toolProfile?: string;
+  toolProfile?: NonNullable<RosterEntry['tools']>['profile'];
   emoji?: string;
   /** An image address or data: URL; "" clears it. */
   avatar?: string;
@@ -36,26 +39,16 @@ export interface AgentSettings {
   /** `agents.list[].memory.scope`; null: the agent follows `memory.scope`. */
   memoryScope?: 'per-agent' | 'per-user' | null;
   /** Laid over the agent's own exec policy (`tools.exec`); null removes its own policy. */
-  exec?: { security?: string; ask?: string; askFallback?: string } | null;
+  exec?: Pick<ExecFile, 'security' | 'ask' | 'askFallback'> | null;
   /** Replaces every `agents.bindings[]` entry that routes to this agent. */
   bindings?: BindingMatch[];
 }
 
-export interface AgentEngine {
-  cli: string;
-  command?: string | string[];
-  model?: string;
-  access?: string;
-  for?: string;
-}
+/** `agents.list[].engine`: the agent CLI backend that answers instead of the model loop. */
+export type AgentEngine = NonNullable<RosterEntry['engine']>;
 
 /** `agents.bindings[].match`: a channel, optionally narrowed to an account, a peer or a guild. */
-export interface BindingMatch {
-  channel: string;
-  accountId?: string;
-  peer?: { kind: string; id: string };
-  guildId?: string;
-}
+export type BindingMatch = RosterBinding['match'];
 
 export const MAIN_AGENT_ID = 'main';
 const MAX_ID_LENGTH = 64;
@@ -80,13 +73,12 @@ export function agentIdFromName(name: string, taken: ReadonlySet<string>): strin
   }
 }
 
-/** Keys of a nested object of the entry, with `key` set or (undefined) removed; an emptied object goes. */
-function withNested(entry: RosterEntry, at: string, key: string, value: unknown): void {
-  const nested = { ...((entry[at] ?? {}) as Record<string, unknown>) };
-  if (value === undefined) delete nested[key];
-  else nested[key] = value;
-  if (Object.keys(nested).length > 0) entry[at] = nested;
-  else delete entry[at];
+/** A nested object of the entry with `key` set or (undefined) removed; undefined when that empties it. */
+function withKey<T extends object, K extends keyof T>(nested: T | undefined, key: K, value: T[K] | undefined) {
+  const next: Partial<T> = { ...nested };
+  if (value === undefined) delete next[key];
+  else next[key] = value;
+  return Object.keys(next).length > 0 ? next : undefined;
 }
 
 /**
@@ -107,35 +99,43 @@ function applySettings(entry: RosterEntry, settings: AgentSettings, defaults: Ro
   else if (settings.avatar !== undefined) next.avatar = settings.avatar;
   if (settings.engine === 'hearth') delete next.engine;
   else if (settings.engine !== undefined) next.engine = { ...settings.engine };
-  if (settings.memoryScope !== undefined) withNested(next, 'memory', 'scope', settings.memoryScope ?? undefined);
-  if (settings.exec === null) withNested(next, 'tools', 'exec', undefined);
-  else if (settings.exec !== undefined) {
-    const own = (next.tools as { exec?: Record<string, unknown> } | undefined)?.exec;
-    withNested(next, 'tools', 'exec', { ...(own ?? defaults.exec ?? {}), ...definedOnly(settings.exec) });
+  if (settings.memoryScope !== undefined) {
+    next.memory = withKey(next.memory, 'scope', settings.memoryScope ?? undefined);
+    if (!next.memory) delete next.memory;
+  }
+  if (settings.exec === null) {
+    next.tools = withKey(next.tools, 'exec', undefined);
+    if (!next.tools) delete next.tools;
+  } else if (settings.exec !== undefined) {
+    const own = next.tools?.exec;
+    next.tools = withKey(next.tools, 'exec', { ...(own ?? defaults.exec ?? {}), ...definedOnly(settings.exec) });
   }
   if (settings.model === null) delete next.model;
   else if (settings.model !== undefined || settings.fallbacks !== undefined) {
-    const current = next.model;
-    const primary =
-      settings.model ??
-      (typeof current === 'string' ? current : (current as { primary?: string } | undefined)?.primary);
+    const primary = settings.model ?? primaryOf(next.model);
     if (!primary) throw new HearthError('bad_request', 'fallbacks need a model: set model as well');
     next.model = settings.fallbacks?.length ? { primary, fallbacks: settings.fallbacks } : primary;
   }
-  if (settings.toolProfile !== undefined) {
-    const tools = (next.tools ?? {}) as Record<string, unknown>;
-    next.tools = { ...tools, profile: settings.toolProfile };
-  }
+  if (settings.toolProfile !== undefined) next.tools = { ...next.tools, profile: settings.toolProfile };
   return next;
 }
 
-function definedOnly(value: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
+/** `model` is `provider/model` or `{ primary, fallbacks }` (the runtime's own schema checks the object's keys). */
+function primaryOf(model: RosterEntry['model']): string | undefined {
+  if (typeof model === 'string') return model;
+  return typeof model?.primary === 'string' ? model.primary : undefined;
+}
+
+/** The object without its undefined keys, in the same order (hearth.json names only what is set). */
+function definedOnly<T extends object>(value: T): T {
+  const next = { ...value };
+  for (const key of Object.keys(next)) if (Reflect.get(next, key) === undefined) Reflect.deleteProperty(next, key);
+  return next;
 }
 
 /** What a new setting may start from: the root exec policy (`tools.exec`) as written. */
 export interface RosterDefaults {
-  exec?: Record<string, unknown>;
+  exec?: ExecFile;
 }
 
 /** The section's bindings with this agent's replaced by `matches` (kept in place of its first one). */
@@ -147,7 +147,7 @@ function rebind(bindings: RosterBinding[], agentId: string, matches: BindingMatc
     const key = JSON.stringify(match);
     if (seen.has(key)) continue;
     seen.add(key);
-    fresh.push({ agentId, match: definedOnly(match as unknown as Record<string, unknown>) });
+    fresh.push({ agentId, match: definedOnly(match) });
   }
   const at = bindings.findIndex((binding) => binding.agentId === agentId);
   const others = bindings.filter((binding) => binding.agentId !== agentId);
@@ -219,10 +219,10 @@ export interface AgentView {
   avatar?: string;
   model?: string;
   fallbacks: string[];
-  toolProfile?: string;
+  toolProfile?: AgentSettings['toolProfile'];
   engine: 'hearth' | AgentEngine;
   memoryScope?: 'per-agent' | 'per-user';
-  exec?: { security?: string; ask?: string; askFallback?: string };
+  exec?: NonNullable<AgentSettings['exec']>;
   bindings: BindingMatch[];
   isDefault: boolean;
 }
@@ -230,17 +230,12 @@ export interface AgentView {
 export function describeAgent(section: RosterSection, agentId: string): AgentView {
   const at = indexOf(section, agentId);
   const entry: RosterEntry = at < 0 ? { id: agentId } : section.list[at]!;
-  const model = entry.model as string | { primary?: string; fallbacks?: string[] } | undefined;
-  const tools = entry.tools as { profile?: string; exec?: Record<string, unknown> } | undefined;
-  const scope = (entry.memory as { scope?: string } | undefined)?.scope;
+  const { model, tools } = entry;
+  const scope = entry.memory?.scope;
   const exec = tools?.exec
-    ? (definedOnly({
-        security: tools.exec.security,
-        ask: tools.exec.ask,
-        askFallback: tools.exec.askFallback,
-      }) as AgentView['exec'])
+    ? definedOnly({ security: tools.exec.security, ask: tools.exec.ask, askFallback: tools.exec.askFallback })
     : undefined;
-  const primary = typeof model === 'string' ? model : model?.primary;
+  const primary = primaryOf(model);
   const isDefault =
     entry.default === true || (agentId === MAIN_AGENT_ID && !section.list.some((other) => other.default === true));
   return {
@@ -251,12 +246,10 @@ export function describeAgent(section: RosterSection, agentId: string): AgentVie
     ...(primary ? { model: primary } : {}),
     fallbacks: typeof model === 'object' && Array.isArray(model.fallbacks) ? model.fallbacks : [],
     ...(tools?.profile ? { toolProfile: tools.profile } : {}),
-    engine: entry.engine ? (entry.engine as AgentEngine) : 'hearth',
+    engine: entry.engine ?? 'hearth',
     ...(scope === 'per-agent' || scope === 'per-user' ? { memoryScope: scope } : {}),
     ...(exec ? { exec } : {}),
-    bindings: section.bindings
-      .filter((binding) => binding.agentId === agentId)
-      .map((binding) => binding.match as BindingMatch),
+    bindings: section.bindings.filter((binding) => binding.agentId === agentId).map((binding) => binding.match),
     isDefault,
   };
 }

@@ -1,7 +1,12 @@
 import { readFile, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { HearthError } from '../base/errors.js';
-import { ConfigConflictError, type ConfigService, ConfigValidationError } from '../config/index.js';
+import {
+  ConfigConflictError,
+  type ConfigService,
+  ConfigValidationError,
+  hearthConfigFileSchema,
+} from '../config/index.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { HearthPaths } from '../paths/index.js';
 import {
@@ -9,9 +14,7 @@ import {
   type AgentView,
   createAgent,
   describeAgent,
-  type RosterBinding,
   type RosterDefaults,
-  type RosterEntry,
   type RosterSection,
   removeAgent,
   updateAgent,
@@ -67,16 +70,11 @@ function isInside(folder: string, root: string): boolean {
 export function createRoster(deps: RosterDeps): Roster {
   const read = (): { section: RosterSection; hash: string; defaults: RosterDefaults } => {
     const snapshot = deps.config.snapshot();
-    const parsed = snapshot.parsed as
-      | { agents?: { list?: unknown; bindings?: unknown }; tools?: { exec?: Record<string, unknown> } }
-      | undefined;
-    const agents = parsed?.agents;
+    // The file as written (not `current`, whose defaults would be written back with the edit).
+    const file = hearthConfigFileSchema.parse(snapshot.parsed ?? {});
     return {
-      defaults: parsed?.tools?.exec ? { exec: parsed.tools.exec } : {},
-      section: {
-        list: Array.isArray(agents?.list) ? (agents.list as RosterEntry[]) : [],
-        bindings: Array.isArray(agents?.bindings) ? (agents.bindings as RosterBinding[]) : [],
-      },
+      defaults: file.tools?.exec ? { exec: file.tools.exec } : {},
+      section: { list: file.agents?.list ?? [], bindings: file.agents?.bindings ?? [] },
       hash: snapshot.hash,
     };
   };
