@@ -34,7 +34,7 @@ export function registerAgentsAdminMethods(router: MethodRouter, roster: Roster)
       ...(await roster.remove(agentId, { deleteFiles })),
     })),
   );
-  store.add(router.handle('agents.get', async ({ agentId }) => roster.get(agentId) as AgentDetails));
+  store.add(router.handle('agents.get', async ({ agentId }) => roster.get(agentId)));
   store.add(
     router.handle('agents.files.list', async ({ agentId }) => {
       const { workspace, files } = await roster.files(agentId, personaFileNames);
