@@ -1,6 +1,6 @@
 import type { Disposable } from '../../base/index.js';
 import { DisposableStore } from '../../base/index.js';
-import { type AgentDetails, type PersonaFileInfo, personaFileNames } from '../../protocol/methods/agents-admin.js';
+import { type PersonaFileInfo, personaFileNames } from '../../protocol/methods/agents-admin.js';
 import type { PersonaFile, Roster } from '../../roster/index.js';
 import type { MethodRouter } from '../method-router.js';
 
