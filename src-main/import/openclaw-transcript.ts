@@ -1,5 +1,5 @@
 import type { AgentMessage, Usage } from '../transcript/index.js';
-import { epochMs, record, text } from './source-files.js';
+import { epochMs, jsonlRecords, record, text } from './source-files.js';
 
 export interface ConvertedTranscript {
   messages: AgentMessage[];
@@ -19,22 +19,8 @@ export function convertOpenClawTranscript(content: string, idPrefix = 'oc'): Con
   const messages: AgentMessage[] = [];
   let header: ConvertedTranscript['header'];
   let droppedLines = 0;
-  let malformedLines = 0;
-  let lineNumber = 0;
-  for (const line of content.split('\n')) {
-    lineNumber += 1;
-    if (!line.trim()) continue;
-    let entry: Record<string, unknown> | undefined;
-    try {
-      entry = record(JSON.parse(line));
-    } catch {
-      malformedLines += 1;
-      continue;
-    }
-    if (!entry) {
-      malformedLines += 1;
-      continue;
-    }
+  const { records, malformedLines } = jsonlRecords(content);
+  for (const { entry, lineNumber } of records) {
     if (entry.type === 'session') {
       header = { id: text(entry.id), timestamp: epochMs(entry.timestamp) };
       continue;

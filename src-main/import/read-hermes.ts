@@ -6,7 +6,16 @@ import { parseDotenv } from './dotenv-file.js';
 import { emptyInventory, type ImportInventory } from './import-types.js';
 import { hearthProviderId, isEnvReference, providerKeyVariables } from './known-providers.js';
 import { hearthModelRef } from './model-refs.js';
-import { epochMs, isFile, listFolder, readSourceJson, readSourceText, record, text } from './source-files.js';
+import {
+  epochMs,
+  isFile,
+  jsonlRecords,
+  listFolder,
+  readSourceJson,
+  readSourceText,
+  record,
+  text,
+} from './source-files.js';
 
 export interface ReadHermesOptions {
   /** The Hermes home, usually ~/.hermes (HERMES_HOME). */
@@ -250,23 +259,9 @@ export function convertHermesTranscript(
   const toolNames = new Map<string, string>();
   let title: string | undefined;
   let droppedLines = 0;
-  let malformedLines = 0;
   let last = 0;
-  let line = 0;
-  for (const raw of content.split('\n')) {
-    line += 1;
-    if (!raw.trim()) continue;
-    let entry: Record<string, unknown> | undefined;
-    try {
-      entry = record(JSON.parse(raw));
-    } catch {
-      malformedLines += 1;
-      continue;
-    }
-    if (!entry) {
-      malformedLines += 1;
-      continue;
-    }
+  const { records, malformedLines } = jsonlRecords(content);
+  for (const { entry, lineNumber: line } of records) {
     // Hermes writes local ISO times without a zone; they are read as this machine's local time.
     const ts = epochMs(entry.timestamp) ?? last;
     last = ts;

@@ -93,3 +93,29 @@ export function sessionLabel(prefix: string, sourceId: string): string {
     .replace(/^[^a-z0-9]+/, '');
   return `${prefix}-${cleaned}`.slice(0, 128);
 }
+
+/**
+ * The JSON-object lines of a JSONL transcript, each with its 1-based line number. Blank lines are
+ * skipped; a line that is not a JSON object is counted in `malformedLines`, never fatal.
+ */
+export function jsonlRecords(content: string): {
+  records: Array<{ entry: Record<string, unknown>; lineNumber: number }>;
+  malformedLines: number;
+} {
+  const records: Array<{ entry: Record<string, unknown>; lineNumber: number }> = [];
+  let malformedLines = 0;
+  let lineNumber = 0;
+  for (const line of content.split('\n')) {
+    lineNumber += 1;
+    if (!line.trim()) continue;
+    let entry: Record<string, unknown> | undefined;
+    try {
+      entry = record(JSON.parse(line));
+    } catch {
+      entry = undefined;
+    }
+    if (entry) records.push({ entry, lineNumber });
+    else malformedLines += 1;
+  }
+  return { records, malformedLines };
+}
