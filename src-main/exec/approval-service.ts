@@ -20,6 +20,7 @@ import {
   approvalView,
 } from './approval-types.js';
 import type { PermissionRule, PermissionStore } from './permission-store.js';
+import { gradeRisk, type RiskGrade } from './risk-grade.js';
 import type { SmartVerdict } from './smart-approval.js';
 
 /** The events the service publishes; the gateway's EventBus satisfies this. */
@@ -49,6 +50,8 @@ export interface ApprovalServiceDeps {
   permissions?: PermissionStore;
   newId?: () => string;
   defaultTimeoutMs?: number;
+  /** The user's home, so the risk grade knows `~/x` lies outside the workspace (risk-grade.ts). */
+  home?: string;
 }
 
 interface Pending {
@@ -158,10 +161,17 @@ export class ApprovalService implements ApprovalGate, Disposable {
       args: input.command,
       access: 'write',
     };
-    // "Always" cannot cover what must be asked every time.
+    const risk: RiskGrade | undefined =
+      subject.kind === 'exec' ? gradeRisk(input.analysis, { cwd: input.cwd, home: this.deps.home }) : undefined;
+    const destructive = risk?.level === 'destructive';
+    // A destructive command is only ever remembered for these exact arguments, never the whole binary.
+    const narrowAlways = destructive ? input.allowAlwaysExact : input.allowAlways;
+    // "Always" cannot cover what must be asked every time, nor a destructive command that cannot be pinned.
     const allowedDecisions = (input.allowedDecisions ?? [...approvalDecisions]).filter(
-      (decision) => !personOnly || decision !== 'allow-always',
+      (decision) =>
+        decision !== 'allow-always' || (!personOnly && !(destructive && (input.allowAlwaysExact ?? []).length === 0)),
     );
+    const scopes = input.alwaysScopes ?? defaultScopes[subject.kind];
     const allowSession = !personOnly && subject.access !== 'dangerous' && allowedDecisions.includes('allow-once');
     // Identical: same caller, same call, same rules for what happens when nobody answers.
     const batchKey = [
@@ -193,14 +203,15 @@ export class ApprovalService implements ApprovalGate, Disposable {
       createdAtMs: now,
       expiresAtMs: now + (input.timeoutMs ?? this.defaultTimeoutMs),
       allowedDecisions,
-      ...(input.allowAlways && !personOnly ? { allowAlways: input.allowAlways } : {}),
+      ...(narrowAlways && !personOnly ? { allowAlways: narrowAlways } : {}),
       ...(input.allowAlwaysExact && !personOnly ? { allowAlwaysExact: input.allowAlwaysExact } : {}),
       subject,
       allowSession,
       ...(allowedDecisions.includes('allow-always')
-        ? { alwaysScopes: input.alwaysScopes ?? defaultScopes[subject.kind] }
+        ? { alwaysScopes: destructive ? scopes.filter((scope) => scope === 'exact') : scopes }
         : {}),
       suggested: allowSession && subject.access === 'read' ? 'session' : 'once',
+      ...(risk ? { risk } : {}),
     };
     const id = request.id;
     const grantKey = grantKeyOf(request, input.stdin);
@@ -357,6 +368,17 @@ export class ApprovalService implements ApprovalGate, Disposable {
           `approval ${id} cannot be allowed for the session (${request.subject?.access === 'dangerous' ? 'a dangerous tool asks every time' : 'only a person may allow it, each time'})`,
         );
     }
+    if (
+      decision === 'allow-always' &&
+      answer.allowAlwaysScope &&
+      !request.alwaysScopes?.includes(answer.allowAlwaysScope) &&
+      request.risk?.level === 'destructive'
+    )
+      throw new GatewayError(
+        'INVALID_REQUEST',
+        `allowAlwaysScope ${answer.allowAlwaysScope} would allow every use of ${request.analysis.commands.map((c) => c.name).join(', ') || 'the program'}, and approval ${id} is a destructive command (${request.risk.because.map((b) => b.detail).join('; ')}): allow it always only for these exact arguments (allowAlwaysScope "exact")`,
+        { reason: 'ALWAYS_TOO_BROAD', alwaysScopes: request.alwaysScopes ?? [], risk: request.risk.level },
+      );
     if (
       decision === 'allow-always' &&
       answer.allowAlwaysScope &&
@@ -524,9 +546,10 @@ export class ApprovalService implements ApprovalGate, Disposable {
     }
     const store = this.deps.permissions;
     const subject = request.subject;
-    if (!store || !subject) return { outcome, ready: Promise.resolve() };
+    // The scope is settled here even without a store: the exec host saves what it says.
     const scope = outcome.allowAlwaysScope ?? request.alwaysScopes?.[0];
     if (!scope) return { outcome, ready: Promise.resolve() };
+    if (!store || !subject) return { outcome: { ...outcome, allowAlwaysScope: scope }, ready: Promise.resolve() };
     const common = {
       agentId: request.agentId,
       origin: outcome.resolvedBy,

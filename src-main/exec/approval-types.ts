@@ -2,6 +2,7 @@ import type { ExecApprovalView } from '../protocol/index.js';
 import type { AnalysisSummary, Reason } from './analysis-types.js';
 import type { AllowlistEntry } from './exec-policy.js';
 import type { PermissionStore } from './permission-store.js';
+import type { RiskGrade } from './risk-grade.js';
 
 export type ApprovalDecision = 'allow-once' | 'allow-always' | 'deny';
 export const approvalDecisions: readonly ApprovalDecision[] = ['allow-once', 'allow-always', 'deny'];
@@ -58,6 +59,8 @@ export interface ApprovalRequest {
   suggested?: 'once' | 'session';
   /** How many identical tool calls wait on this one request (batched: one answer settles them all). */
   waiting?: number;
+  /** Exec: how much harm the command can do, why, and what it touches (risk-grade.ts). */
+  risk?: RiskGrade;
 }
 
 /** Who settled a request: `operator:<client>`, `chat:<channel>`, `prompter:<name>`, `smart-judge`, `expiry`, `cancelled`, `no-approver`. */

@@ -82,6 +82,7 @@ export async function createExecCapability(deps: ExecCapabilityDeps): Promise<Ex
     events: deps.events,
     history: createApprovalHistory(approvalsHistoryPath(deps.paths.stateDir)),
     logger: deps.logger.child({ capability: 'approvals' }),
+    ...(deps.env.HOME ? { home: deps.env.HOME } : {}),
     ...(deps.hasWireApprovers ? { hasWireApprovers: deps.hasWireApprovers } : {}),
     ...(deps.judge
       ? {

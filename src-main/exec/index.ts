@@ -91,6 +91,7 @@ export { type EvaluateOptions, evaluatePolicy, type PolicyVerdict } from './poli
 export { loadPolicyFile, parsePolicyText } from './policy-file.js';
 export { type RunDeps, type RunResult, type RunSpec, runProcess, type SpawnFn } from './process-runner.js';
 export { type PtyExit, PtySession, type PtySessionOptions, type PtySpawnFn } from './pty-session.js';
+export { alwaysScopesFor, gradeRisk, type RiskGrade, type RiskLevel } from './risk-grade.js';
 export {
   createBubblewrapSandbox,
   createDockerSandbox,

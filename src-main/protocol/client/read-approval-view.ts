@@ -60,6 +60,17 @@ const subject = z
   .optional()
   .catch(undefined);
 
+/** The exec risk grade; a grade this client does not know reads as `caution`, never as `safe`. */
+const risk = z
+  .object({
+    level: z.enum(['safe', 'caution', 'destructive']).catch('caution'),
+    because: reasons,
+    writes: z.array(z.string()).catch([]),
+    network: z.boolean().catch(false),
+  })
+  .optional()
+  .catch(undefined);
+
 const received = z.object({
   id: z.string().min(1),
   agentId: text,
@@ -79,6 +90,7 @@ const received = z.object({
   waiting: count,
   allowAlways: entries,
   allowAlwaysExact: entries,
+  risk,
   request: z
     .object({ command: text, cwd: text, host: text, allowedDecisions: oneOf(decisions) })
     .catch({ command: undefined, cwd: undefined, host: undefined, allowedDecisions: undefined }),
@@ -98,7 +110,7 @@ export function readApprovalView(value: unknown): ExecApprovalView | undefined {
   const cwd = row.cwd || request.cwd || '';
   const host = row.host || request.host;
   const allowedDecisions = row.allowedDecisions ?? request.allowedDecisions ?? [];
-  const { subject, allowSession, alwaysScopes, suggested, waiting, allowAlways, allowAlwaysExact } = row;
+  const { subject, allowSession, alwaysScopes, suggested, waiting, allowAlways, allowAlwaysExact, risk } = row;
   return {
     id: row.id,
     agentId: row.agentId ?? '',
@@ -118,6 +130,7 @@ export function readApprovalView(value: unknown): ExecApprovalView | undefined {
     ...(waiting !== undefined ? { waiting } : {}),
     ...(allowAlways ? { allowAlways } : {}),
     ...(allowAlwaysExact ? { allowAlwaysExact } : {}),
+    ...(risk ? { risk } : {}),
     request: { command, cwd, host: host ?? '', allowedDecisions },
   };
 }

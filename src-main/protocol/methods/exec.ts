@@ -13,6 +13,14 @@ export interface AllowlistEntryView {
   argPattern?: string;
 }
 
+/** The risk grade of an exec request, as every approval surface shows it. */
+export interface ExecRiskView {
+  level: 'safe' | 'caution' | 'destructive';
+  because: { code: string; detail: string }[];
+  writes: string[];
+  network: boolean;
+}
+
 /** A pending request as `exec.approval.list`/`get` show it (the `exec.approval.requested` payload). */
 export interface ExecApprovalView {
   id: string;
@@ -40,6 +48,11 @@ export interface ExecApprovalView {
   allowAlways?: AllowlistEntryView[];
   /** The same, pinned to these exact arguments (`allowAlwaysScope: "exact"`). */
   allowAlwaysExact?: AllowlistEntryView[];
+  /**
+   * Exec: how much harm the command can do (`destructive`: Deny first, "always" only for these
+   * exact arguments), the reasons, the files it writes and whether it uses the network.
+   */
+  risk?: ExecRiskView;
   /** PROTOCOL.md §7 shape. */
   request: { command: string; cwd: string; host: string; allowedDecisions: string[] };
 }
