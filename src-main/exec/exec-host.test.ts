@@ -134,14 +134,16 @@ describe('exec tool', () => {
     answers.push('deny');
     const result = await tool.execute({ command: 'touch made.txt' }, context());
     expect(asked.map((request) => request.command)).toEqual(['touch made.txt']);
-    expect(result.output).toMatch(/^Not run: denied \(prompter:desktop\)/);
+    expect(result.output).toMatch(/^\[approval: deny by prompter:desktop\]\nNot run: denied \(prompter:desktop\)/);
     await expect(readFile(join(workspace, 'made.txt'))).rejects.toThrow();
   });
 
   it('allow-always saves the resolved binary, so the same kind of command is not asked again, even after a restart', async () => {
     const first = await createHost();
     answers.push('allow-always');
-    expect((await first.tool.execute({ command: 'touch a.txt' }, context())).output).toBe('[exit code 0]');
+    expect((await first.tool.execute({ command: 'touch a.txt' }, context())).output).toBe(
+      '[approval: allow-always by prompter:desktop]\n[exit code 0]',
+    );
     expect((await first.tool.execute({ command: 'touch b.txt' }, context())).output).toBe('[exit code 0]');
     expect(asked).toHaveLength(1);
     const saved = JSON.parse(await readFile(join(home, 'state', 'exec-approvals.json'), 'utf8'));

@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { Clock } from '../base/clock.js';
 import type { Logger } from '../base/logger.js';
+import type { ApprovalMarker } from '../protocol/approval-marker.js';
 import { allowAlwaysEntries } from './allow-always.js';
 import type { AllowlistStore } from './allowlist-store.js';
 import { summariseAnalysis } from './analysis-types.js';
@@ -39,9 +40,9 @@ export interface ExecCaller {
 }
 
 export type ExecOutcome =
-  | { status: 'denied'; reasons: CheckResult['reasons']; by: string }
-  | { status: 'preflight'; issues: { code: string; detail: string }[] }
-  | { status: 'ran'; result: RunResult; sandbox: string; reasons: CheckResult['reasons'] };
+  | { status: 'denied'; reasons: CheckResult['reasons']; by: string; approval?: ApprovalMarker }
+  | { status: 'preflight'; issues: { code: string; detail: string }[]; approval?: ApprovalMarker }
+  | { status: 'ran'; result: RunResult; sandbox: string; reasons: CheckResult['reasons']; approval?: ApprovalMarker };
 
 export interface ExecHostDeps {
   parser: BashParser;
@@ -121,6 +122,7 @@ export class ExecHost {
     const checked = this.check(caller.agentId, request.command, cwd, request.pty ? request.input : undefined);
     if (checked.decision === 'deny') return { status: 'denied', reasons: checked.reasons, by: 'policy' };
 
+    let approval: ApprovalMarker | undefined;
     if (checked.decision === 'ask') {
       const { policy } = this.effectivePolicy(caller.agentId);
       // For askFallback `allowlist`: would the allowlist alone have allowed it (ask was `always`)?
@@ -151,11 +153,20 @@ export class ExecHost {
         },
         caller.signal,
       );
+      // Who answered travels with the result into the transcript (protocol/approval-marker.ts).
+      approval = {
+        decision:
+          resolution.decision === 'allow-once' && resolution.remember === 'session'
+            ? 'allow-session'
+            : resolution.decision,
+        by: resolution.resolvedBy,
+      };
       if (resolution.decision === 'deny')
         return {
           status: 'denied',
           reasons: [{ code: 'approval-denied', detail: resolution.reason ?? `denied by ${resolution.resolvedBy}` }],
           by: resolution.resolvedBy,
+          approval,
         };
       if (resolution.decision === 'allow-always') {
         const entries = resolution.allowAlwaysScope === 'exact' ? exactEntries : alwaysEntries;
@@ -165,7 +176,7 @@ export class ExecHost {
     }
 
     const issues = await preflightScripts(checked.analysis, cwd, { readScript: this.deps.readScript });
-    if (issues.length > 0) return { status: 'preflight', issues };
+    if (issues.length > 0) return { status: 'preflight', issues, ...(approval ? { approval } : {}) };
 
     const sandbox = this.deps.sandboxes[config.sandbox.mode];
     if (!sandbox) throw new Error(`the ${config.sandbox.mode} sandbox is not available on this host`);
@@ -190,7 +201,13 @@ export class ExecHost {
           },
           { spawn: this.deps.spawn, killGroup: this.deps.killGroup, clock: this.deps.clock },
         );
-    return { status: 'ran', result, sandbox: sandbox.name, reasons: checked.reasons };
+    return {
+      status: 'ran',
+      result,
+      sandbox: sandbox.name,
+      reasons: checked.reasons,
+      ...(approval ? { approval } : {}),
+    };
   }
 
   private async runInPty(

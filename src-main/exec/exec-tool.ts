@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatApprovalMarker } from '../protocol/approval-marker.js';
 import type { ToolDefinition, ToolOutput } from '../tools/tool.js';
 import type { ExecHost, ExecOutcome, ExecRequest } from './exec-host.js';
 
@@ -31,7 +32,17 @@ export function createExecTool(host: ExecHost, name: 'exec' | 'bash' = 'exec'): 
   };
 }
 
+/**
+ * The tool result: the command's output (or why it did not run), first the approval marker when
+ * someone was asked, so the decision is kept in the transcript with the output.
+ */
 export function formatOutcome(outcome: ExecOutcome): ToolOutput {
+  const formatted = formatResult(outcome);
+  if (!outcome.approval) return formatted;
+  return { ...formatted, output: `${formatApprovalMarker(outcome.approval)}\n${formatted.output}` };
+}
+
+function formatResult(outcome: ExecOutcome): ToolOutput {
   if (outcome.status === 'denied')
     return {
       isError: true,

@@ -51,7 +51,8 @@ export type AgentLifecycleData =
 /** `agent` stream `tool`: a call the model made, then its result. */
 export type AgentToolData =
   | { phase: 'call'; toolCallId: string; name: string; input: unknown }
-  | { phase: 'result'; toolCallId: string; name: string; isError: boolean };
+  /** `output`: what the tool returned (the transcript's tool_result text), so clients show it live. */
+  | { phase: 'result'; toolCallId: string; name: string; isError: boolean; output?: string };
 
 /** One part of the `agent` stream: everything a run does, for rich clients (tool cards, usage). */
 export type AgentStreamPart =

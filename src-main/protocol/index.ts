@@ -3,6 +3,12 @@ export type { Disposable } from '../base/disposable.js';
 export { Emitter, type Event } from '../base/emitter.js';
 export { assertNever } from '../base/errors.js';
 export {
+  type ApprovalMarker,
+  type ApprovalMarkerDecision,
+  formatApprovalMarker,
+  readApprovalMarker,
+} from './approval-marker.js';
+export {
   type AuthMethod,
   type ClientId,
   type ClientMode,

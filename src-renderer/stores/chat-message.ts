@@ -1,3 +1,4 @@
+import { type ApprovalMarker, readApprovalMarker } from '../../src-main/protocol/approval-marker.js';
 import { type HistoryMessage, readHistoryMessage } from '../../src-main/protocol/client/read-history-message.js';
 
 export type ApprovalState = 'pending' | 'allowed' | 'denied';
@@ -18,6 +19,8 @@ export interface ChatMessage {
   approval?: ApprovalState;
   /** The exec approval this tool call waits on. */
   approvalId?: string;
+  /** How the approval was answered and by whom (live, or from the result's marker after a reload). */
+  decision?: ApprovalMarker;
   attachments?: { name: string; mediaType: string }[];
   /** The message has its transcript id (it came from chat.history), so a chat can be forked from it. */
   stored?: boolean;
@@ -53,7 +56,9 @@ export function toChatMessage(m: HistoryMessage, index: number): ChatMessage | u
         status: 'done',
       };
     case 'tool_result':
-    case 'tool':
+    case 'tool': {
+      // The approval decision is the result's first line (protocol/approval-marker.ts).
+      const { marker, output } = readApprovalMarker(m.output);
       return {
         id,
         role: 'tool',
@@ -61,9 +66,11 @@ export function toChatMessage(m: HistoryMessage, index: number): ChatMessage | u
         ts,
         toolCallId: m.toolCallId ?? '',
         toolName: m.toolName ?? 'tool',
-        toolOutput: m.output,
+        toolOutput: output,
+        ...(marker ? { decision: marker, approval: marker.decision === 'deny' ? 'denied' : 'allowed' } : {}),
         status: 'done',
       };
+    }
     case 'notification':
       return { id, role: 'notice', text: m.text, ts };
     default:
@@ -89,7 +96,11 @@ export function mergeToolResults(messages: ChatMessage[]): ChatMessage[] {
     if (message.role === 'tool' && message.toolCallId) {
       const at = byCall.get(message.toolCallId);
       if (at !== undefined && message.toolOutput !== undefined) {
-        out[at] = { ...out[at]!, toolOutput: message.toolOutput };
+        out[at] = {
+          ...out[at]!,
+          toolOutput: message.toolOutput,
+          ...(message.decision ? { decision: message.decision, approval: message.approval } : {}),
+        };
         continue;
       }
       byCall.set(message.toolCallId, out.length);

@@ -1,5 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import { readApprovalMarker } from '../../src-main/protocol/approval-marker.js';
 import type { RequestParams } from '../../src-main/protocol/client/request-options.js';
+import type { SessionMessageEvent } from '../../src-main/protocol/events.js';
 import {
   type AgentEvent,
   assertNever,
@@ -7,7 +9,13 @@ import {
   type ExecApprovalResolvedEvent,
   type ExecApprovalView,
 } from '../../src-main/protocol/index.js';
-import { type ApprovalState, type ChatMessage, contentText, historyMessages } from './chat-message.js';
+import {
+  type ApprovalState,
+  type ChatMessage,
+  contentText,
+  historyMessages,
+  mergeToolResults,
+} from './chat-message.js';
 import { disposeAll, errorText, type GatewayPort } from './gateway-port.js';
 
 export interface Transcript {
@@ -283,8 +291,54 @@ export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { di
         toolInput: (data.phase === 'call' ? data.input : undefined) ?? base?.toolInput,
         status: data.phase === 'result' ? 'done' : (base?.status ?? 'streaming'),
         error: data.phase === 'result' && data.isError ? 'the tool reported an error' : base?.error,
+        // The result arrives with the event: shown live, on every device, no reload.
+        ...(data.phase === 'result' && data.output !== undefined ? outputOf(data.output, base) : {}),
       }),
     );
+  };
+
+  /** A result's output without its approval marker line, and the decision the marker names. */
+  const outputOf = (raw: string, base: ChatMessage | undefined): Partial<ChatMessage> => {
+    const { marker, output } = readApprovalMarker(raw);
+    if (!marker) return { toolOutput: output };
+    return {
+      toolOutput: output,
+      decision: base?.decision ?? marker,
+      approval: marker.decision === 'deny' ? 'denied' : 'allowed',
+    };
+  };
+
+  /**
+   * A message that landed in a transcript (`session.message`): what another device sent shows here
+   * too (a phone's message on the desktop), in front of the answer it started.
+   */
+  const onSessionMessage = (payload: SessionMessageEvent) => {
+    const { sessionKey, message } = payload;
+    const t = store.getState().transcripts[sessionKey];
+    if (!t?.loaded || (message.kind !== 'user' && message.kind !== 'tool_result')) return;
+    const [incoming] = historyMessages([message]);
+    if (!incoming || t.messages.some((m) => m.id === incoming.id)) return;
+    store.setState((s) => {
+      const current = s.transcripts[sessionKey] ?? emptyTranscript;
+      const messages = [...current.messages];
+      if (incoming.role === 'tool') {
+        // Live events usually brought it already; a result they missed fills its call.
+        const call = messages.findIndex((m) => m.role === 'tool' && m.toolCallId === incoming.toolCallId);
+        if (call < 0 || messages[call]!.toolOutput !== undefined) return s;
+        messages[call] = mergeToolResults([messages[call]!, incoming])[0]!;
+      } else {
+        // This device's own message: it now has its transcript id.
+        const own = messages.findIndex((m) => m.role === 'user' && !m.stored && m.text === incoming.text);
+        if (own >= 0) messages[own] = { ...messages[own]!, id: incoming.id, stored: true, ts: incoming.ts };
+        else {
+          const runId = message.idempotencyKey?.split(':')[0];
+          const answer = runId ? messages.findIndex((m) => m.role === 'assistant' && m.runId === runId) : -1;
+          if (answer >= 0) messages.splice(answer, 0, incoming);
+          else messages.push(incoming);
+        }
+      }
+      return { transcripts: { ...s.transcripts, [sessionKey]: { ...current, messages } } };
+    });
   };
 
   /** Finds a tool message in a session (or adds one, before the still-empty streaming answer) and replaces it. */
@@ -323,11 +377,15 @@ export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { di
   const onApprovalResolved = (payload: ExecApprovalResolvedEvent) => {
     const { id } = payload;
     const approval: ApprovalState = payload.decision === 'deny' ? 'denied' : 'allowed';
+    const decision = {
+      decision: payload.remember === 'session' ? ('allow-session' as const) : payload.decision,
+      by: payload.resolvedBy,
+    };
     for (const sessionKey of Object.keys(store.getState().transcripts)) {
       updateTool(
         sessionKey,
         (m) => m.approvalId === id,
-        (base) => (base ? { ...base, approval } : undefined),
+        (base) => (base ? { ...base, approval, decision } : undefined),
       );
     }
   };
@@ -337,6 +395,7 @@ export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { di
     client.on('agent', onAgent),
     client.on('exec.approval.requested', onApprovalRequested),
     client.on('exec.approval.resolved', onApprovalResolved),
+    client.on('session.message', onSessionMessage),
     client.onDidConnect(() => {
       void store.getState().loadModels();
       for (const key of Object.keys(store.getState().transcripts)) void store.getState().load(key);

@@ -73,6 +73,8 @@ export class RunEventPublisher {
             toolCallId: event.result.toolCallId,
             name: event.result.toolName,
             isError: event.result.isError === true,
+            // The result as the transcript keeps it: every device shows it without a reload.
+            output: event.result.output,
           },
         });
         break;

@@ -260,7 +260,11 @@ describe('exec tool and approvals, wired as the host wires them', () => {
     const request = await nextRequest();
     expect(request.command).toBe('touch one.txt');
     expect(await resolveOverWire(request.id, 'allow-always')).toEqual({ ok: true, payload: { ok: true } });
-    expect(await first).toEqual({ output: '[exit code 0]', isError: false });
+    // Who allowed it is the result's first line, so the transcript keeps the decision.
+    expect(await first).toEqual({
+      output: '[approval: allow-always by operator:Control UI(c1)]\n[exit code 0]',
+      isError: false,
+    });
     expect(await capability.tool.execute({ command: 'touch two.txt' }, toolContext)).toEqual({
       output: '[exit code 0]',
       isError: false,
@@ -285,7 +289,7 @@ describe('exec tool and approvals, wired as the host wires them', () => {
     const parsed = parseApproveCommand(`/approve ${request.id} deny`);
     if (!parsed?.ok) throw new Error('parse failed');
     capability.approvals.resolve(parsed.id, parsed.decision, 'chat:telegram');
-    expect((await running).output).toMatch(/^Not run: denied \(chat:telegram\)/);
+    expect((await running).output).toMatch(/^\[approval: deny by chat:telegram\]\nNot run: denied \(chat:telegram\)/);
     capability.dispose();
   });
 
@@ -303,7 +307,7 @@ describe('exec tool and approvals, wired as the host wires them', () => {
     );
     expect(prompts).toEqual([]);
     expect(await capability.tool.execute({ command: 'touch judged.txt' }, toolContext)).toEqual({
-      output: '[exit code 0]',
+      output: '[approval: allow-once by smart-judge]\n[exit code 0]',
       isError: false,
     });
     expect(prompts).toHaveLength(1);
