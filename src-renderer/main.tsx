@@ -4,6 +4,8 @@ import { App } from './app/app.js';
 import { StoresProvider } from './app/stores-context.js';
 import { setUpBrowserPairing } from './features/pairing/browser-pairing.js';
 import { PairingGate } from './features/pairing/pairing-gate.js';
+import { readLanguage, writeLanguage } from './features/settings/appearance.js';
+import { AppearanceContext, createAppearanceStore } from './features/settings/appearance-store.js';
 import { startClient } from './gateway/start-client.js';
 import { pickLanguage } from './i18n/translate.js';
 import { createStores } from './stores/create-stores.js';
@@ -44,20 +46,32 @@ const pairing = phone.createStore(() => started.restart?.());
 
 const requestedView = new URLSearchParams(window.location.search).get('view') ?? '';
 const stores = createStores(started.client, {
-  language: pickLanguage(navigator.languages ?? [navigator.language]),
+  language: readLanguage(window.localStorage, pickLanguage(navigator.languages ?? [navigator.language])),
   view: isViewId(requestedView) ? requestedView : undefined,
   gatewayOrigin: started.gatewayOrigin,
   now: () => Date.now(),
+});
+
+// Theme and language are this device's choice, remembered in its storage (Settings → General).
+stores.ui.subscribe((state) => writeLanguage(window.localStorage, state.language));
+const darkQuery = window.matchMedia('(prefers-color-scheme: dark)');
+const appearance = createAppearanceStore({
+  storage: window.localStorage,
+  root: document.documentElement,
+  osPrefersDark: () => darkQuery.matches,
+  onOsChange: (listener) => darkQuery.addEventListener('change', listener),
 });
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 createRoot(root).render(
   <StrictMode>
-    <StoresProvider stores={stores}>
-      <PairingGate store={pairing} initialCode={phone.code} device={phone.device} restart={started.restart}>
-        {(openPairing) => <App onToken={started.useToken} onPair={started.restart ? openPairing : undefined} />}
-      </PairingGate>
-    </StoresProvider>
+    <AppearanceContext.Provider value={appearance}>
+      <StoresProvider stores={stores}>
+        <PairingGate store={pairing} initialCode={phone.code} device={phone.device} restart={started.restart}>
+          {(openPairing) => <App onToken={started.useToken} onPair={started.restart ? openPairing : undefined} />}
+        </PairingGate>
+      </StoresProvider>
+    </AppearanceContext.Provider>
   </StrictMode>,
 );

@@ -3,12 +3,16 @@ import { useDomain, useStores, useT } from '../../app/stores-context.js';
 import type { MessageKey } from '../../i18n/en.js';
 import { record } from '../../stores/gateway-port.js';
 import { TabList } from '../../ui/tab-list.js';
+import type { ThemeChoice } from './appearance.js';
+import { useAppearanceStore } from './appearance-store.js';
+import { SettingsForm } from './settings-form-view.js';
 import './settings.css';
 
-type Section = 'agents' | 'providers' | 'exec' | 'memory' | 'editor';
+type Section = 'general' | 'agents' | 'providers' | 'exec' | 'memory' | 'editor';
 
 const sections: { id: Section; label: MessageKey; keys: string[] }[] = [
   // Top-level sections of hearth.json (config/config-schema.ts) each tab reads.
+  { id: 'general', label: 'settings.general', keys: [] },
   { id: 'agents', label: 'settings.agents', keys: ['agents', 'bindings', 'session', 'channels'] },
   { id: 'providers', label: 'settings.providers', keys: ['providers', 'models', 'auth'] },
   { id: 'exec', label: 'settings.exec', keys: ['exec', 'tools'] },
@@ -142,28 +146,77 @@ function ConfigEditor() {
   );
 }
 
-export function SettingsView() {
+const themes: ThemeChoice[] = ['system', 'light', 'dark'];
+
+/** This device's look: remembered in the browser, not in hearth.json (a phone may differ from the desktop). */
+function Appearance() {
   const t = useT();
   const { ui } = useStores();
   const language = useDomain('ui', (s) => s.language);
-  const [section, setSection] = useState<Section>('agents');
+  const appearance = useAppearanceStore();
+  const [theme, setTheme] = useState<ThemeChoice>(() => appearance?.getState().theme ?? 'system');
+  return (
+    <section className="card stack settings-form">
+      <div className="setting-row">
+        <label htmlFor="setting-theme">{t('settings.theme')}</label>
+        <select
+          id="setting-theme"
+          className="select"
+          value={theme}
+          disabled={!appearance}
+          onChange={(e) => {
+            const next = e.target.value as ThemeChoice;
+            appearance?.getState().setTheme(next);
+            setTheme(next);
+          }}
+        >
+          {themes.map((choice) => (
+            <option key={choice} value={choice}>
+              {t(`settings.theme.${choice}`)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="setting-row">
+        <label htmlFor="setting-language">{t('settings.language')}</label>
+        <select
+          id="setting-language"
+          className="select"
+          value={language}
+          onChange={(e) => ui.getState().setLanguage(e.target.value === 'zh' ? 'zh' : 'en')}
+        >
+          <option value="en">English</option>
+          <option value="zh">中文</option>
+        </select>
+      </div>
+    </section>
+  );
+}
+
+function Elsewhere() {
+  const t = useT();
+  const { ui } = useStores();
+  return (
+    <p className="muted row">
+      {t('settings.elsewhere')}
+      <button type="button" className="button" onClick={() => ui.getState().navigate('channels')}>
+        {t('nav.channels')}
+      </button>
+      <button type="button" className="button" onClick={() => ui.getState().navigate('mcp')}>
+        {t('nav.mcp')}
+      </button>
+    </p>
+  );
+}
+
+export function SettingsView() {
+  const t = useT();
+  const [section, setSection] = useState<Section>('general');
   const current = sections.find((s) => s.id === section)!;
   return (
     <div className="view-narrow">
       <header className="view-header">
         <h1>{t('settings.title')}</h1>
-        <label className="row">
-          <span className="muted">{t('settings.language')}</span>
-          <select
-            className="select"
-            style={{ width: 'auto' }}
-            value={language}
-            onChange={(e) => ui.getState().setLanguage(e.target.value === 'zh' ? 'zh' : 'en')}
-          >
-            <option value="en">English</option>
-            <option value="zh">中文</option>
-          </select>
-        </label>
       </header>
       <TabList<Section>
         idPrefix="settings"
@@ -174,6 +227,12 @@ export function SettingsView() {
       <div id="settings-panel" role="tabpanel" aria-labelledby={`settings-tab-${section}`}>
         {section === 'editor' ? (
           <ConfigEditor />
+        ) : section === 'general' ? (
+          <div className="stack">
+            <Appearance />
+            <SettingsForm />
+            <Elsewhere />
+          </div>
         ) : (
           <div className="stack">
             {section === 'providers' && <ModelsTable />}
