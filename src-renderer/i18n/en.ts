@@ -356,7 +356,8 @@ export const en = {
   'settings.field.memory.recall.enabled': 'Recall memories during chats',
   'settings.hint.memory.recall.enabled': 'Relevant memories are added to what the agent reads before it answers.',
   'settings.field.memory.dreaming.enabled': 'Dreaming',
-  'settings.hint.memory.dreaming.enabled': 'A scheduled pass that consolidates recent conversations into long-term memory.',
+  'settings.hint.memory.dreaming.enabled':
+    'A scheduled pass that consolidates recent conversations into long-term memory.',
   'settings.field.memory.dreaming.cron': 'Dreaming schedule',
   'settings.hint.memory.dreaming.cron': 'A cron pattern in local time; 0 3 * * * is every night at 03:00.',
   'onboarding.title': 'Welcome to Hearth',
