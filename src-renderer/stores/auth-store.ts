@@ -203,6 +203,8 @@ export function createAuthStore(client: GatewayPort, now: () => number): StoreAp
   const subscriptions = [
     client.onDidConnect(() => void store.getState().refresh()),
     client.on('auth.profiles.changed', () => void store.getState().refresh()),
+    // The model chain is hearth.json's: follow a save or a hand edit without a reload.
+    client.on('config.changed', () => void store.getState().loadModelChain()),
   ];
   return Object.assign(store, { dispose: () => disposeAll(subscriptions) });
 }

@@ -396,6 +396,10 @@ export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { di
     client.on('exec.approval.requested', onApprovalRequested),
     client.on('exec.approval.resolved', onApprovalResolved),
     client.on('session.message', onSessionMessage),
+    // The picker follows the config live: a save from onboarding or a hand edit of hearth.json
+    // changes the primary and the providers in play; a new or removed key changes availability.
+    client.on('config.changed', () => void store.getState().loadModels()),
+    client.on('auth.profiles.changed', () => void store.getState().loadModels()),
     client.onDidConnect(() => {
       void store.getState().loadModels();
       for (const key of Object.keys(store.getState().transcripts)) void store.getState().load(key);
