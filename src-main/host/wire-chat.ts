@@ -1,4 +1,5 @@
 import type { RuntimeServices } from '../agent/index.js';
+import type { Clock } from '../base/clock.js';
 import { type AsyncDisposable, AsyncDisposableStore, type Disposable } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
 import type { ConfigService } from '../config/index.js';
@@ -9,11 +10,12 @@ import { registerAgentMethods } from '../gateway/methods/agent.js';
 import { registerAuthProfilesMethods } from '../gateway/methods/auth-profiles.js';
 import { type ChatCommandHandler, registerChatMethods } from '../gateway/methods/chat.js';
 import { registerModelsMethods } from '../gateway/methods/models.js';
+import { registerProvidersMethods } from '../gateway/methods/providers.js';
 import { registerTraceMethods } from '../gateway/methods/trace.js';
 import type { HearthPaths } from '../paths/index.js';
 import { hasScope, invalidRequest } from '../protocol/index.js';
 import type { SessionDefaults } from '../protocol/methods/openclaw-chat.js';
-import { detectOllama, resolveModelSelection } from '../providers/index.js';
+import { createAuthProber, detectOllama, localServerHostsFrom, resolveModelSelection } from '../providers/index.js';
 import type { SecretStore } from '../secrets/index.js';
 import { answerNewSessionCommand, type RouteInput, resolveRoute, type SessionStore } from '../sessions/index.js';
 import { learnTurnMessage } from '../skills/index.js';
@@ -23,7 +25,8 @@ import type { WiredMemory } from './wire-memory.js';
 /** The runtime on the wire: chat (with its commands and channel routing), agent, models, auth profiles, traces. */
 export function wireChat(deps: {
   core: Pick<GatewayCore, 'registry' | 'bus'>;
-  config: Pick<ConfigService, 'current'>;
+  config: Pick<ConfigService, 'current' | 'patch'>;
+  clock: Clock;
   paths: HearthPaths;
   log: Logger;
   env: Record<string, string | undefined>;
@@ -91,6 +94,8 @@ export function wireChat(deps: {
       auth: services.auth,
       secrets: deps.secrets,
       bus: core.bus,
+      // The health view's probes: the provider's model list, at most once per 10 minutes unless asked.
+      prober: createAuthProber({ auth: services.auth, models: services.models, fetch, clock: deps.clock }),
       isKnownProvider: (id: string) => {
         try {
           services.models.provider(id);
@@ -99,6 +104,15 @@ export function wireChat(deps: {
           return false;
         }
       },
+    }),
+  );
+  root.add(
+    registerProvidersMethods(core.registry, {
+      config: deps.config,
+      auth: services.auth,
+      fetch,
+      localHosts: localServerHostsFrom(deps.env),
+      bus: core.bus,
     }),
   );
   root.add(registerTraceMethods(core.registry, { cacheTraceDir: deps.paths.cacheTraceDir }));

@@ -104,8 +104,14 @@ export interface TerminalExitEvent {
   signal: number | null;
 }
 
-/** `auth.profiles.changed`: a profile was set or removed (`id`), or a turn ended and may have moved cooldowns. */
-export type AuthProfilesChangedEvent = { id: string } | { reason: 'turn-ended'; runId: string };
+/**
+ * `auth.profiles.changed`: a profile was set or removed (`id`), a turn ended and may have moved
+ * cooldowns, or probes recorded new results (`ids`).
+ */
+export type AuthProfilesChangedEvent =
+  | { id: string }
+  | { reason: 'turn-ended'; runId: string }
+  | { reason: 'probed'; ids: string[] };
 
 /** `memory.changed`: an index run's progress, the memory files changed, memory settings were applied, or a local model's install moved on. */
 export type MemoryChangedEvent =

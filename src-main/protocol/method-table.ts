@@ -21,6 +21,7 @@ import { openClawChatMethods } from './methods/openclaw-chat.js';
 import { openClawSystemMethods } from './methods/openclaw-system.js';
 import { openClawUnavailableMethods } from './methods/openclaw-unavailable.js';
 import { permissionsMethods } from './methods/permissions.js';
+import { providersMethods } from './methods/providers.js';
 import { sessionsMethods } from './methods/sessions.js';
 import { skillsMethods } from './methods/skills.js';
 import { subagentsMethods } from './methods/subagents.js';
@@ -39,6 +40,7 @@ export const methodTable = {
   ...agentsAdminMethods,
   ...modelsMethods,
   ...authProfilesMethods,
+  ...providersMethods,
   ...execMethods,
   ...permissionsMethods,
   ...terminalMethods,

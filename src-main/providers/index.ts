@@ -1,4 +1,12 @@
 export {
+  type AuthProbeOutcome,
+  type AuthProber,
+  type AuthProberDeps,
+  createAuthProber,
+  defaultProbeCooldownMs,
+} from './auth/auth-probe.js';
+export {
+  type AuthProbeRecord,
   type AuthProfile,
   AuthProfileError,
   type AuthProfileHealth,
@@ -29,6 +37,13 @@ export {
   isFailoverError,
 } from './failover-error.js';
 export {
+  defaultLocalServerHosts,
+  detectLocalServers,
+  type LocalServerFound,
+  type LocalServerHost,
+  localServerHostsFrom,
+} from './local-servers.js';
+export {
   createModelCatalog,
   defaultModelLimits,
   type ModelCatalog,
@@ -44,7 +59,12 @@ export {
   type ResolvedProvider,
 } from './model-factory.js';
 export { formatModelRef, type ModelRef, ModelRefError, parseModelRef } from './model-ref.js';
-export { modelSelectionInputSchema, resolveModelSelection } from './model-selection.js';
+export {
+  type AgentsWithModels,
+  agentModelConfigSchema,
+  modelSelectionInputSchema,
+  resolveModelSelection,
+} from './model-selection.js';
 export { defaultOllamaHost, detectOllama, type OllamaDetection, type OllamaDetectOptions } from './ollama-detect.js';
 export {
   type AuthConfig,
@@ -66,6 +86,13 @@ export {
   type RuntimeConfig,
   runtimeConfigSchema,
 } from './provider-config.js';
+export {
+  defaultBaseURLs,
+  type ListProviderModelsInput,
+  listProviderModels,
+  type ModelListing,
+  type ModelListingProblem,
+} from './provider-models.js';
 export {
   createProviderRegistry,
   type ModelProviderService,

@@ -1,7 +1,12 @@
 import { type Disposable, DisposableStore } from '../../base/index.js';
 import { invalidRequest } from '../../protocol/index.js';
 import type { AuthProfileRow } from '../../protocol/methods/auth-profiles.js';
-import { AuthProfileError, type AuthProfileHealth, type AuthProfileManager } from '../../providers/index.js';
+import {
+  type AuthProber,
+  AuthProfileError,
+  type AuthProfileHealth,
+  type AuthProfileManager,
+} from '../../providers/index.js';
 import type { SecretStore } from '../../secrets/index.js';
 import type { EventBus } from '../event-bus.js';
 import type { MethodRouter } from '../method-router.js';
@@ -13,6 +18,8 @@ export interface AuthProfilesMethodsDeps {
   bus?: EventBus;
   /** Refuses profiles for providers nothing can serve (typos); e.g. `(id) => models.provider(id)` not throwing. */
   isKnownProvider?(providerId: string): boolean;
+  /** Answers auth.profiles.probe; without it the method says probing is not set up. */
+  prober?: AuthProber;
 }
 
 const toRow = (health: AuthProfileHealth): AuthProfileRow => ({
@@ -57,6 +64,24 @@ export function registerAuthProfilesMethods(router: MethodRouter, deps: AuthProf
         return { profile: toRow(health as AuthProfileHealth) };
       }),
     ),
+  );
+
+  store.add(
+    router.handle('auth.profiles.probe', async (params) => {
+      const prober = deps.prober;
+      if (!prober) throw invalidRequest('auth profile probing is not available in this gateway');
+      const all = await deps.auth.health();
+      if (params.id && !all.some((p) => p.id === params.id)) {
+        throw invalidRequest(`no auth profile "${params.id}"`, { profileId: params.id });
+      }
+      // A profile without its secret cannot be probed; its row already says why.
+      const targets = all.filter((p) => (!params.id || p.id === params.id) && p.status !== 'missing_secret');
+      const fresh = await Promise.all(targets.map((p) => prober.probe(p.id, { force: params.force })));
+      const probed = fresh.filter((outcome) => !outcome.fromCooldown).map((outcome) => outcome.id);
+      if (probed.length > 0) deps.bus?.publish('auth.profiles.changed', { reason: 'probed', ids: probed });
+      const rows = (await deps.auth.health()).filter((p) => !params.id || p.id === params.id);
+      return { profiles: rows.map(toRow) };
+    }),
   );
 
   store.add(

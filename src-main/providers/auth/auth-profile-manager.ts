@@ -6,6 +6,7 @@ import type { FailoverReason } from '../failover-error.js';
 import type { AuthConfig } from '../provider-config.js';
 import type { ProviderCredential } from '../provider-registry.js';
 import {
+  type AuthProbeRecord,
   type AuthProfile,
   AuthProfileError,
   type AuthProfileHealth,
@@ -63,6 +64,8 @@ export interface AuthProfileManager {
   markSuccess(id: string): Promise<void>;
   /** `retryAfterMs` (from the provider) lengthens the cooldown when it asks for more than the current step. */
   markFailure(id: string, reason: FailoverReason, retryAfterMs?: number): Promise<void>;
+  /** Keeps what a probe found (auth/auth-probe.ts); a probe that worked also counts as a success. */
+  recordProbe(id: string, probe: AuthProbeRecord): Promise<void>;
   /** When the soonest cooldown among these profiles ends (epoch ms), if any is cooling down. */
   soonestCooldownEnd(profiles: readonly AuthProfile[]): number | undefined;
   health(): Promise<AuthProfileHealth[]>;
@@ -220,6 +223,13 @@ export async function createAuthProfileManager(deps: AuthProfileManagerDeps): Pr
       await persist();
     },
 
+    async recordProbe(id, probe) {
+      const stats = statsOf(id);
+      stats.lastProbe = { ...probe };
+      if (probe.ok) stats.lastSuccess = Math.max(stats.lastSuccess ?? 0, probe.at);
+      await persist();
+    },
+
     soonestCooldownEnd(profiles) {
       const now = deps.clock.now();
       const ends = profiles
@@ -254,9 +264,15 @@ export async function createAuthProfileManager(deps: AuthProfileManagerDeps): Pr
           disabledUntil: isDisabled(stats, now) ? stats.disabledUntil : undefined,
           disabledReason: isDisabled(stats, now) ? stats.disabledReason : undefined,
           lastUsed: stats.lastUsed,
+          lastSuccess: stats.lastSuccess,
           lastErrorReason: stats.lastErrorReason,
           failureCounts: stats.failureCounts ?? {},
           expiresAt: p.expiresAt,
+          ...(stats.lastProbe ? { lastProbe: { ...stats.lastProbe } } : {}),
+          // A refused newest probe outweighs an older success: the key may have been revoked since.
+          verified: stats.lastProbe
+            ? stats.lastProbe.ok || (stats.lastSuccess ?? 0) > stats.lastProbe.at
+            : stats.lastSuccess !== undefined,
         };
       });
     },

@@ -1,4 +1,5 @@
 import type { FailoverReason } from '../failover-error.js';
+import type { ModelListingProblem } from '../provider-models.js';
 
 export type AuthProfileType = 'api_key' | 'token' | 'oauth';
 
@@ -27,6 +28,21 @@ export interface AuthProfileStats {
   consecutiveFailures?: number;
   failureCounts?: Partial<Record<FailoverReason, number>>;
   lastErrorReason?: FailoverReason;
+  /** The last probe (a model-list request made to check the key, not a turn). */
+  lastProbe?: AuthProbeRecord;
+}
+
+/** What one probe found; kept with the stats so the health view survives a restart. */
+export interface AuthProbeRecord {
+  /** Epoch ms the probe finished. */
+  at: number;
+  ok: boolean;
+  problem?: ModelListingProblem;
+  /** The HTTP status the provider answered, when it answered. */
+  status?: number;
+  message?: string;
+  /** How many models the provider listed (ok probes). */
+  models?: number;
 }
 
 /** Secret of an `oauth` profile, stored as JSON. */
@@ -51,9 +67,17 @@ export interface AuthProfileHealth {
   disabledUntil?: number;
   disabledReason?: FailoverReason;
   lastUsed?: number;
+  /** Epoch ms of the last call that worked (a turn). */
+  lastSuccess?: number;
   lastErrorReason?: FailoverReason;
   failureCounts: Partial<Record<FailoverReason, number>>;
   expiresAt?: number;
+  lastProbe?: AuthProbeRecord;
+  /**
+   * The key has been seen to work: a turn succeeded or the newest probe was answered. A key that
+   * never worked is not shown as ready, however healthy its stats look.
+   */
+  verified: boolean;
 }
 
 export const secretAccount = (profileId: string): string => `auth-profile:${profileId}`;

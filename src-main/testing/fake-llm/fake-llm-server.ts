@@ -54,6 +54,16 @@ export interface FakeLlmServerOptions {
   defaultReply?: FakeReplySource;
   /** Models listed by Ollama's GET /api/tags. */
   ollamaModels?: string[];
+  /**
+   * Models listed by GET …/models (OpenAI's list format; Anthropic's under /anthropic/v1/models).
+   * Default: a few of each provider's real ids.
+   */
+  listedModels?: string[];
+  /**
+   * When set, only these API keys are served: any other key (or none) gets the provider's 401,
+   * as a hosted provider refuses a wrong key, on model lists and completions alike.
+   */
+  acceptKeys?: string[];
   port?: number;
 }
 
@@ -72,8 +82,9 @@ export interface FakeLlmServer {
 
 const credentialHeaders = ['authorization', 'x-api-key', 'x-goog-api-key', 'api-key'];
 
-function wireFor(method: string, path: string): WireFormat | 'tags' | undefined {
+function wireFor(method: string, path: string): WireFormat | 'tags' | 'models' | undefined {
   if (method === 'GET' && path.endsWith('/api/tags')) return 'tags';
+  if (method === 'GET' && path.endsWith('/models')) return 'models';
   if (method !== 'POST') return undefined;
   if (path.endsWith('/chat/completions')) return openAiChatWire;
   if (path.endsWith('/responses')) return openAiResponsesWire;
@@ -106,6 +117,40 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     }
     const started = performance.now();
     const wire = wireFor(req.method ?? 'GET', path);
+    const key = redactHeaders(req).apiKey;
+    if (wire && options.acceptKeys && (key === undefined || !options.acceptKeys.includes(key))) {
+      const provider = path.startsWith('/anthropic/')
+        ? 'anthropic'
+        : path.startsWith('/google/')
+          ? 'google'
+          : 'openai-chat';
+      const error = errorResponse(
+        wire === 'tags' ? 'ollama' : wire === 'models' ? provider : wire.provider,
+        'auth',
+        '',
+      );
+      res.writeHead(error.status, { 'content-type': 'application/json', ...error.headers });
+      res.end(JSON.stringify(error.body));
+      return;
+    }
+    if (wire === 'models') {
+      const ids = options.listedModels ?? ['gpt-4o', 'gpt-4o-mini', 'claude-sonnet-4-5'];
+      // Each API's documented list shape: Anthropic pages with first_id/last_id, OpenAI is a plain list.
+      const body = path.startsWith('/anthropic/')
+        ? {
+            data: ids.map((id) => ({ type: 'model', id, display_name: id, created_at: new Date(0).toISOString() })),
+            has_more: false,
+            first_id: ids[0] ?? null,
+            last_id: ids.at(-1) ?? null,
+          }
+        : {
+            object: 'list',
+            data: ids.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'fake' })),
+          };
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+      return;
+    }
     if (wire === 'tags') {
       const models = (options.ollamaModels ?? ['llama3.2:latest']).map((name) => ({
         name,
