@@ -135,6 +135,7 @@ export function authProfiles(cooldownUntil: number) {
     fromConfig: false,
     cooldownRemainingMs: 0,
     failureCounts: {},
+    verified: true,
     ...extra,
   });
   return {

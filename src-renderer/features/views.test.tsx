@@ -125,6 +125,7 @@ describe('AuthProfilesView', () => {
     fromConfig: false,
     cooldownRemainingMs: 0,
     failureCounts: {},
+    verified: true,
     ...extra,
   });
   it('shows ready, cooling down with countdown and reason, and disabled with its fix', async () => {

@@ -1,13 +1,19 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { RequestParams } from '../../src-main/protocol/client/request-options.js';
-import type { AuthProfileRow } from '../../src-main/protocol/methods/auth-profiles.js';
+import type { AuthProbeRow, AuthProfileRow } from '../../src-main/protocol/methods/auth-profiles.js';
 import { disposeAll, errorText, type GatewayPort } from './gateway-port.js';
 
 export interface AuthProfile {
   id: string;
   provider: string;
   label: string;
-  status: 'ready' | 'cooldown' | 'disabled';
+  /**
+   * `ready` only for a key seen to work; `unverified` has never been checked or used, `rejected`
+   * and `down` are what the newest probe found (the provider refused the key / did not answer).
+   */
+  status: 'ready' | 'cooldown' | 'disabled' | 'unverified' | 'rejected' | 'down';
+  verified: boolean;
+  lastProbe?: AuthProbeRow;
   /** Clock time the cooldown ends (the wire sends the time remaining). */
   cooldownUntil?: number;
   reason?: string;
@@ -26,6 +32,10 @@ export interface AuthState {
   refresh(): Promise<void>;
   add(input: { provider: string; label: string; apiKey: string }): Promise<boolean>;
   remove(id: string): Promise<void>;
+  /** Probes keys (one, or all): the server answers from its last probe within the cooldown unless forced. */
+  probe(id?: string, force?: boolean): Promise<void>;
+  /** Profiles being probed right now (for "Checking…"). */
+  probing: string[];
   /** First run: is a local Ollama reachable, and with which models? */
   ollama?: { running: boolean; models: string[] };
   detectOllama(): Promise<void>;
@@ -68,9 +78,21 @@ const defaultReasons: Record<string, string> = {
   missing_secret: 'The secret is not in the keychain.',
 };
 
+/** Which state the newest probe puts a usable-looking key in when it has not worked since. */
+function probedStatus(probe: AuthProbeRow | undefined): AuthProfile['status'] {
+  if (!probe || probe.ok) return 'unverified';
+  if (probe.problem === 'auth') return 'rejected';
+  if (probe.problem === 'down' || probe.problem === 'timeout') return 'down';
+  return 'unverified';
+}
+
 export function toAuthProfile(row: AuthProfileRow, now: number): AuthProfile {
-  const status = row.status === 'ok' ? 'ready' : row.status === 'cooldown' ? 'cooldown' : 'disabled';
-  const rawReason = row.disabledReason || row.lastErrorReason || '';
+  const verified = row.verified === true;
+  const base = row.status === 'ok' ? 'ready' : row.status === 'cooldown' ? 'cooldown' : 'disabled';
+  // A key that has never worked is never "Ready", however clean its stats are.
+  const status = base === 'ready' && !verified ? probedStatus(row.lastProbe) : base;
+  const probeReason = status === 'rejected' || status === 'down' ? row.lastProbe?.message : undefined;
+  const rawReason = probeReason || row.disabledReason || row.lastErrorReason || '';
   const failureCount = Object.values(row.failureCounts).reduce((sum, count) => sum + count, 0);
   return {
     id: row.id,
@@ -83,6 +105,8 @@ export function toAuthProfile(row: AuthProfileRow, now: number): AuthProfile {
     lastUsedAt: row.lastUsed,
     failureCount,
     fromConfig: row.fromConfig,
+    verified,
+    ...(row.lastProbe ? { lastProbe: row.lastProbe } : {}),
   };
 }
 
@@ -101,6 +125,25 @@ export function createAuthStore(client: GatewayPort, now: () => number): StoreAp
     profiles: [],
     loading: false,
     fallbacks: [],
+    probing: [],
+    async probe(id, force) {
+      const ids = id ? [id] : get().profiles.map((p) => p.id);
+      if (ids.length === 0) return;
+      set((state) => ({ probing: [...new Set([...state.probing, ...ids])] }));
+      try {
+        const params: RequestParams<'auth.profiles.probe'> = {};
+        if (id) params.id = id;
+        if (force) params.force = true;
+        const result = await client.request('auth.profiles.probe', params);
+        const at = now();
+        const fresh = new Map(result.profiles.map((row) => [row.id, toAuthProfile(row, at)]));
+        set((state) => ({ profiles: state.profiles.map((p) => fresh.get(p.id) ?? p), error: undefined }));
+      } catch (error) {
+        set({ error: errorText(error) });
+      } finally {
+        set((state) => ({ probing: state.probing.filter((p) => !ids.includes(p)) }));
+      }
+    },
     async loadModelChain() {
       try {
         const result = await client.request('models.list', {});

@@ -15,6 +15,7 @@ import { createImportStore, type ImportState } from './import-store.js';
 import { createMcpStore, type McpState } from './mcp-store.js';
 import { createMemoryStore, type MemoryState } from './memory-store.js';
 import { createPermissionsStore, type PermissionsState } from './permissions-store.js';
+import { createProviderSetupStore, type ProviderSetupState } from './provider-setup-store.js';
 import { createScheduleStore, type ScheduleState } from './schedule-store.js';
 import { createSessionsStore, parseSessionKey, type SessionsState } from './sessions-store.js';
 import { createSkillsStore, type SkillsState } from './skills-store.js';
@@ -48,6 +49,8 @@ export interface Stores {
   config: StoreApi<ConfigState>;
   /** Import from OpenClaw / Hermes, offered in onboarding. */
   imports: StoreApi<ImportState>;
+  /** Onboarding's provider setup (kind, Test connection, model chain, Save). */
+  setup: StoreApi<ProviderSetupState>;
   ui: StoreApi<UiState>;
   /** Where the canvas is served (the gateway's HTTP origin); undefined = same origin as the page. */
   gatewayOrigin?: string;
@@ -88,6 +91,7 @@ export function createStores(client: GatewayPort, options: CreateStoresOptions):
     mcp: createMcpStore(client),
     config: createConfigStore(client, now),
     imports: createImportStore(client),
+    setup: createProviderSetupStore(client),
   };
   // Switching agents shows that agent's memory and diary at once, not after the next event.
   const followAgent = agents.subscribe((state, previous) => {

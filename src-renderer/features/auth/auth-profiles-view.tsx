@@ -10,9 +10,12 @@ const providers = ['openai', 'anthropic', 'google', 'openrouter', 'ollama', 'azu
 function ProfileRow({ profile, now }: { profile: AuthProfile; now: number }) {
   const t = useT();
   const { auth } = useStores();
+  const probing = useDomain('auth', (s) => s.probing.includes(profile.id));
   const coolingFor = profile.cooldownUntil ? (profile.cooldownUntil - now) / 1000 : 0;
-  const status = profile.status === 'cooldown' && coolingFor <= 0 ? 'ready' : profile.status;
-  const tone = status === 'ready' ? 'ok' : status === 'cooldown' ? 'warn' : 'danger';
+  const cooled = profile.verified ? 'ready' : 'unverified';
+  const status = profile.status === 'cooldown' && coolingFor <= 0 ? cooled : profile.status;
+  const tone = status === 'ready' ? 'ok' : status === 'cooldown' || status === 'unverified' ? 'warn' : 'danger';
+  const probe = profile.lastProbe;
   return (
     <li className="profile card" data-testid="auth-profile" data-status={status}>
       <div className="profile-main">
@@ -28,18 +31,37 @@ function ProfileRow({ profile, now }: { profile: AuthProfile; now: number }) {
         </div>
         {profile.reason && status !== 'ready' && <p className="profile-reason">{profile.reason}</p>}
         {profile.fix && status === 'disabled' && <p className="muted">{t('auth.fix', { fix: profile.fix })}</p>}
+        <p className="faint" data-testid="auth-probe">
+          {probing
+            ? t('auth.probing')
+            : !probe
+              ? t('auth.neverChecked')
+              : probe.ok
+                ? t('auth.probeOk', { when: formatTime(probe.at), n: probe.models ?? 0 })
+                : t('auth.probeFailed', { when: formatTime(probe.at), message: probe.message ?? probe.problem ?? '' })}
+        </p>
         <p className="faint">
           {t('auth.lastUsed', { when: formatTime(profile.lastUsedAt) })} ·{' '}
           {profile.failureCount === 1 ? t('auth.failureOne') : t('auth.failures', { n: profile.failureCount })}
         </p>
       </div>
-      <button
-        type="button"
-        className="button ghost danger small"
-        onClick={() => void auth.getState().remove(profile.id)}
-      >
-        {t('common.remove')}
-      </button>
+      <div className="profile-actions">
+        <button
+          type="button"
+          className="button small"
+          disabled={probing}
+          onClick={() => void auth.getState().probe(profile.id, true)}
+        >
+          {t('auth.probe')}
+        </button>
+        <button
+          type="button"
+          className="button ghost danger small"
+          onClick={() => void auth.getState().remove(profile.id)}
+        >
+          {t('common.remove')}
+        </button>
+      </div>
     </li>
   );
 }
@@ -99,9 +121,13 @@ function AddProfileForm() {
 export function AuthProfilesView() {
   const t = useT();
   const { auth } = useStores();
-  // Cooldowns and failures are recorded by runs, which send no auth.profiles.changed: re-read on show.
+  // Cooldowns and failures are recorded by runs, which send no auth.profiles.changed: re-read on
+  // show, then probe the keys (the server answers from its last probe within the cooldown).
   useEffect(() => {
-    void auth.getState().refresh();
+    void auth
+      .getState()
+      .refresh()
+      .then(() => auth.getState().probe());
   }, [auth]);
   const profiles = useDomain('auth', (s) => s.profiles);
   const error = useDomain('auth', (s) => s.error);
