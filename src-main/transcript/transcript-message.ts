@@ -16,6 +16,11 @@ interface MessageBase {
   id: string;
   /** Epoch ms. */
   ts: number;
+  /**
+   * Retry, Regenerate and edit-and-resend: this message takes the place of the messages from the
+   * one with this id up to itself, which stay on disk but are no longer read (replaced-messages.ts).
+   */
+  supersedes?: string;
 }
 
 export interface Attachment {

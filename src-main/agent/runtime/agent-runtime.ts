@@ -20,6 +20,7 @@ import {
   type SessionStore,
 } from '../../sessions/index.js';
 import type { OnDemandTools, ToolDefinition } from '../../tools/tool.js';
+import { withoutReplaced } from '../../transcript/index.js';
 import type { AgentLoopHooks } from '../loop/agent-loop.js';
 import type { Attachment, UserMessage } from '../messages.js';
 import { runTurn } from '../runner/run-turn.js';
@@ -28,6 +29,7 @@ import type { TurnEngine } from '../runner/turn-engine.js';
 import { listModelRows, type ModelRowView } from './list-models.js';
 import { RunEventPublisher, type RuntimeEventSink } from './run-events.js';
 import { type RunRecord, RunRegistry } from './run-registry.js';
+import { turnMessages } from './turn-messages.js';
 import { warmUpModels } from './warm-up.js';
 
 export interface TurnScope {
@@ -88,6 +90,12 @@ export interface StartTurnInput {
   /** Default: the run kind's own lane (`cron` for cron runs), else `default`. */
   lane?: LaneName;
   runKind?: RunKind;
+  /**
+   * `last-answer` (Retry, Regenerate): answer the chat's last message of the person again, without
+   * storing it twice; `message` is ignored and the old answer is replaced. `last-message` (edit
+   * and resend): `message` replaces the chat's last message of the person and its answer.
+   */
+  replace?: 'last-answer' | 'last-message';
 }
 
 export interface AgentRuntime extends Disposable {
@@ -157,18 +165,23 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
             sessionId: record.sessionId,
             runKind: input.runKind ?? 'default',
           };
-          const previous = await deps.sessions.read(agentId, record.sessionId, { limit: deps.historyLimit ?? 1000 });
+          const read = await deps.sessions.read(agentId, record.sessionId, { limit: deps.historyLimit ?? 1000 });
           markTurnPhase('history');
-          const user: UserMessage = {
-            kind: 'user',
-            id: newId(),
-            ts: deps.clock.now(),
-            text: input.message,
-            runId: run.runId,
-            ...(input.attachments?.length ? { attachments: input.attachments } : {}),
-          };
+          const turn = turnMessages({
+            previous: withoutReplaced(read.messages),
+            replace: input.replace,
+            fresh: () => ({
+              kind: 'user',
+              id: newId(),
+              ts: deps.clock.now(),
+              text: input.message,
+              runId: run.runId,
+              ...(input.attachments?.length ? { attachments: input.attachments } : {}),
+            }),
+          });
+          const { user } = turn;
           // The user's words are kept even if the turn then fails or the process dies.
-          await deps.sessions.append(agentId, record.sessionId, [user]);
+          if (turn.append) await deps.sessions.append(agentId, record.sessionId, [user]);
           markTurnPhase('user-durable');
           const engine = deps.engineFor?.(agentId, run.sessionKey);
           const models = engine ? [] : modelsFor(agentId, run.sessionKey, record.model);
@@ -188,7 +201,7 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
           const request = async (): Promise<Parameters<typeof runTurn>[1]> => ({
             models,
             system: await deps.systemPrompt?.(scope),
-            history: [...previous.messages, user],
+            history: turn.history,
             tools: (await deps.tools?.(scope)) ?? [],
             onDemand: await deps.onDemandTools?.(scope),
             toolContext: {
@@ -215,7 +228,15 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
           markTurnPhase('prompt');
           const outcome = await (deps.aroundTurn ? deps.aroundTurn(scope, runModels) : runModels());
           markTurnPhase('model-done');
-          if (outcome.messages.length > 0) await deps.sessions.append(agentId, record.sessionId, outcome.messages);
+          if (outcome.messages.length > 0) {
+            const [first, ...rest] = outcome.messages;
+            // A new answer to the same question says which old one it takes the place of.
+            const answer =
+              turn.answerReplaces && first
+                ? [{ ...first, supersedes: turn.answerReplaces }, ...rest]
+                : outcome.messages;
+            await deps.sessions.append(agentId, record.sessionId, answer);
+          }
           markTurnPhase('reply-appended');
           // On disk before the final event: a client that reacts to it (events, chat.history,
           // OpenClaw's session.message, which the sync announces) finds the turn complete.
@@ -256,10 +277,16 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
 
     start(input) {
       const sessionKey = normalizeSessionKey(input.sessionKey);
-      const fingerprint = JSON.stringify([sessionKey, input.message, input.attachments ?? [], input.thinking ?? null]);
+      const fingerprint = JSON.stringify([
+        sessionKey,
+        input.message,
+        input.attachments ?? [],
+        input.thinking ?? null,
+        input.replace ?? null,
+      ]);
       const existing = runs.lookup(input.runId, fingerprint);
       if (existing) return { run: existing, reused: true };
-      if (input.message.trim() === '' && !input.attachments?.length) {
+      if (input.replace !== 'last-answer' && input.message.trim() === '' && !input.attachments?.length) {
         throw new HearthError('bad_request', 'message is empty: send text or at least one attachment');
       }
       const agentId = parseSessionKey(sessionKey).agentId;

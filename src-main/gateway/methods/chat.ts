@@ -4,6 +4,7 @@ import { invalidRequest } from '../../protocol/index.js';
 import type { ChatHistoryMessage, ChatHistoryResult } from '../../protocol/methods/chat.js';
 import type { SessionDefaults } from '../../protocol/methods/openclaw-chat.js';
 import { normalizeSessionKey, parseSessionKey } from '../../sessions/index.js';
+import { withoutReplaced } from '../../transcript/index.js';
 import type { CallContext, MethodRouter } from '../method-router.js';
 import { deltaCursorFor, isDeltaCursor, readChatDelta } from './openclaw-chat-delta.js';
 
@@ -90,6 +91,20 @@ export function toHistoryMessage(message: AgentMessage): ChatHistoryMessage {
   }
 }
 
+async function assertSomethingToReplace(
+  runtime: AgentRuntime,
+  sessionKey: string,
+  replace: 'last-answer' | 'last-message',
+): Promise<void> {
+  const agentId = parseSessionKey(sessionKey).agentId;
+  const record = await runtime.sessions.get(agentId, sessionKey);
+  const page = record ? await runtime.sessions.read(agentId, record.sessionId, { limit: 1000 }) : undefined;
+  if (!page?.messages.some((m) => m.kind === 'user')) {
+    const what = replace === 'last-answer' ? 'retry or regenerate' : 'edit';
+    throw invalidRequest(`nothing to ${what}: ${sessionKey} has no message of yours yet`);
+  }
+}
+
 export function registerChatMethods(router: MethodRouter, deps: ChatMethodsDeps): Disposable {
   const store = new DisposableStore();
   const { runtime } = deps;
@@ -109,6 +124,8 @@ export function registerChatMethods(router: MethodRouter, deps: ChatMethodsDeps)
         throw invalidRequest("invalid chat.send params: must have required property 'sessionKey' (or a route)");
       }
       sessionKey = normalizeSessionKey(sessionKey);
+      // Retry / Regenerate / edit: refused in the response (not only as a failed run) when there is nothing to redo.
+      if (params.replace) await assertSomethingToReplace(runtime, sessionKey, params.replace);
       for (const command of deps.commands ?? []) {
         const handled = await command(params.message, call, { sessionKey });
         if (handled) return { runId: params.idempotencyKey, status: 'ok' as const, command: handled };
@@ -127,6 +144,7 @@ export function registerChatMethods(router: MethodRouter, deps: ChatMethodsDeps)
         attachments: params.attachments,
         timeoutMs: params.timeoutMs,
         thinking: params.thinking,
+        ...(params.replace ? { replace: params.replace } : {}),
       });
       if (!reused) return { runId: run.runId, status: 'started' as const };
       if (run.status === 'running') return { runId: run.runId, status: 'in_flight' as const };
@@ -154,7 +172,8 @@ export function registerChatMethods(router: MethodRouter, deps: ChatMethodsDeps)
       return {
         sessionKey: key,
         sessionId: record.sessionId,
-        messages: page.messages.map(toHistoryMessage),
+        // What a Retry, Regenerate or edit replaced is not shown (transcript/replaced-messages.ts).
+        messages: withoutReplaced(page.messages).map(toHistoryMessage),
         hasMore: page.hasMore,
         nextCursor: page.nextCursor,
         deltaCursor: params.cursor === undefined ? deltaCursorFor(record.sessionId, seen) : undefined,

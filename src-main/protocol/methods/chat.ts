@@ -93,6 +93,12 @@ export const chatMethods = {
         attachments: z.array(chatAttachmentSchema).max(16).optional(),
         deliver: z.boolean().optional(),
         timeoutMs: z.number().int().positive().max(3_600_000).optional(),
+        /**
+         * Hearth: `last-answer` (Retry, Regenerate) answers the chat's last message of the person
+         * again (send `message: ""`), replacing the old answer; `last-message` (edit and resend)
+         * puts `message` in place of that message and its answer. Neither stores the question twice.
+         */
+        replace: z.enum(['last-answer', 'last-message']).optional(),
       })
       .strict(),
     idempotent: 'handler',
