@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Locator, type Page, test } from '@playwright/test';
 import { type FakeLlmServer, startFakeLlmServer } from '../../src-main/testing/fake-llm/index.js';
 import { createTempHome } from '../../src-main/testing/temp-home.js';
 import { startTestHost, type TestHost } from '../../src-main/testing/test-host.js';
@@ -73,7 +73,7 @@ async function fillEndpoint(page: Page, key: string) {
   await page.getByRole('button', { name: 'Test connection' }).click();
 }
 
-async function shoot(page: Page, ui: ControlUiPage, name: string) {
+async function shoot(page: Page, ui: ControlUiPage, name: string, focus: Locator) {
   if (!docsShots) return ui.screenshot(`onboarding-${name}`);
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
@@ -82,7 +82,7 @@ async function shoot(page: Page, ui: ControlUiPage, name: string) {
       ['phone', { width: 390, height: 844 }],
     ] as const) {
       await page.setViewportSize(viewport);
-      await page.getByRole('heading', { name: 'Welcome to Hearth' }).scrollIntoViewIfNeeded();
+      await focus.scrollIntoViewIfNeeded();
       await page.screenshot({ path: `${docsDir}onboarding-${name}-${device}-${scheme}-en.png` });
     }
   }
@@ -97,14 +97,14 @@ test('onboarding: a wrong key shows the provider’s refusal, and nothing is sav
   await expect(page.getByRole('heading', { name: 'Welcome to Hearth' })).toBeVisible();
   // LM Studio answers on its (moved) default address; Ollama's port refuses.
   await expect(page.getByRole('button', { name: 'Use LM Studio · 2 models' })).toBeVisible();
-  await shoot(page, ui, 'start');
+  await shoot(page, ui, 'start', page.getByRole('heading', { name: 'Welcome to Hearth' }));
 
   await fillEndpoint(page, 'sk-e2e-wrong-key');
   const refusal = page.getByRole('alert').filter({ hasText: 'Test failed' });
   await expect(refusal).toContainText('refused the key (HTTP 401): Incorrect API key provided.');
   await expect(refusal).toContainText('Check the key');
   await expect(page.getByRole('button', { name: 'Save and start' })).toHaveCount(0);
-  await shoot(page, ui, 'refused');
+  await shoot(page, ui, 'refused', refusal);
   expect(await hearthJsonText()).toBe(before);
 });
 
@@ -119,7 +119,7 @@ test('onboarding: custom OpenAI-compatible endpoint → Test connection → pick
   await expect(primary.locator('option')).toHaveText(['fake-large', 'fake-small', 'fake-vision']);
   await primary.selectOption('fakeai/fake-small');
   await page.getByRole('checkbox', { name: 'fake-large' }).check();
-  await shoot(page, ui, 'models');
+  await shoot(page, ui, 'models', page.getByRole('button', { name: 'Save and start' }));
 
   await page.getByRole('button', { name: 'Save and start' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'New chats answer with fakeai/fake-small' })).toBeVisible();

@@ -32,21 +32,14 @@ function LocalServers() {
   return (
     <div className="setup-local" aria-live="polite">
       {found.length > 0 ? (
-        <>
-          <p className="muted">{t('setup.localFound')}</p>
-          <div className="row setup-chips">
-            {found.map((row) => (
-              <button
-                key={row.id}
-                type="button"
-                className="button small"
-                onClick={() => setup.getState().pickLocal(row)}
-              >
-                {t('setup.useLocal', { name: row.name, n: row.models.length })}
-              </button>
-            ))}
-          </div>
-        </>
+        <div className="row setup-chips">
+          <span className="muted">{t('setup.localFound')}</span>
+          {found.map((row) => (
+            <button key={row.id} type="button" className="button small" onClick={() => setup.getState().pickLocal(row)}>
+              {t('setup.useLocal', { name: row.name, n: row.models.length })}
+            </button>
+          ))}
+        </div>
       ) : (
         <p className="faint">
           {detecting ? t('setup.localLooking') : t('setup.localNone')}{' '}
