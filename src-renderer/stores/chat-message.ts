@@ -22,6 +22,8 @@ export interface ChatMessage {
   /** How the approval was answered and by whom (live, or from the result's marker after a reload). */
   decision?: ApprovalMarker;
   attachments?: { name: string; mediaType: string }[];
+  /** The gateway refused the chat.send itself: the message never reached the transcript, so Retry sends it anew. */
+  sendRefused?: boolean;
   /** The message has its transcript id (it came from chat.history), so a chat can be forked from it. */
   stored?: boolean;
 }

@@ -91,6 +91,43 @@ describe('chat store', () => {
     const messages = app.stores.chat.getState().transcripts[key]!.messages;
     expect(messages.filter((m) => m.status === 'error')).toHaveLength(0);
     expect(app.gateway.calls('chat.send').map((p) => p.message)).toEqual(['hi', 'hi']);
+    expect(messages.filter((m) => m.role === 'user').map((m) => m.text)).toEqual(['hi']);
+  });
+
+  it('retry and regenerate after a run ended ask the server to answer the last message again, shown once', async () => {
+    app = startTestApp({ 'chat.send': (p) => ({ runId: p.idempotencyKey, status: 'started' }) });
+    await app.client.waitForConnected();
+    await app.stores.chat.getState().send(key, 'tell me a joke');
+    const runId = app.gateway.calls('chat.send')[0]!.idempotencyKey as string;
+    app.gateway.emit('chat', {
+      runId,
+      sessionKey: key,
+      seq: 1,
+      state: 'final',
+      message: { role: 'assistant', content: [{ type: 'text', text: 'a bad joke' }] },
+      usage: { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0 },
+      stopReason: 'stop',
+      model: 'openai/gpt-4o',
+    });
+    await settle();
+    expect(app.stores.chat.getState().transcripts[key]!.messages.at(-1)).toMatchObject({ model: 'openai/gpt-4o' });
+    await app.stores.chat.getState().retry(key);
+    expect(app.gateway.calls('chat.send').at(-1)).toMatchObject({ message: '', replace: 'last-answer' });
+    const messages = app.stores.chat.getState().transcripts[key]!.messages;
+    expect(messages.map((m) => [m.role, m.text])).toEqual([['user', 'tell me a joke']]);
+  });
+
+  it('edit and resend replaces the last message and drops its answer', async () => {
+    app = startTestApp({ 'chat.send': (p) => ({ runId: p.idempotencyKey, status: 'started' }) });
+    await app.client.waitForConnected();
+    await app.stores.chat.getState().send(key, 'capital of Frnace');
+    await app.stores.chat.getState().editLast(key, 'capital of France');
+    expect(app.gateway.calls('chat.send').at(-1)).toMatchObject({
+      message: 'capital of France',
+      replace: 'last-message',
+    });
+    const messages = app.stores.chat.getState().transcripts[key]!.messages;
+    expect(messages.map((m) => m.text)).toEqual(['capital of France']);
   });
 
   it('aborts the running run of the session and marks the answer stopped', async () => {

@@ -57,7 +57,10 @@ export interface ChatState {
   abort(sessionKey: string): Promise<void>;
   /** Starts the session afresh (`sessions.reset`); the old transcript stays on disk. */
   reset(sessionKey: string): Promise<void>;
+  /** Retry after an error or a stop, and Regenerate: the last message is answered again, never sent twice. */
   retry(sessionKey: string): Promise<void>;
+  /** Edit and resend: `text` takes the place of the person's last message, and the answer after it goes. */
+  editLast(sessionKey: string, text: string): Promise<void>;
   setModel(model: string): Promise<void>;
   loadModels(): Promise<void>;
   /** The prompt-cache trace of a session's recent LLM calls (`trace.show`): why a cache missed. */
@@ -84,6 +87,30 @@ export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { di
         const current = state.transcripts[sessionKey] ?? emptyTranscript;
         return { transcripts: { ...state.transcripts, [sessionKey]: { ...current, ...change(current) } } };
       });
+
+    /** chat.send; a refusal shows where the answer would have been, so Retry is offered there. */
+    const startRun = async (sessionKey: string, params: RequestParams<'chat.send'>) => {
+      try {
+        const { runId } = await client.request('chat.send', params);
+        if (runId) patch(sessionKey, (t) => ({ runId: t.runId ?? runId }));
+      } catch (error) {
+        patch(sessionKey, (t) => ({
+          messages: [
+            ...t.messages,
+            {
+              id: localId('e'),
+              role: 'assistant',
+              text: '',
+              status: 'error',
+              error: errorText(error),
+              ts: Date.now(),
+              // A refused plain send stored nothing; a refused retry or edit left the transcript as it was.
+              sendRefused: params.replace === undefined,
+            },
+          ],
+        }));
+      }
+    };
 
     return {
       transcripts: {},
@@ -143,6 +170,7 @@ export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { di
           id: localId('u'),
           role: 'user',
           text: trimmed,
+          ts: Date.now(),
           attachments: attachments.map(({ name, mediaType }) => ({ name, mediaType })),
         };
         patch(sessionKey, (t) => ({ messages: [...t.messages, user], error: undefined }));
@@ -155,17 +183,7 @@ export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { di
             data: a.data,
           }));
         }
-        try {
-          const { runId } = await client.request('chat.send', params);
-          if (runId) patch(sessionKey, (t) => ({ runId: t.runId ?? runId }));
-        } catch (error) {
-          patch(sessionKey, (t) => ({
-            messages: [
-              ...t.messages,
-              { id: localId('e'), role: 'assistant', text: '', status: 'error', error: errorText(error) },
-            ],
-          }));
-        }
+        await startRun(sessionKey, params);
       },
       async abort(sessionKey) {
         const runId = get().transcripts[sessionKey]?.runId;
@@ -187,15 +205,27 @@ export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { di
       },
       async retry(sessionKey) {
         const messages = get().transcripts[sessionKey]?.messages ?? [];
-        const lastUser = [...messages].reverse().find((m) => m.role === 'user');
-        if (!lastUser) return;
-        // Drop the failed or stopped answer so the retry's answer takes its place.
-        patch(sessionKey, (t) => ({
-          messages: t.messages.filter(
-            (m) => !(m.role === 'assistant' && (m.status === 'error' || m.status === 'aborted')),
-          ),
-        }));
-        await get().send(sessionKey, lastUser.text);
+        const at = messages.findLastIndex((m) => m.role === 'user');
+        if (at < 0) return;
+        const lastUser = messages[at]!;
+        if (messages.at(-1)?.sendRefused) {
+          // Nothing reached the server: the message is sent now, shown once.
+          patch(sessionKey, (t) => ({ messages: t.messages.slice(0, at), error: undefined }));
+          await get().send(sessionKey, lastUser.text);
+          return;
+        }
+        // The old answer (failed, stopped or done) goes; the server answers the same message again.
+        patch(sessionKey, (t) => ({ messages: t.messages.slice(0, at + 1), error: undefined }));
+        await startRun(sessionKey, { sessionKey, message: '', replace: 'last-answer' });
+      },
+      async editLast(sessionKey, text) {
+        const trimmed = text.trim();
+        const messages = get().transcripts[sessionKey]?.messages ?? [];
+        const at = messages.findLastIndex((m) => m.role === 'user');
+        if (at < 0 || !trimmed) return;
+        const edited: ChatMessage = { ...messages[at]!, id: localId('u'), text: trimmed, stored: false, ts: undefined };
+        patch(sessionKey, (t) => ({ messages: [...t.messages.slice(0, at), edited], error: undefined }));
+        await startRun(sessionKey, { sessionKey, message: trimmed, replace: 'last-message' });
       },
       cacheTrace: {},
       async loadCacheTrace(sessionKey) {
@@ -260,13 +290,24 @@ export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { di
           activeRun = runId;
           break;
         case 'final':
-          next = { ...current, text: contentText(payload.message.content) || current.text, status: 'done' };
+          next = {
+            ...current,
+            text: contentText(payload.message.content) || current.text,
+            status: 'done',
+            model: payload.model || current.model,
+            ts: current.ts ?? Date.now(),
+          };
           break;
         case 'aborted':
-          next = { ...current, status: 'aborted' };
+          next = { ...current, status: 'aborted', ts: current.ts ?? Date.now() };
           break;
         case 'error':
-          next = { ...current, status: 'error', error: payload.errorMessage || 'the run failed' };
+          next = {
+            ...current,
+            status: 'error',
+            error: payload.errorMessage || 'the run failed',
+            ts: current.ts ?? Date.now(),
+          };
           break;
         default:
           return assertNever(payload);
