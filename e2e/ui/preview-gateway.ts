@@ -162,6 +162,11 @@ export async function startPreviewGateway(options: PreviewGatewayOptions): Promi
       }
       case 'auth.profiles.list':
         return data.authProfiles(cooldownUntil);
+      case 'auth.profiles.probe':
+        // The preview's rows already carry what a probe would have found.
+        return { profiles: data.authProfiles(cooldownUntil).profiles };
+      case 'providers.detect':
+        return { local: [] };
       case 'auth.profiles.set':
         return { profile: { id: params.id } };
       case 'auth.profiles.remove':
