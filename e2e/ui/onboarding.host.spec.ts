@@ -73,8 +73,8 @@ async function fillEndpoint(page: Page, key: string) {
   await page.getByRole('button', { name: 'Test connection' }).click();
 }
 
-async function shoot(page: Page, ui: ControlUiPage, name: string, focus: Locator) {
-  if (!docsShots) return ui.screenshot(`onboarding-${name}`);
+async function shoot(page: Page, ui: ControlUiPage, name: string, focus: Locator, language = 'en') {
+  if (!docsShots) return ui.screenshot(`onboarding-${name}-${language}`);
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     for (const [device, viewport] of [
@@ -83,7 +83,7 @@ async function shoot(page: Page, ui: ControlUiPage, name: string, focus: Locator
     ] as const) {
       await page.setViewportSize(viewport);
       await focus.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `${docsDir}onboarding-${name}-${device}-${scheme}-en.png` });
+      await page.screenshot({ path: `${docsDir}onboarding-${name}-${device}-${scheme}-${language}.png` });
     }
   }
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -106,6 +106,26 @@ test('onboarding: a wrong key shows the provider’s refusal, and nothing is sav
   await expect(page.getByRole('button', { name: 'Save and start' })).toHaveCount(0);
   await shoot(page, ui, 'refused', refusal);
   expect(await hearthJsonText()).toBe(before);
+});
+
+test('onboarding in Chinese: the same form, tested but not saved', async ({ browser }) => {
+  const context = await browser.newContext({ locale: 'zh-CN' });
+  const page = await context.newPage();
+  try {
+    const ui = new ControlUiPage(page);
+    // ui.open waits for the English "Connected" badge; here the welcome heading says we are in.
+    await page.goto(`${host.url}/?view=chat#token=${encodeURIComponent(host.token)}`);
+    const title = page.getByRole('heading', { name: '欢迎使用 Hearth' });
+    await expect(title).toBeVisible();
+    await page.getByLabel('OpenAI 兼容').check();
+    await page.getByLabel('接口地址（Base URL）').fill(endpoint.baseUrlFor('openai-compatible'));
+    await page.getByLabel('API 密钥（如果接口需要）').fill(goodKey);
+    await page.getByRole('button', { name: '测试连接' }).click();
+    await expect(page.getByRole('status').filter({ hasText: '已连接：有 3 个模型可用。' })).toBeVisible();
+    await shoot(page, ui, 'models', page.getByRole('button', { name: '保存并开始' }), 'zh');
+  } finally {
+    await context.close();
+  }
 });
 
 test('onboarding: custom OpenAI-compatible endpoint → Test connection → pick → Save → first answer', async ({
