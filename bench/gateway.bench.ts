@@ -20,6 +20,20 @@ interface Started {
   child: ChildProcess;
   port: number;
   ms: number;
+  /** Spawn to the first HTTP answer (issue 23 times this, not the log line). */
+  httpMs: number;
+}
+
+/** Asks the gateway over HTTP until it answers; any status counts (a socket that answers at all). */
+async function firstHttpAnswer(port: number): Promise<void> {
+  for (;;) {
+    try {
+      await (await fetch(`http://127.0.0.1:${port}/health`)).arrayBuffer();
+      return;
+    } catch {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
 }
 
 /** Spawns `hearth gateway run` and resolves when it prints that it is listening. */
@@ -31,10 +45,17 @@ function startGateway(home: string, args: string[] = [builtCli]): Promise<Starte
   });
   return new Promise((resolve, reject) => {
     let out = '';
+    let listened = false;
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = /listening on https?:\/\/[^:]+:(\d+)/.exec(out);
-      if (match) resolve({ child, port: Number(match[1]), ms: Number(process.hrtime.bigint() - began) / 1e6 });
+      if (!match || listened) return;
+      listened = true;
+      const port = Number(match[1]);
+      const ms = Number(process.hrtime.bigint() - began) / 1e6;
+      void firstHttpAnswer(port).then(() =>
+        resolve({ child, port, ms, httpMs: Number(process.hrtime.bigint() - began) / 1e6 }),
+      );
     });
     child.once('exit', (code) => reject(new Error(`gateway exited with ${code}: ${out}`)));
   });
@@ -60,19 +81,28 @@ export async function run(): Promise<BenchResult[]> {
     // Cold start: first run creates the token; measure later runs like a user's restart.
     await stop((await startGateway(home)).child);
     const starts: number[] = [];
-    for (let i = 0; i < 10; i++) {
+    const answers: number[] = [];
+    for (let i = 0; i < 20; i++) {
       const started = await startGateway(home);
       starts.push(started.ms);
+      answers.push(started.httpMs);
       await stop(started.child);
     }
     starts.sort((a, b) => a - b);
+    answers.sort((a, b) => a - b);
     results.push({
-      name: 'cold start to listening (dist, p50 of 10)',
+      name: 'cold start to an HTTP answer (dist, p50 of 20)',
+      value: percentile(answers, 50),
+      unit: 'ms',
+      budget: '≤ 150 ms (issue 23)',
+    });
+    results.push({
+      name: 'cold start to listening (dist, p50 of 20)',
       value: percentile(starts, 50),
       unit: 'ms',
       budget: '≤ 500 ms',
     });
-    results.push({ name: 'cold start to listening (dist, max of 10)', value: starts[starts.length - 1]!, unit: 'ms' });
+    results.push({ name: 'cold start to listening (dist, max of 20)', value: starts[starts.length - 1]!, unit: 'ms' });
 
     const viaBin = await startGateway(home, [join(root, 'bin', 'hearth.js')]);
     results.push({ name: 'cold start via bin/hearth.js (uses dist when built)', value: viaBin.ms, unit: 'ms' });
@@ -82,7 +112,12 @@ export async function run(): Promise<BenchResult[]> {
     const token = readFileSync(join(home, 'identity', 'gateway-token'), 'utf8').trim();
     const url = `ws://127.0.0.1:${gateway.port}`;
     await new Promise((resolve) => setTimeout(resolve, 2000));
-    results.push({ name: 'idle RSS after 2 s', value: rssMb(gateway.child.pid!), unit: 'MB', budget: '≤ 150 MB' });
+    results.push({
+      name: 'idle RSS after 2 s',
+      value: rssMb(gateway.child.pid!),
+      unit: 'MB',
+      budget: '≤ 100 MB (issue 23)',
+    });
 
     // health round trips, sequential, one client.
     const { socket } = await connectRaw(url, { token, scopes: ['operator.read'] });
