@@ -1,5 +1,6 @@
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createFakeClock } from '../../src-main/testing/fake-clock.js';
 import { renderWithStores, startTestApp, type TestApp } from '../testing/render-app.js';
 import { App } from './app.js';
 
@@ -37,14 +38,20 @@ describe('App shell', () => {
   });
 
   it('shows the connection state and a reconnect banner with the reason when the gateway drops', async () => {
-    app = startTestApp({}, { view: 'settings' });
+    // The retry waits for this clock, so the banner stays up until the test lets the client retry.
+    const clock = createFakeClock();
+    app = startTestApp({}, { view: 'settings', clock });
     renderWithStores(app, <App />);
     await act(() => app.client.waitForConnected());
     expect(screen.getAllByText('Connected').length).toBeGreaterThan(0);
     act(() => app.gateway.drop(1012, 'gateway stopping'));
-    const banner = await screen.findByRole('status', { name: '' });
-    expect(banner.textContent).toContain('Reconnecting');
+    // Other views hold status lines of their own; the banner is the one that says it is reconnecting.
+    const mentions = await screen.findAllByText(/Reconnecting/);
+    const banner = mentions.map((el) => el.closest('[role="status"]')).find((el) => el !== null);
+    if (!banner) throw new Error('the reconnect notice is not a status region');
     expect(banner.textContent).toContain('gateway stopping');
+    expect(banner.textContent).toMatch(/Retrying in \d+s/);
+    act(() => clock.advance(60_000));
     await act(() => app.client.waitForConnected());
     await waitFor(() => expect(screen.queryByText(/gateway stopping/)).toBeNull());
   });

@@ -433,7 +433,7 @@ describe('SettingsView', () => {
   it('switches the UI language to Chinese', async () => {
     app = startTestApp();
     renderWithStores(app, <SettingsView />);
-    fireEvent.change(screen.getByRole('combobox'), { target: { value: 'zh' } });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Language' }), { target: { value: 'zh' } });
     expect(screen.getByRole('heading', { name: '设置' })).toBeTruthy();
   });
 });

@@ -1,5 +1,6 @@
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
+import type { Clock } from '../../src-main/base/clock.js';
 import type { GatewayClient } from '../../src-main/protocol/client/gateway-client.js';
 import { StoresProvider } from '../app/stores-context.js';
 import { createStores, type Stores } from '../stores/create-stores.js';
@@ -50,15 +51,16 @@ export interface TestApp {
 
 export function startTestApp(
   handlers: Record<string, Handler> = {},
-  options: { view?: ViewId; now?: () => number; refuseToken?: boolean } = {},
+  /** `clock` drives the client's reconnect and request timers, so a test decides when a retry happens. */
+  options: { view?: ViewId; now?: () => number; refuseToken?: boolean; clock?: Clock } = {},
 ): TestApp {
   const gateway = new ScriptedGateway({ ...quietHandlers, ...handlers });
   if (options.refuseToken) gateway.refuseToken = 'test-token';
-  const client = connectTestClient(gateway);
+  const client = connectTestClient(gateway, 'test-token', options.clock);
   const stores = createStores(client, {
     language: 'en',
     view: options.view,
-    now: options.now ?? (() => 1_700_000_000_000),
+    now: options.now ?? options.clock?.now ?? (() => 1_700_000_000_000),
   });
   return {
     gateway,

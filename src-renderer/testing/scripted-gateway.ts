@@ -1,3 +1,4 @@
+import type { Clock } from '../../src-main/base/clock.js';
 import { GatewayClient } from '../../src-main/protocol/client/gateway-client.js';
 import { createLoopbackPair, type LoopbackPeer } from '../../src-main/protocol/client/loopback-transport.js';
 import type { HelloOk } from '../../src-main/protocol/connect.js';
@@ -98,9 +99,10 @@ export function testHello(): HelloOk {
 }
 
 /** A started client over the scripted gateway, as the app would hold one. */
-export function connectTestClient(gateway: ScriptedGateway, token = 'test-token'): GatewayClient {
+export function connectTestClient(gateway: ScriptedGateway, token = 'test-token', clock?: Clock): GatewayClient {
   const client = new GatewayClient({
     transport: gateway.transport,
+    clock,
     connectParams: () => ({
       minProtocol: 4,
       maxProtocol: 4,
