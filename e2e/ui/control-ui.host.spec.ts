@@ -361,6 +361,7 @@ test.describe('phone width', () => {
     await ui.go('settings');
     await expect(ui.heading('Settings')).toBeVisible();
     // The real config's nested values stay readable (the value column once shrank to one letter).
+    await page.getByRole('tab', { name: 'Agents & bindings' }).tap();
     const model = page.getByText('openai/gpt-4o', { exact: true });
     await expect(model).toBeVisible();
     expect((await model.boundingBox())?.width ?? 0).toBeGreaterThan(60);

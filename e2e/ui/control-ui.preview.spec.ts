@@ -112,7 +112,9 @@ test('devices and settings render, and a config schema error shows inline', asyn
   await expect(page.getByText('Pixel 9')).toBeVisible();
   await ui.screenshot('devices');
   await ui.go('settings');
-  await expect(page.getByText('anthropic/claude-sonnet-4')).toBeVisible();
+  // Settings opens on General (this device's look and the common form); the model list is under Providers.
+  await page.getByRole('tab', { name: 'Providers & models' }).click();
+  await expect(page.getByText('anthropic/claude-sonnet-4', { exact: true })).toBeVisible();
   await ui.screenshot('settings');
   await page.getByRole('tab', { name: 'Config file' }).click();
   const editor = page.getByRole('textbox', { name: 'Config file' });
