@@ -1,7 +1,9 @@
 import type { ViewId } from '../stores/ui-store.js';
 
 // Inline strokes (Lucide-like) instead of an icon font: a few hundred bytes, no extra request.
-const paths: Record<ViewId | 'menu' | 'send' | 'stop' | 'paperclip' | 'search' | 'chevron' | 'plus', string> = {
+type ControlIcon = 'menu' | 'send' | 'stop' | 'paperclip' | 'search' | 'chevron' | 'plus';
+type MessageIcon = 'copy' | 'check' | 'edit' | 'regenerate' | 'more' | 'file' | 'keyboard';
+const paths: Record<ViewId | ControlIcon | MessageIcon, string> = {
   chat: 'M21 15a2 2 0 0 1-2 2H7l-4 4V5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2z',
   agents:
     'M17 21v-2a4 4 0 0 0-4-4H5a4 4 0 0 0-4 4v2M9 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM23 21v-2a4 4 0 0 0-3-3.9M16 3.1a4 4 0 0 1 0 7.8',
@@ -27,6 +29,13 @@ const paths: Record<ViewId | 'menu' | 'send' | 'stop' | 'paperclip' | 'search' |
   search: 'M11 19a8 8 0 1 0 0-16 8 8 0 0 0 0 16zM21 21l-4.3-4.3',
   chevron: 'M9 18l6-6-6-6',
   plus: 'M12 5v14M5 12h14',
+  copy: 'M9 9h11v11H9zM5 15H4V4h11v1',
+  check: 'M20 6 9 17l-5-5',
+  edit: 'M12 20h9M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4z',
+  regenerate: 'M21 12a9 9 0 1 1-3-6.7L21 8M21 3v5h-5',
+  more: 'M5 12h.01M12 12h.01M19 12h.01',
+  file: 'M14 2H6a2 2 0 0 0-2 2v16a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V8zM14 2v6h6',
+  keyboard: 'M2 6h20v12H2zM6 10h.01M10 10h.01M14 10h.01M18 10h.01M7 14h10',
 };
 
 export type IconName = keyof typeof paths;

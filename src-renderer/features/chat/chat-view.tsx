@@ -29,6 +29,8 @@ export function ChatView({ viewport }: { viewport?: { width: number; height: num
         .fork(sessionKey, message.stored || !message.runId ? { messageId: message.id } : { runId: message.runId }),
     [sessions, sessionKey],
   );
+  const onRegenerate = useCallback(() => void chat.getState().retry(sessionKey), [chat, sessionKey]);
+  const onEdit = useCallback((text: string) => void chat.getState().editLast(sessionKey, text), [chat, sessionKey]);
   const transcript = useDomain('chat', (s) => s.transcripts[sessionKey] ?? noTranscript);
   const models = useDomain('chat', (s) => s.models);
   const model = useDomain('chat', (s) => s.model);
@@ -110,7 +112,13 @@ export function ChatView({ viewport }: { viewport?: { width: number; height: num
             </button>
           </div>
         )}
-        <Transcript messages={transcript.messages} viewport={viewport} onFork={running ? undefined : onFork} />
+        <Transcript
+          messages={transcript.messages}
+          viewport={viewport}
+          onFork={running ? undefined : onFork}
+          onRegenerate={running ? undefined : onRegenerate}
+          onEdit={running ? undefined : onEdit}
+        />
         <Composer
           running={running}
           canRetry={canRetry}

@@ -2,6 +2,7 @@ import { type ChangeEvent, type FormEvent, type KeyboardEvent, useRef, useState 
 import { useT } from '../../app/stores-context.js';
 import type { OutgoingAttachment } from '../../stores/chat-store.js';
 import { Icon } from '../../ui/icons.js';
+import { AttachmentChip } from './attachment-chip.js';
 
 export interface ComposerProps {
   running: boolean;
@@ -63,15 +64,14 @@ export function Composer({ running, canRetry, onSend, onAbort, onRetry }: Compos
       {(attachments.length > 0 || attachError) && (
         <div className="composer-attachments">
           {attachments.map((a) => (
-            <button
+            <AttachmentChip
               key={a.id}
-              type="button"
-              className="badge plain"
-              onClick={() => setAttachments((current) => current.filter((b) => b.id !== a.id))}
-              title={t('common.remove')}
-            >
-              {a.name} ×
-            </button>
+              name={a.name}
+              mediaType={a.mediaType}
+              size={Math.floor((a.data.length * 3) / 4)}
+              removeLabel={t('chat.removeAttachment', { name: a.name })}
+              onRemove={() => setAttachments((current) => current.filter((b) => b.id !== a.id))}
+            />
           ))}
           {attachError && <span className="error-text">{attachError}</span>}
         </div>
@@ -88,6 +88,7 @@ export function Composer({ running, canRetry, onSend, onAbort, onRetry }: Compos
         </button>
         <input ref={fileRef} type="file" multiple hidden onChange={onFiles} aria-hidden="true" tabIndex={-1} />
         <textarea
+          id="composer-input"
           className="composer-input"
           rows={1}
           value={text}
@@ -102,7 +103,13 @@ export function Composer({ running, canRetry, onSend, onAbort, onRetry }: Compos
           </button>
         )}
         {running ? (
-          <button type="button" className="button icon stop" onClick={onAbort} aria-label={t('chat.abort')}>
+          <button
+            type="button"
+            className="button icon stop"
+            onClick={onAbort}
+            aria-label={t('chat.abort')}
+            title={t('chat.abortHint')}
+          >
             <Icon name="stop" />
           </button>
         ) : (

@@ -1,8 +1,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useT } from '../../app/stores-context.js';
 import type { ChatMessage } from '../../stores/chat-message.js';
-import { MessageView } from './message-view.js';
+import { type MessageActions, MessageView } from './message-view.js';
 
 export interface TranscriptProps {
   messages: ChatMessage[];
@@ -14,10 +14,32 @@ export interface TranscriptProps {
   viewport?: { width: number; height: number };
   /** Forks the chat from a message (the message menu's "Fork from here"). */
   onFork?: (message: ChatMessage) => void;
+  /** Regenerate / Retry the last answer; absent while a run streams. */
+  onRegenerate?: () => void;
+  /** Edit and resend the person's last message; absent while a run streams. */
+  onEdit?: (text: string) => void;
+}
+
+/** Which message gets which action: Edit on the person's last message, Regenerate on the answer after it. */
+function actionsFor(
+  messages: ChatMessage[],
+  { onFork, onRegenerate, onEdit }: Pick<TranscriptProps, 'onFork' | 'onRegenerate' | 'onEdit'>,
+): Map<string, MessageActions> {
+  const lastUser = messages.findLastIndex((m) => m.role === 'user');
+  const lastAnswer = messages.findLastIndex((m) => m.role === 'assistant');
+  const map = new Map<string, MessageActions>();
+  messages.forEach((m, i) => {
+    map.set(m.id, {
+      onFork,
+      onEdit: i === lastUser ? onEdit : undefined,
+      onRegenerate: i === lastAnswer && i > lastUser && lastUser >= 0 ? onRegenerate : undefined,
+    });
+  });
+  return map;
 }
 
 /** Only the rows on screen are in the DOM, so 10 000 messages scroll like 10. */
-export function Transcript({ messages, viewport, onFork }: TranscriptProps) {
+export function Transcript({ messages, viewport, onFork, onRegenerate, onEdit }: TranscriptProps) {
   const t = useT();
   const scrollRef = useRef<HTMLDivElement>(null);
   const stickToEnd = useRef(true);
@@ -39,6 +61,10 @@ export function Transcript({ messages, viewport, onFork }: TranscriptProps) {
   });
 
   const last = messages[messages.length - 1];
+  const actions = useMemo(
+    () => actionsFor(messages, { onFork, onRegenerate, onEdit }),
+    [messages, onFork, onRegenerate, onEdit],
+  );
   // Follow new and streaming messages, unless the user scrolled up to read.
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-run when the tail grows or streams
   useEffect(() => {
@@ -71,7 +97,7 @@ export function Transcript({ messages, viewport, onFork }: TranscriptProps) {
             className="transcript-row"
             style={{ transform: `translateY(${item.start}px)` }}
           >
-            <MessageView message={messages[item.index]!} onFork={onFork} />
+            <MessageView message={messages[item.index]!} actions={actions.get(messages[item.index]!.id)} />
           </div>
         ))}
       </div>
