@@ -1,7 +1,6 @@
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import type { Clock } from '../../src-main/base/clock.js';
-import type { GatewayClient } from '../../src-main/protocol/client/gateway-client.js';
+import type { GatewayClient, GatewayClientOptions } from '../../src-main/protocol/client/gateway-client.js';
 import { StoresProvider } from '../app/stores-context.js';
 import { createStores, type Stores } from '../stores/create-stores.js';
 import type { ViewId } from '../stores/ui-store.js';
@@ -52,7 +51,7 @@ export interface TestApp {
 export function startTestApp(
   handlers: Record<string, Handler> = {},
   /** `clock` drives the client's reconnect and request timers, so a test decides when a retry happens. */
-  options: { view?: ViewId; now?: () => number; refuseToken?: boolean; clock?: Clock } = {},
+  options: { view?: ViewId; now?: () => number; refuseToken?: boolean; clock?: GatewayClientOptions['clock'] } = {},
 ): TestApp {
   const gateway = new ScriptedGateway({ ...quietHandlers, ...handlers });
   if (options.refuseToken) gateway.refuseToken = 'test-token';

@@ -1,5 +1,4 @@
-import type { Clock } from '../../src-main/base/clock.js';
-import { GatewayClient } from '../../src-main/protocol/client/gateway-client.js';
+import { GatewayClient, type GatewayClientOptions } from '../../src-main/protocol/client/gateway-client.js';
 import { createLoopbackPair, type LoopbackPeer } from '../../src-main/protocol/client/loopback-transport.js';
 import type { HelloOk } from '../../src-main/protocol/connect.js';
 import { GatewayError } from '../../src-main/protocol/errors.js';
@@ -99,7 +98,11 @@ export function testHello(): HelloOk {
 }
 
 /** A started client over the scripted gateway, as the app would hold one. */
-export function connectTestClient(gateway: ScriptedGateway, token = 'test-token', clock?: Clock): GatewayClient {
+export function connectTestClient(
+  gateway: ScriptedGateway,
+  token = 'test-token',
+  clock?: GatewayClientOptions['clock'],
+): GatewayClient {
   const client = new GatewayClient({
     transport: gateway.transport,
     clock,
