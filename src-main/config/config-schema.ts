@@ -9,7 +9,7 @@ import { agentMcpConfigSchema, mcpConfigSchema } from '../mcp/mcp-config.js';
 import { mcpHttpConfigSchema } from '../mcp-server/mcp-http-config.js';
 import { agentMemoryConfigSchema, memoryConfigSchema } from '../memory/memory-config.js';
 import { openAiApiConfigSchema } from '../openai-api/openai-api-config.js';
-import { authConfigSchema, providersConfigSchema } from '../providers/provider-config.js';
+import { agentModelConfigSchema, authConfigSchema, providersConfigSchema } from '../providers/provider-config.js';
 import { checkAgents, createAgentsConfigSchema, sessionConfigSchema } from '../sessions/routing-config.js';
 import { subagentsConfigSchema } from '../subagents/subagents-config.js';
 import { browserToolsConfigSchema } from '../tools/browser/browser-config.js';
@@ -94,6 +94,8 @@ export const pluginsConfigSchema = z
 
 /** Each capability's slice of one agent's settings, allowed on `agents.defaults` and on `agents.list[]`. */
 const agentSettingsSlices = {
+  /** providers': the agent's model, `"provider/model"` or `{ primary, fallbacks }`. */
+  model: agentModelConfigSchema.optional(),
   /** cli-backends': an agent CLI (Claude Code, Codex) answers instead of the model loop (docs/AGENT.md). */
   engine: agentEngineConfigSchema.optional(),
   /** exec's: the agent's own exec policy (`tools.exec`), over the root `tools.exec`; the tool catalogue's `profile` / `core` / `deny`. */

@@ -1,6 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { type HearthConfigFile, hearthConfigFileSchema } from '../config/index.js';
 import { nextRunAfter, parseSchedule } from '../cron/index.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { ImportTargets } from './import-targets.js';
@@ -40,10 +41,12 @@ const applyOrder: readonly ImportItemKind[] = [
   'other',
 ];
 
-type RawConfig = {
-  agents?: { list?: Record<string, unknown>[]; bindings?: unknown[]; defaults?: { model?: unknown } };
-};
-const rawConfig = (targets: ImportTargets): RawConfig => (targets.config.snapshot().parsed ?? {}) as RawConfig;
+/**
+ * hearth.json as written (not `current`, whose defaults a patch would write back), typed by the
+ * merged schema's input: checked against it, so no field needs a cast to be read.
+ */
+const rawConfig = (targets: ImportTargets): HearthConfigFile =>
+  hearthConfigFileSchema.parse(targets.config.snapshot().parsed ?? {});
 
 /**
  * Compares what the other tool has with what Hearth has, item by item. Nothing Hearth has is
@@ -271,7 +274,7 @@ function planModel(inventory: ImportInventory, targets: ImportTargets, add: Add)
   const target = `agents.defaults.model = ${model.primary}${model.fallbacks.length ? ` (fallbacks ${model.fallbacks.join(', ')})` : ''}`;
   const item = { kind: 'model' as const, target, origin: model.origin };
   const current = rawConfig(targets).agents?.defaults?.model;
-  const currentPrimary = typeof current === 'string' ? current : (current as { primary?: string } | undefined)?.primary;
+  const currentPrimary = typeof current === 'string' ? current : current?.primary;
   if (current === undefined)
     return add({ ...item, status: 'import' }, async () => {
       await targets.config.patch({ agents: { defaults: { model: wanted } } });

@@ -84,25 +84,31 @@ export const agentMemoryConfigSchema = z
   })
   .strict();
 
+export type AgentMemoryConfig = z.output<typeof agentMemoryConfigSchema>;
+
+/** memory's slice of `agents`: each entry's `memory`, typed by this module's schema (validated when hearth.json loads). */
+export interface AgentsWithMemory {
+  list?: readonly { id: string; memory?: AgentMemoryConfig }[];
+}
+
 /** `memory.scope` as one agent runs with it: its own `agents.list[].memory.scope`, else the root's. */
 export function scopeSettingsFor<T extends { scope: 'per-agent' | 'per-user' }>(
   base: T,
-  agents: { list?: readonly { id: string; memory?: unknown }[] } | undefined,
+  agents: AgentsWithMemory | undefined,
   agentId: string,
 ): T {
-  const own = (agents?.list?.find((agent) => agent.id === agentId)?.memory as { scope?: unknown } | undefined)?.scope;
-  return own === 'per-agent' || own === 'per-user' ? { ...base, scope: own } : base;
+  const own = agents?.list?.find((agent) => agent.id === agentId)?.memory?.scope;
+  return own ? { ...base, scope: own } : base;
 }
 
 /** The recall settings one agent runs with: `memory.recall`, then that agent's override. */
 export function recallConfigFor(
   base: MemoryRecallConfig,
-  agents: { list?: readonly { id: string; memory?: unknown }[] } | undefined,
+  agents: AgentsWithMemory | undefined,
   agentId: string,
 ): MemoryRecallConfig {
   const entry = agents?.list?.find((agent) => agent.id === agentId);
-  // Validated when hearth.json loads (agents.list[].memory), so this parse only narrows the type.
-  return { ...base, ...agentMemoryConfigSchema.parse(entry?.memory ?? {}).recall };
+  return { ...base, ...entry?.memory?.recall };
 }
 
 export const memoryDreamingConfigSchema = z

@@ -61,7 +61,6 @@ export {
 export { formatModelRef, type ModelRef, ModelRefError, parseModelRef } from './model-ref.js';
 export {
   type AgentsWithModels,
-  agentModelConfigSchema,
   modelSelectionInputSchema,
   resolveModelSelection,
 } from './model-selection.js';

@@ -10,21 +10,24 @@ export const modelSelectionInputSchema = z.union([
   modelSelectionSchema,
 ]);
 
-interface AgentsSectionLike {
+/** providers' view of `agents`: where an agent's `model` is set (validated by `agentsSectionSchema` for the rest). */
+export interface AgentsWithModels {
   defaults?: { model?: unknown };
-  list?: { id?: unknown; model?: unknown }[];
+  list?: readonly { id: string; model?: unknown }[];
 }
 
 /**
  * The models an agent uses: its own `agents.list[].model`, else `agents.defaults.model`.
  * The sessions schema keeps these fields open; they are validated here, naming the bad path.
  */
-export function resolveModelSelection(agents: unknown, agentId: string): ModelSelection | undefined {
-  const section = (agents ?? {}) as AgentsSectionLike;
-  const index = Array.isArray(section.list) ? section.list.findIndex((a) => a?.id === agentId) : -1;
-  const own = index >= 0 ? section.list?.[index]?.model : undefined;
+export function resolveModelSelection(
+  agents: AgentsWithModels | undefined,
+  agentId: string,
+): ModelSelection | undefined {
+  const index = agents?.list ? agents.list.findIndex((a) => a.id === agentId) : -1;
+  const own = index >= 0 ? agents?.list?.[index]?.model : undefined;
   if (own !== undefined) return parseSelection(own, `agents.list[${index}].model`);
-  const fallback = section.defaults?.model;
+  const fallback = agents?.defaults?.model;
   return fallback === undefined ? undefined : parseSelection(fallback, 'agents.defaults.model');
 }
 

@@ -63,6 +63,12 @@ export const modelSelectionSchema = z
   .strict();
 
 /**
+ * providers' slice of an `agents` entry (and of `agents.defaults`): `model`, as written. Checked when
+ * hearth.json loads, so a bad selection is refused naming where it is; expanded by resolveModelSelection.
+ */
+export const agentModelConfigSchema = z.union([z.string().min(3), modelSelectionSchema]);
+
+/**
  * The runtime's part of hearth.json. Mounted by the root schema as
  * `providers`, `auth`, and `agents.defaults.model` (see the report in the PR).
  */

@@ -3,6 +3,7 @@ import { type AsyncDisposable, DisposableStore } from '../../base/disposable.js'
 import type { Logger } from '../../base/logger.js';
 import type { HearthPaths } from '../../paths/index.js';
 import {
+  type AgentsWithModels,
   type AuthConfig,
   type AuthProfileManager,
   createAuthProfileManager,
@@ -48,7 +49,7 @@ export interface RuntimeServicesDeps
   providers(): ProvidersConfig;
   auth(): AuthConfig;
   /** The raw `agents` section: `agents.defaults.model` and `agents.list[].model` are read from it. */
-  agents(): unknown;
+  agents(): AgentsWithModels | undefined;
   refreshers?: Record<string, OAuthRefresher>;
   fetch?: typeof globalThis.fetch;
   /** Wraps every model the factory creates (the usage meter: src-main/usage). */

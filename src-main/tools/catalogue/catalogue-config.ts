@@ -29,12 +29,12 @@ export const defaultToolProfile: ToolProfile = 'coding';
 
 /** The first setting found, most specific slice first (the agent's own, then defaults, then root). */
 export function resolveToolCatalogueSettings(slices: readonly Slice[]): ToolCatalogueSettings {
-  const first = <K extends keyof NonNullable<Slice>>(key: K) =>
+  const first = <K extends keyof NonNullable<Slice>>(key: K): NonNullable<Slice>[K] | undefined =>
     slices.find((slice) => slice?.[key] !== undefined)?.[key];
   return {
-    profile: (first('profile') as ToolProfile | undefined) ?? defaultToolProfile,
-    core: (first('core') as readonly string[] | undefined) ?? [],
-    deny: (first('deny') as readonly string[] | undefined) ?? [],
+    profile: first('profile') ?? defaultToolProfile,
+    core: first('core') ?? [],
+    deny: first('deny') ?? [],
   };
 }
 
