@@ -37,10 +37,7 @@ function dmPolicyField(plugin: ChannelPlugin): ChannelSetupField {
 
 /** A wizard from the JSON Schema and the declared secrets, for a plugin without a setup adapter. */
 function derivedSetup(plugin: ChannelPlugin): ChannelSetupAdapter {
-  const schema = plugin.config.schema as {
-    properties?: Record<string, { type?: string; enum?: unknown[]; default?: unknown; title?: string }>;
-    required?: string[];
-  };
+  const schema = plugin.config.schema;
   const secretKeys = new Set(
     Object.entries(schema.properties ?? {})
       .filter(([, property]) => (plugin.config.secrets ?? []).some((secret) => secret.account === property.default))

@@ -309,10 +309,11 @@ async function readCredentials(
 }
 
 function readBindings(inventory: ImportInventory, config: Record<string, unknown>): void {
-  const raw = Array.isArray(config.bindings)
+  const underAgents = record(config.agents)?.bindings;
+  const raw: unknown[] = Array.isArray(config.bindings)
     ? config.bindings
-    : Array.isArray(record(config.agents)?.bindings)
-      ? (record(config.agents)?.bindings as unknown[])
+    : Array.isArray(underAgents)
+      ? underAgents
       : [];
   raw.forEach((value, index) => {
     const binding = record(value) ?? {};

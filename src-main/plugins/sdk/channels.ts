@@ -54,9 +54,25 @@ export interface ChannelSecretSpec {
  * (`enabled`, `dmPolicy`, `allowFrom`, `groups`). `validate` must throw an Error naming the
  * field that is wrong; the host shows it as the channel's status and does not start it.
  */
+/** One property of a channel's JSON Schema, with the keywords a derived setup wizard reads. */
+export interface ChannelConfigSchemaProperty {
+  type?: string;
+  enum?: readonly unknown[];
+  default?: unknown;
+  title?: string;
+  [keyword: string]: unknown;
+}
+
+/** A channel's settings as JSON Schema: an object schema whose properties are the plugin's keys. */
+export interface ChannelConfigSchema {
+  properties?: Record<string, ChannelConfigSchemaProperty>;
+  required?: readonly string[];
+  [keyword: string]: unknown;
+}
+
 export interface ChannelConfigAdapter<Config> {
   /** JSON Schema of the block (a setup wizard renders it). */
-  schema: Record<string, unknown>;
+  schema: ChannelConfigSchema;
   validate(raw: Record<string, unknown>): Config;
   secrets?: readonly ChannelSecretSpec[];
 }
