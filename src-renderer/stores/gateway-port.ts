@@ -1,9 +1,13 @@
 import type { GatewayClient } from '../../src-main/protocol/client/gateway-client.js';
 
-/** What stores need of the client; the real GatewayClient in the app and in tests (over a loopback transport). */
+/**
+ * What stores need of the client; the real GatewayClient in the app and in tests (over a loopback
+ * transport). Only the typed `request` / `on`: the untyped `call` is not part of it, so a result or
+ * an event is read as the method table and the event map type it.
+ */
 export type GatewayPort = Pick<
   GatewayClient,
-  'call' | 'request' | 'on' | 'onAnyEvent' | 'onDidConnect' | 'onDidChangeState' | 'state'
+  'request' | 'on' | 'onAnyEvent' | 'onDidConnect' | 'onDidChangeState' | 'state'
 >;
 
 export function errorText(error: unknown): string {

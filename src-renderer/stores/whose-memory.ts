@@ -1,5 +1,5 @@
 import { OWNER_USER_ID } from '../../src-main/protocol/methods/memory.js';
-import { type GatewayPort, record, str } from './gateway-port.js';
+import type { GatewayPort } from './gateway-port.js';
 
 /**
  * Whose memory the Control UI shows. The person at the Control UI is the owner: with per-agent
@@ -18,8 +18,9 @@ export interface WhoseMemory {
 export const agentsMemory: WhoseMemory = { perUser: false, params: {}, folder: '' };
 
 export async function whoseMemory(client: GatewayPort): Promise<WhoseMemory> {
-  const status = record(await client.request('memory.status', {}));
+  // memory.status is typed by the method table (MemoryStatusResult): nothing to decode by hand.
+  const status = await client.request('memory.status', {});
   if (status.scope !== 'per-user') return agentsMemory;
-  const folder = str(status.ownerFolder) || `users/${OWNER_USER_ID}/`;
+  const folder = status.ownerFolder || `users/${OWNER_USER_ID}/`;
   return { perUser: true, params: { userId: OWNER_USER_ID }, folder };
 }
