@@ -20,8 +20,11 @@ export interface DisposableTracker {
 
 let tracker: DisposableTracker | undefined;
 
-export function setDisposableTracker(next: DisposableTracker | undefined): void {
+/** Installs `next` and returns the tracker it replaces, so a nested check can hand events on and put it back. */
+export function setDisposableTracker(next: DisposableTracker | undefined): DisposableTracker | undefined {
+  const previous = tracker;
   tracker = next;
+  return previous;
 }
 
 export function toDisposable(dispose: () => void): Disposable {
