@@ -10,6 +10,8 @@ export interface SessionRow {
   title: string;
   /** The title a person gave (or the first message gave); absent when the name comes from the key. */
   customTitle?: string;
+  /** The gateway's display name when it is more than the key (a channel peer's name). */
+  displayName?: string;
   updatedAt?: number;
   pinned?: boolean;
   archived?: boolean;
@@ -81,6 +83,7 @@ export function toSessionRow(row: WireSessionRow): SessionRow {
     updatedAt: row.updatedAt,
   };
   if (row.title) result.customTitle = row.title;
+  if (named) result.displayName = named;
   if (row.pinned) result.pinned = true;
   if (row.archived) result.archived = true;
   return result;

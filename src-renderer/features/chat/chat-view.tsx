@@ -2,10 +2,10 @@ import { useCallback, useEffect, useState } from 'react';
 import { useDomain, useStores, useT } from '../../app/stores-context.js';
 import type { ChatMessage } from '../../stores/chat-message.js';
 import type { Transcript as TranscriptData } from '../../stores/chat-store.js';
-import { MAIN_SESSION, readableKey } from '../../stores/sessions-store.js';
 import { Icon } from '../../ui/icons.js';
 import { OnboardingCard } from '../onboarding/onboarding-card.js';
 import { CacheTracePanel } from './cache-trace-panel.js';
+import { useChatTitle } from './chat-title.js';
 import { Composer } from './composer.js';
 import { SessionList } from './session-list.js';
 import { Transcript } from './transcript.js';
@@ -17,10 +17,8 @@ export function ChatView({ viewport }: { viewport?: { width: number; height: num
   const t = useT();
   const { chat, sessions } = useStores();
   const sessionKey = useDomain('sessions', (s) => s.activeKey);
-  const row = useDomain('sessions', (s) => s.sessions.find((entry) => entry.key === s.activeKey));
   // Readable even before the list has the chat (never the raw agent:main:main).
-  const title =
-    sessionKey === MAIN_SESSION && !row?.customTitle ? t('chat.mainSession') : (row?.title ?? readableKey(sessionKey));
+  const title = useChatTitle(sessionKey);
   // A reply seen streaming has no stored id yet: it forks by its run (through the end of that reply).
   const onFork = useCallback(
     (message: ChatMessage) =>

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useDomain, useStores, useT } from '../../app/stores-context.js';
-import { groupSessions, MAIN_SESSION, type SessionRow } from '../../stores/sessions-store.js';
+import { chatTitle } from '../../stores/chat-title.js';
+import { groupSessions, type SessionRow } from '../../stores/sessions-store.js';
 import { Icon } from '../../ui/icons.js';
 import { AgentSwitcher } from '../agents/agent-switcher.js';
 
@@ -120,7 +121,7 @@ function SessionItem({
   const { sessions: store } = useStores();
   const [mode, setMode] = useState<Mode>('idle');
   const [draft, setDraft] = useState('');
-  const title = row.key === MAIN_SESSION && !row.customTitle ? t('chat.mainSession') : row.title;
+  const title = chatTitle(row.key, row, t);
   const isMain = row.key.endsWith(':main') && row.key.split(':').length === 3;
 
   if (mode === 'rename') {

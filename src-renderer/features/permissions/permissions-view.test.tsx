@@ -81,7 +81,7 @@ describe('PermissionsView', () => {
     expect(github.queryByText('no end')).toBeNull();
     const session = within(screen.getByRole('region', { name: 'Allowed for a session' }));
     const grant = within(session.getByRole('listitem', { name: 'read /etc/hosts' }));
-    expect(grant.getByText('agent:main:main')).toBeTruthy();
+    expect(grant.getByText('Main')).toBeTruthy();
   });
 
   it('revokes a rule: it leaves the list and the gateway was asked for that id', async () => {

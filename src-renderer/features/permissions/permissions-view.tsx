@@ -3,6 +3,7 @@ import type { PermissionRuleView, SessionGrantView } from '../../../src-main/pro
 import { useDomain, useStores, useT } from '../../app/stores-context.js';
 import { describeDecider } from '../../stores/decider.js';
 import { formatTime } from '../../ui/use-now.js';
+import { ChatTitle } from '../chat/chat-title.js';
 import './permissions.css';
 
 /** What a rule allows, in one line: the program (and its pinned arguments), the tool, the server. */
@@ -71,7 +72,9 @@ function GrantRow({ grant }: { grant: SessionGrantView }) {
       <code className="permission-what">{what}</code>
       <dl className="faint">
         <dt>{t('permissions.sessionKey')}</dt>
-        <dd>{grant.sessionKey}</dd>
+        <dd>
+          <ChatTitle sessionKey={grant.sessionKey} />
+        </dd>
         <dt>{t('permissions.origin')}</dt>
         <dd>
           {t(who.key, { name: who.name ?? '' })} · {formatTime(grant.grantedAtMs)}

@@ -124,7 +124,7 @@ describe('UsageView', () => {
     renderWithStores(app, <UsageView />);
     const row = within(await screen.findByTestId('usage-session'));
     expect(row.getByText('40,000')).toBeTruthy();
-    fireEvent.click(row.getByRole('button', { name: 'agent:main:main' }));
+    fireEvent.click(row.getByRole('button', { name: 'Main' }));
     expect(app.stores.sessions.getState().activeKey).toBe('agent:main:main');
     expect(app.stores.ui.getState().view).toBe('chat');
   });

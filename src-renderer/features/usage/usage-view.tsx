@@ -10,6 +10,7 @@ import type {
 import { useDomain, useStores, useT } from '../../app/stores-context.js';
 import type { UsageMetric } from '../../stores/usage-store.js';
 import { formatTime } from '../../ui/use-now.js';
+import { ChatTitle } from '../chat/chat-title.js';
 import { formatCost } from '../schedule/schedule-view.js';
 import './usage.css';
 
@@ -140,7 +141,7 @@ function TopSessions() {
                       ui.getState().navigate('chat');
                     }}
                   >
-                    {row.sessionKey}
+                    <ChatTitle sessionKey={row.sessionKey} />
                   </button>
                   <span className="faint"> {t('usage.calls', { n: row.calls })}</span>
                 </td>
