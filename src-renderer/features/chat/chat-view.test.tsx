@@ -33,7 +33,10 @@ describe('ChatView', () => {
     });
     renderWithStores(app, <ChatView viewport={viewport} />);
     await act(() => app.client.waitForConnected());
-    fireEvent.click(screen.getByRole('button', { name: 'Prompt cache' }));
+    // The prompt cache lives in the chat's details menu, not in the header.
+    expect(screen.queryByText('Prompt cache')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Chat details' }));
+    expect(screen.getByRole('dialog', { name: 'Chat details' })).toBeTruthy();
     await waitFor(() => expect(screen.getByText('cache miss')).toBeTruthy());
     expect(screen.getByText('first call')).toBeTruthy();
     expect(screen.getByText(/system prompt changed/)).toBeTruthy();

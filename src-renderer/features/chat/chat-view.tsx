@@ -4,7 +4,7 @@ import type { ChatMessage } from '../../stores/chat-message.js';
 import type { Transcript as TranscriptData } from '../../stores/chat-store.js';
 import { Icon } from '../../ui/icons.js';
 import { OnboardingCard } from '../onboarding/onboarding-card.js';
-import { CacheTracePanel } from './cache-trace-panel.js';
+import { ChatDetailsMenu } from './cache-trace-panel.js';
 import { useChatTitle } from './chat-title.js';
 import { Composer } from './composer.js';
 import { SessionList } from './session-list.js';
@@ -71,7 +71,6 @@ export function ChatView({ viewport }: { viewport?: { width: number; height: num
             <Icon name="plus" size={16} />
             <span className="wide-only">{t('chat.reset')}</span>
           </button>
-          <CacheTracePanel sessionKey={sessionKey} />
           <label className="model-picker">
             <span className="sr-only">{t('chat.model')}</span>
             <select
@@ -91,6 +90,7 @@ export function ChatView({ viewport }: { viewport?: { width: number; height: num
               ))}
             </select>
           </label>
+          <ChatDetailsMenu sessionKey={sessionKey} />
         </header>
         <OnboardingCard />
         {transcript.error && (
