@@ -1,25 +1,31 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { encodeSetupCode, type SetupCode, setupLink } from '../protocol/index.js';
 import { DeepLinkError, findDeepLinkArg, parseDeepLink } from './deep-links.js';
 
-const token = 'abcdefghijklmnop_QRST-1234';
-const fp = 'a'.repeat(64);
+const fingerprint = 'a'.repeat(64);
+const setup = (overrides: Partial<SetupCode> = {}): SetupCode => ({
+  version: 1,
+  urls: ['wss://192.168.1.5:18790'],
+  bootstrapToken: 'abcdefghijklmnop_QRST-1234',
+  tlsFingerprint: fingerprint,
+  expiresAt: 2_000_000,
+  name: 'Home desktop',
+  ...overrides,
+});
+const code = encodeSetupCode(setup());
 
 describe('deep links', () => {
-  it('parses a pairing link', () => {
-    expect(
-      parseDeepLink(`hearth://pair?gateway=wss://home.example:18790&token=${token}&fingerprint=sha256:${fp}`),
-    ).toEqual({
-      kind: 'pair',
-      gatewayUrl: 'wss://home.example:18790',
-      token,
-      fingerprint: `sha256:${fp}`,
-    });
-    expect(parseDeepLink(`hearth://pair?gateway=ws%3A%2F%2F192.168.1.5%3A18790&token=${token}`)).toEqual({
-      kind: 'pair',
-      gatewayUrl: 'ws://192.168.1.5:18790',
-      token,
-    });
+  it('parses exactly what `hearth pair qr` prints (hearth://pair?code=…)', () => {
+    const link = setupLink(code);
+    expect(parseDeepLink(link)).toEqual({ kind: 'pair', code, setup: setup() });
+    // hearth:pair?code=… (no slashes) is the same link.
+    expect(parseDeepLink(`hearth:pair?code=${code}`)).toMatchObject({ kind: 'pair', code });
+  });
+
+  it('refuses an expired pairing code, naming the expiry', () => {
+    expect(() => parseDeepLink(setupLink(code), 3_000_000)).toThrow(/expired/);
+    expect(parseDeepLink(setupLink(code), 1_000_000)).toMatchObject({ kind: 'pair' });
   });
 
   it('parses a session link, decoding the key', () => {
@@ -38,17 +44,18 @@ describe('deep links', () => {
     ['hearth pair', /not a link/],
     ['hearth://', /no action/],
     ['hearth://delete-everything', /unknown action "delete-everything"/],
-    [`hearth://pair?token=${token}`, /missing "gateway"/],
-    ['hearth://pair?gateway=wss://h:1', /missing "token"/],
-    [`hearth://pair?gateway=https://h:1&token=${token}`, /must be ws:\/\/ or wss:\/\//],
-    [`hearth://pair?gateway=wss://u:p@h:1&token=${token}`, /must not carry credentials/],
-    [`hearth://pair?gateway=nope&token=${token}`, /gateway is not a URL/],
-    ['hearth://pair?gateway=wss://h:1&token=short', /token must be 16–512 characters/],
-    [`hearth://pair?gateway=wss://h:1&token=${token}&token=${token}`, /"token" more than once/],
-    [`hearth://pair?gateway=wss://h:1&token=${token}&next=evil`, /unknown parameter "next"/],
-    [`hearth://pair?gateway=wss://h:1&token=${token}&fingerprint=zz`, /fingerprint must be a SHA-256/],
-    [`hearth://pair?gateway=ws://h:1&token=${token}&fingerprint=${fp}`, /fingerprint but its gateway is not wss/],
-    [`hearth://pair/extra?gateway=wss://h:1&token=${token}`, /unexpected path after pair/],
+    ['hearth://pair', /missing "code" \(make one with `hearth pair qr`\)/],
+    ['hearth://pair?code=', /missing "code"/],
+    [`hearth://pair?code=${code}&code=${code}`, /"code" more than once/],
+    [`hearth://pair?code=${code}&next=evil`, /unknown parameter "next"/],
+    ['hearth://pair?gateway=wss://h:1&token=abcdefghijklmnopq', /unknown parameter "gateway"/],
+    ['hearth://pair?code=not%20base64!', /not a setup code/],
+    ['hearth://pair?code=bm90IGpzb24', /pair link: the setup code is damaged/],
+    [`hearth://pair?code=${encodeSetupCode(setup({ tlsFingerprint: 'zz' }))}`, /no valid TLS fingerprint/],
+    [`hearth://pair?code=${encodeSetupCode(setup({ urls: ['ws://h:1'] }))}`, /must be wss:\/\/ \(pinned TLS\)/],
+    [`hearth://pair?code=${encodeSetupCode(setup({ urls: ['wss://u:p@h:1'] }))}`, /must not carry credentials/],
+    [`hearth://pair?code=${encodeSetupCode(setup({ urls: ['nope'] }))}`, /address is not a URL/],
+    [`hearth://pair/extra?code=${code}`, /unexpected path after pair/],
     ['hearth://session/', /exactly one key/],
     ['hearth://session/a/b', /exactly one key/],
     ['hearth://session/%E0%A4%A', /not valid percent-encoding/],

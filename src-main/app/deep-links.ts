@@ -2,17 +2,26 @@
  * `hearth://` links: the OS hands them to us on launch (argv on Windows/Linux,
  * `open-url` on macOS) or to the running instance (second-instance argv).
  *
- *   hearth://pair?gateway=wss://host:18790&token=<bootstrap token>[&fingerprint=<sha256>]
+ *   hearth://pair?code=<setup code>           exactly what `hearth pair qr` prints
  *   hearth://session/<session key>            e.g. hearth://session/agent%3Amain%3Amain
  *
  * Every link comes from outside (a web page, a QR code), so nothing in it is
  * trusted: bad links fail with a message saying exactly what is wrong, and a
- * pairing link only ever pre-fills the pairing screen for the user to confirm.
+ * pairing link only opens the pairing screen, which asks the gateway's owner to
+ * approve this device (the code itself grants nothing but that request).
  */
+import { decodeSetupCode, type SetupCode, SetupCodeError } from '../protocol/index.js';
+
 export const DEEP_LINK_SCHEME = 'hearth';
 
 export type DeepLink =
-  | { kind: 'pair'; gatewayUrl: string; token: string; fingerprint?: string }
+  | {
+      kind: 'pair';
+      /** The setup code as it came (base64url), handed on to the pairing screen. */
+      code: string;
+      /** What the code says: gateway addresses, certificate pin, expiry, name. */
+      setup: SetupCode;
+    }
   | { kind: 'session'; sessionKey: string };
 
 export class DeepLinkError extends Error {
@@ -24,9 +33,10 @@ export class DeepLinkError extends Error {
 
 const MAX_LINK_LENGTH = 2048;
 const SESSION_KEY = /^[A-Za-z0-9][A-Za-z0-9:._@+-]{0,255}$/;
-const FINGERPRINT = /^(sha256:)?([0-9a-f]{64}|([0-9a-f]{2}:){31}[0-9a-f]{2})$/i;
+const SETUP_CODE = /^[A-Za-z0-9_-]+={0,2}$/;
 
-export function parseDeepLink(link: string): DeepLink {
+/** `now` (ms) makes an expired pairing code fail here, naming the expiry, rather than at the gateway. */
+export function parseDeepLink(link: string, now?: number): DeepLink {
   if (link.length > MAX_LINK_LENGTH) throw new DeepLinkError(`link is longer than ${MAX_LINK_LENGTH} characters`);
   let url: URL;
   try {
@@ -43,51 +53,49 @@ export function parseDeepLink(link: string): DeepLink {
   switch (action) {
     case 'pair':
       if (rest.length > 0) throw new DeepLinkError(`unexpected path after pair: /${rest.join('/')}`);
-      return parsePair(url.searchParams);
+      return parsePair(url.searchParams, now);
     case 'session':
       return parseSession(rest);
     case undefined:
-      throw new DeepLinkError('link has no action (expected hearth://pair?… or hearth://session/<key>)');
+      throw new DeepLinkError('link has no action (expected hearth://pair?code=… or hearth://session/<key>)');
     default:
       throw new DeepLinkError(`unknown action "${truncate(action)}" (expected pair or session)`);
   }
 }
 
-function parsePair(params: URLSearchParams): DeepLink {
-  const allowed = new Set(['gateway', 'token', 'fingerprint']);
+function parsePair(params: URLSearchParams, now: number | undefined): DeepLink {
   for (const key of params.keys()) {
-    if (!allowed.has(key)) throw new DeepLinkError(`pair link has an unknown parameter "${truncate(key)}"`);
+    if (key !== 'code') {
+      throw new DeepLinkError(`pair link has an unknown parameter "${truncate(key)}" (it carries only code=)`);
+    }
   }
-  const gateway = single(params, 'gateway');
-  const token = single(params, 'token');
-  const fingerprint = params.has('fingerprint') ? single(params, 'fingerprint') : undefined;
-  let gatewayUrl: URL;
+  const codes = params.getAll('code');
+  if (codes.length === 0 || codes[0] === '') {
+    throw new DeepLinkError('pair link is missing "code" (make one with `hearth pair qr`)');
+  }
+  if (codes.length > 1) throw new DeepLinkError('pair link has "code" more than once');
+  const code = codes[0]!;
+  if (!SETUP_CODE.test(code)) throw new DeepLinkError("pair link's code is not a setup code (base64url expected)");
+  let setup: SetupCode;
   try {
-    gatewayUrl = new URL(gateway);
-  } catch {
-    throw new DeepLinkError(`pair link's gateway is not a URL: ${JSON.stringify(truncate(gateway))}`);
+    setup = decodeSetupCode(code, now);
+  } catch (error) {
+    if (error instanceof SetupCodeError) throw new DeepLinkError(`pair link: ${error.message}`);
+    throw error;
   }
-  if (gatewayUrl.protocol !== 'ws:' && gatewayUrl.protocol !== 'wss:') {
-    throw new DeepLinkError(`pair link's gateway must be ws:// or wss://, got ${gatewayUrl.protocol}//`);
+  for (const address of setup.urls) {
+    let parsed: URL;
+    try {
+      parsed = new URL(address);
+    } catch {
+      throw new DeepLinkError(`pair link's gateway address is not a URL: ${JSON.stringify(truncate(address))}`);
+    }
+    if (parsed.protocol !== 'wss:' && parsed.protocol !== 'https:') {
+      throw new DeepLinkError(`pair link's gateway address must be wss:// (pinned TLS), got ${parsed.protocol}//`);
+    }
+    if (parsed.username || parsed.password) throw new DeepLinkError("pair link's gateway must not carry credentials");
   }
-  if (gatewayUrl.username || gatewayUrl.password) {
-    throw new DeepLinkError("pair link's gateway must not carry credentials");
-  }
-  if (!/^[A-Za-z0-9_-]{16,512}$/.test(token)) {
-    throw new DeepLinkError("pair link's token must be 16–512 characters of A–Z, a–z, 0–9, _ or -");
-  }
-  if (fingerprint !== undefined && !FINGERPRINT.test(fingerprint)) {
-    throw new DeepLinkError("pair link's fingerprint must be a SHA-256 (64 hex digits or colon pairs)");
-  }
-  if (fingerprint !== undefined && gatewayUrl.protocol !== 'wss:') {
-    throw new DeepLinkError('pair link has a fingerprint but its gateway is not wss://');
-  }
-  return {
-    kind: 'pair',
-    gatewayUrl: gatewayUrl.toString().replace(/\/$/, ''),
-    token,
-    ...(fingerprint ? { fingerprint } : {}),
-  };
+  return { kind: 'pair', code, setup };
 }
 
 function parseSession(rest: string[]): DeepLink {
@@ -102,13 +110,6 @@ function parseSession(rest: string[]): DeepLink {
     throw new DeepLinkError(`session key "${truncate(key)}" has characters a session key cannot have`);
   }
   return { kind: 'session', sessionKey: key };
-}
-
-function single(params: URLSearchParams, name: string): string {
-  const values = params.getAll(name);
-  if (values.length === 0 || values[0] === '') throw new DeepLinkError(`pair link is missing "${name}"`);
-  if (values.length > 1) throw new DeepLinkError(`pair link has "${name}" more than once`);
-  return values[0]!;
 }
 
 /** The first hearth:// argument on a command line (Windows/Linux pass links as argv). */

@@ -101,6 +101,7 @@ const instance = claimSingleInstance(app, {
       message: 'Hearth cannot open this link.',
       detail: message,
     }),
+  now: () => systemClock.now(),
   logger,
 });
 

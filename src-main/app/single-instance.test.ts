@@ -1,7 +1,17 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../base/index.js';
-import type { DeepLink } from './deep-links.js';
+import { encodeSetupCode, decodeSetupCode as parseSetup, setupLink } from '../protocol/index.js';
+import { type DeepLink, parseDeepLink } from './deep-links.js';
+
+const code = encodeSetupCode({
+  version: 1,
+  urls: ['wss://192.168.1.5:18790'],
+  bootstrapToken: 'abcdefghijklmnop_QRST-1234',
+  tlsFingerprint: 'b'.repeat(64),
+  expiresAt: 2_000_000,
+});
+
 import { claimSingleInstance, routeForDeepLink, type SingleInstanceApp } from './single-instance.js';
 
 class FakeApp extends EventEmitter implements SingleInstanceApp {
@@ -31,6 +41,7 @@ function setup(lockFree: boolean, argv: string[] = ['/opt/Hearth/hearth']) {
     },
     openLink: (link) => void opened.push(link),
     badLink: (message) => void bad.push(message),
+    now: () => 1_000_000,
     logger: createMemoryLogger(),
   });
   return { app, instance, opened, bad, focused: () => focused };
@@ -80,6 +91,15 @@ describe('single instance', () => {
     expect(bad).toEqual(['unknown action "bogus" (expected pair or session)']);
   });
 
+  it('opens a pairing link from a second launch, and refuses one whose code has expired', () => {
+    const { app, opened, bad } = setup(true);
+    app.emit('second-instance', {}, ['/opt/Hearth/hearth', setupLink(code)], '/home/me', {});
+    expect(opened).toMatchObject([{ kind: 'pair', code, setup: { urls: ['wss://192.168.1.5:18790'] } }]);
+    const stale = encodeSetupCode({ ...parseSetup(code), expiresAt: 999_000 });
+    app.emit('second-instance', {}, ['/opt/Hearth/hearth', setupLink(stale)], '/home/me', {});
+    expect(bad).toEqual(['pair link: the setup code has expired; make a new one on the desktop']);
+  });
+
   it('remembers the link it was launched with', () => {
     const { instance, opened } = setup(true, ['/opt/Hearth/hearth', 'hearth://session/main']);
     expect(instance.launchLink).toBe('hearth://session/main');
@@ -91,8 +111,7 @@ describe('single instance', () => {
 describe('deep link routes', () => {
   it('maps links to renderer hash routes', () => {
     expect(routeForDeepLink({ kind: 'session', sessionKey: 'agent:main:main' })).toBe('#/sessions/agent%3Amain%3Amain');
-    expect(routeForDeepLink({ kind: 'pair', gatewayUrl: 'wss://h:1', token: 't'.repeat(16) })).toBe(
-      `#/pair?gateway=wss%3A%2F%2Fh%3A1&token=${'t'.repeat(16)}`,
-    );
+    const link = parseDeepLink(setupLink(code));
+    expect(routeForDeepLink(link)).toBe(`#/pair?code=${code}`);
   });
 });

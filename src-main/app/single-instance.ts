@@ -21,6 +21,8 @@ export interface SingleInstanceDeps {
   openLink(link: DeepLink): void;
   /** A link arrived that we cannot use; the message says why. */
   badLink(message: string): void;
+  /** The wall clock (ms), so an expired pairing code is refused with that reason. */
+  now(): number;
   logger: Logger;
 }
 
@@ -43,7 +45,7 @@ export function claimSingleInstance(app: SingleInstanceApp, deps: SingleInstance
   const launchLink = findDeepLinkArg(deps.argv);
   const handle = (raw: string): void => {
     try {
-      deps.openLink(parseDeepLink(raw));
+      deps.openLink(parseDeepLink(raw, deps.now()));
     } catch (error) {
       if (!(error instanceof DeepLinkError)) throw error;
       deps.logger.warn('ignored a bad hearth:// link', { reason: error.message });
@@ -79,7 +81,5 @@ function linkFromAdditionalData(data: unknown): string | undefined {
 /** The renderer route a link opens (hash routes, so the page is not reloaded). */
 export function routeForDeepLink(link: DeepLink): string {
   if (link.kind === 'session') return `#/sessions/${encodeURIComponent(link.sessionKey)}`;
-  const query = new URLSearchParams({ gateway: link.gatewayUrl, token: link.token });
-  if (link.fingerprint) query.set('fingerprint', link.fingerprint);
-  return `#/pair?${query.toString()}`;
+  return `#/pair?${new URLSearchParams({ code: link.code }).toString()}`;
 }
