@@ -53,15 +53,16 @@ test('auth profiles: cooldown shows a live countdown and the reason', async ({ p
   await ui.screenshot('auth-profiles');
 });
 
-test('memory: search highlights the planted note with its score breakdown', async ({ page }) => {
+test('memory: search highlights the planted note, dated, with its score breakdown in the tooltip', async ({ page }) => {
   const ui = new ControlUiPage(page);
   await ui.open(gateway.url, gateway.token, 'memory');
   await ui.searchMemory('green tea');
   await expect(ui.memoryHits).toHaveCount(1);
   await expect(ui.memoryHits.first().locator('mark')).toHaveText(['green', 'tea']);
-  await expect(ui.memoryHits.first().getByText('score 0.87')).toHaveAttribute(
+  // A dated note; the score and its parts are in the tooltip, not on its face.
+  await expect(ui.memoryHits.first().getByTestId('memory-note')).toHaveAttribute(
     'title',
-    'vector 0.81 · text 0.92 · decay 0.99',
+    'Relevance 0.87 (vector 0.81 · text 0.92 · decay 0.99)',
   );
   await ui.screenshot('memory');
 });

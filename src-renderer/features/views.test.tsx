@@ -265,7 +265,11 @@ describe('MemoryView', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
     const hit = await screen.findByTestId('memory-hit');
     expect([...hit.querySelectorAll('mark')].map((m) => m.textContent)).toEqual(['green', 'tea']);
-    expect(within(hit).getByText('score 0.82').getAttribute('title')).toBe('vector 0.70 · text 0.90 · decay 0.95');
+    // A dated note, not a path and a score: the score and its parts are in the tooltip.
+    const note = within(hit).getByTestId('memory-note');
+    expect(within(note).getByText('Nov 29, 2026')).toBeTruthy();
+    expect(hit.textContent).not.toContain('memory/2026-11-29.md');
+    expect(note.getAttribute('title')).toBe('Relevance 0.82 (vector 0.70 · text 0.90 · decay 0.95)');
     expect(app.gateway.calls('memory.search')).toEqual([{ agentId: 'main', query: 'green tea', k: 20 }]);
   });
 

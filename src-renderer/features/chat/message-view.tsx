@@ -5,6 +5,7 @@ import { Icon } from '../../ui/icons.js';
 import { AttachmentChip } from './attachment-chip.js';
 import { CopyButton } from './copy-button.js';
 import { Markdown } from './markdown.js';
+import { MemorySearchCall } from './memory-search-call.js';
 import { ToolCallView } from './tool-call-view.js';
 
 /** What can be done to a message; each is offered only where it makes sense (see Transcript). */
@@ -94,6 +95,10 @@ export const MessageView = memo(function MessageView({
 }) {
   const t = useT();
   const [editing, setEditing] = useState(false);
+  // Recall the agent did shows as the notes it read; anything waiting on an approval stays a tool call.
+  if (message.role === 'tool' && message.toolName === 'memory_search' && !message.approval) {
+    return <MemorySearchCall message={message} />;
+  }
   if (message.role === 'tool') return <ToolCallView message={message} />;
   if (message.role === 'notice') return <div className="msg-notice">{message.text}</div>;
   const mine = message.role === 'user';

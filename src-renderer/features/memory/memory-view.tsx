@@ -3,10 +3,12 @@ import { useDomain, useStores, useT } from '../../app/stores-context.js';
 import { highlightRuns, type MemoryDoc, type MemoryHit } from '../../stores/memory-store.js';
 import { Markdown } from '../chat/markdown.js';
 import { MemoryModels } from './memory-models.js';
+import { MemoryNote } from './memory-note-view.js';
 import './memory.css';
 
 const fmt = (n: number | undefined) => (n === undefined ? '—' : n.toFixed(2));
 
+/** A search hit as a dated note; its score and the score's parts are in the tooltip. */
 function Hit({ hit, query }: { hit: MemoryHit; query: string }) {
   const t = useT();
   const breakdown = t('memory.scoreBreakdown', {
@@ -15,22 +17,13 @@ function Hit({ hit, query }: { hit: MemoryHit; query: string }) {
     decay: fmt(hit.decay),
   });
   return (
-    <li className="hit card" data-testid="memory-hit">
-      <div className="spread">
-        <code className="faint">
-          {hit.path}
-          {hit.line ? `:${hit.line}` : ''}
-        </code>
-        <span className="badge accent plain" title={breakdown}>
-          {t('memory.score', { score: fmt(hit.score) })}
-        </span>
-      </div>
-      <p className="hit-text">
-        {highlightRuns(hit.text, query).map((run, i) =>
-          // biome-ignore lint/suspicious/noArrayIndexKey: runs are positional
-          run.hit ? <mark key={i}>{run.text}</mark> : <span key={i}>{run.text}</span>,
-        )}
-      </p>
+    <li className="hit card" data-testid="memory-hit" data-path={hit.line ? `${hit.path}:${hit.line}` : hit.path}>
+      <MemoryNote
+        path={hit.path}
+        snippet={hit.text}
+        query={query}
+        relevance={t('memory.note.relevance', { score: fmt(hit.score), breakdown })}
+      />
     </li>
   );
 }
