@@ -479,7 +479,8 @@ export const en = {
   'settings.field.tools.exec.allowlist.pattern': 'Program',
   'settings.hint.tools.exec.allowlist.pattern': 'Name or path glob, e.g. git or /usr/local/bin/*',
   'settings.field.tools.exec.allowlist.argPattern': 'Arguments (regular expression)',
-  'settings.hint.tools.exec.allowlist.argPattern': 'Only when the arguments match, e.g. ^status( |$). Empty: any arguments.',
+  'settings.hint.tools.exec.allowlist.argPattern':
+    'Only when the arguments match, e.g. ^status( |$). Empty: any arguments.',
   'settings.field.tools.exec.allowlist.cwdWithin': 'Only inside folder',
   'settings.hint.tools.exec.allowlist.cwdWithin': 'An absolute folder path. Empty: anywhere.',
   'settings.field.tools.exec.approvals': 'Who answers approvals',
@@ -487,7 +488,8 @@ export const en = {
   'settings.field.tools.exec.timeoutMs': 'Time limit per command (ms)',
   'settings.field.tools.exec.approvalTimeoutMs': 'How long an approval waits (ms)',
   'settings.field.memory.recall': 'Recall',
-  'settings.hint.memory.recall': 'Before each answer, memories that fit the conversation are added to what the agent reads.',
+  'settings.hint.memory.recall':
+    'Before each answer, memories that fit the conversation are added to what the agent reads.',
   'settings.field.memory.recall.mode': 'What recall searches with',
   'settings.field.memory.recall.style': 'Recall style',
   'settings.field.memory.recall.maxChars': 'Longest recalled note (characters)',
@@ -501,7 +503,8 @@ export const en = {
   'settings.field.mcp': 'MCP servers',
   'settings.hint.mcp': 'Servers the agents take tools from. Add one in the MCP view; change its settings here.',
   'settings.field.mcp.servers': 'Servers',
-  'settings.channelsElsewhere': 'Channels (Telegram, webhooks…) are set up, with their access rules, in their own view:',
+  'settings.channelsElsewhere':
+    'Channels (Telegram, webhooks…) are set up, with their access rules, in their own view:',
   'about.title': 'About Hearth',
   'about.version': 'Version',
   'about.protocol': 'Protocol',
@@ -532,7 +535,8 @@ export const en = {
     'Run now: what the nightly run does: in review mode the promotions wait for you under Review, otherwise a preview.',
   'dreams.running': 'Dreaming… reading notes and recalls, scoring candidates (started {when}).',
   'dreams.result': 'Result',
-  'dreams.result.preview': 'Preview of {day}: {candidates} candidates scored, {promoted} would be promoted. Nothing was written.',
+  'dreams.result.preview':
+    'Preview of {day}: {candidates} candidates scored, {promoted} would be promoted. Nothing was written.',
   'dreams.result.apply': 'Run of {day}: {candidates} candidates scored, {promoted} promoted into MEMORY.md.',
   'dreams.result.review': 'Run of {day}: {candidates} candidates scored, {queued} waiting for your review.',
   'dreams.result.seen': 'Read {notes} notes and {recalls} recalls.',

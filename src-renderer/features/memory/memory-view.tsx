@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { useDomain, useStores, useT } from '../../app/stores-context.js';
-import { highlightRuns, type MemoryDoc, type MemoryHit } from '../../stores/memory-store.js';
+import type { MemoryDoc, MemoryHit } from '../../stores/memory-store.js';
 import { Markdown } from '../chat/markdown.js';
 import { MemoryModels } from './memory-models.js';
 import { MemoryNote } from './memory-note-view.js';
