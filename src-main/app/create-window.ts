@@ -27,26 +27,36 @@ export function mainWindowOptions(input: MainWindowOptionsInput): BrowserWindowC
     // Shown on 'ready-to-show' so the user never sees a white flash.
     show: false,
     ...(input.iconPath ? { icon: input.iconPath } : {}),
-    webPreferences: {
-      preload: input.preloadPath,
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      nodeIntegrationInSubFrames: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      experimentalFeatures: false,
-      webviewTag: false,
-      navigateOnDragDrop: false,
-      spellcheck: true,
-      devTools: input.devTools,
-      // Read by src-preload (versionFromArgv); keep the flag name in sync.
-      additionalArguments: [
-        `--hearth-version=${input.appVersion}`,
-        ...(input.gatewayUrl ? [`--hearth-gateway-url=${input.gatewayUrl}`] : []),
-      ],
-    },
+    webPreferences: secureWebPreferences(input),
+  };
+}
+
+/**
+ * One definition for every window that loads the Control UI (the main window and the
+ * quick-ask composer): the page is the same untrusted web content whatever its route.
+ */
+export function secureWebPreferences(
+  input: Omit<MainWindowOptionsInput, 'iconPath'>,
+): NonNullable<BrowserWindowConstructorOptions['webPreferences']> {
+  return {
+    preload: input.preloadPath,
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    experimentalFeatures: false,
+    webviewTag: false,
+    navigateOnDragDrop: false,
+    spellcheck: true,
+    devTools: input.devTools,
+    // Read by src-preload (versionFromArgv); keep the flag name in sync.
+    additionalArguments: [
+      `--hearth-version=${input.appVersion}`,
+      ...(input.gatewayUrl ? [`--hearth-gateway-url=${input.gatewayUrl}`] : []),
+    ],
   };
 }
 

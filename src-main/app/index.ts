@@ -27,6 +27,11 @@ export { buildContentSecurityPolicy, type CspOptions, installContentSecurityPoli
 export { type DeepLink, DeepLinkError, findDeepLinkArg, parseDeepLink } from './deep-links.js';
 export { type DesktopSecretStoreOptions, openDesktopSecretStore, safeStorageFilePath } from './desktop-secret-store.js';
 export {
+  DEFAULT_QUICK_ASK_SHORTCUT,
+  DEFAULT_SUMMON_SHORTCUT,
+  registerGlobalShortcut,
+} from './global-shortcut.js';
+export {
   type BridgeWebContents,
   createIpcBridge,
   FRAME_CHANNEL,
@@ -54,7 +59,6 @@ export {
 } from './safe-storage-secret-store.js';
 export { type CleanShutdown, installCleanShutdown } from './shutdown.js';
 export { claimSingleInstance, routeForDeepLink, type SingleInstance } from './single-instance.js';
-export { DEFAULT_SUMMON_SHORTCUT, registerSummonShortcut } from './summon-shortcut.js';
 export { createTrayController, type TrayController, type TrayState, trayMenuTemplate, trayToolTip } from './tray.js';
 export {
   type AppUpdaterLike,

@@ -29,18 +29,19 @@ import { appMenuTemplate } from './app-menu.js';
 import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, isSameOrigin, originOf } from './app-origin.js';
 import { appSchemePrivileges, createAppProtocolHandler } from './app-protocol.js';
 import { createNativeApprovalPrompter } from './approval-dialog.js';
-import { hideOnClose, mainWindowOptions, showWhenReady, summonWindow } from './create-window.js';
+import { hideOnClose, mainWindowOptions, secureWebPreferences, showWhenReady, summonWindow } from './create-window.js';
 import { buildContentSecurityPolicy, installContentSecurityPolicy } from './csp.js';
 import { openDesktopSecretStore } from './desktop-secret-store.js';
+import { DEFAULT_QUICK_ASK_SHORTCUT, DEFAULT_SUMMON_SHORTCUT, registerGlobalShortcut } from './global-shortcut.js';
 import { createIpcBridge } from './ipc-bridge.js';
 import { launchedAtLogin } from './launch-at-login.js';
 import { createFileLogger, createLogActions, formatDiagnostics, mainLogPath } from './logs.js';
 import { guardNavigation } from './navigation-guard.js';
 import { createNotifier } from './notifications.js';
 import { denyPermissionsByDefault } from './permissions.js';
+import { createQuickAsk, QUICK_ASK_ROUTE, quickAskWindowOptions } from './quick-ask-window.js';
 import { installCleanShutdown } from './shutdown.js';
 import { claimSingleInstance, routeForDeepLink } from './single-instance.js';
-import { DEFAULT_SUMMON_SHORTCUT, registerSummonShortcut } from './summon-shortcut.js';
 import { createTrayController } from './tray.js';
 import { type AppUpdaterLike, restartPromptOptions, startAutoUpdates } from './updater.js';
 import { wakeOnResume } from './wake-on-resume.js';
@@ -180,15 +181,14 @@ async function start(): Promise<void> {
   const bridge = parts.add(
     createIpcBridge({ ipcMain, gateway: started.gateway, appOrigin: rendererOrigin, clock: systemClock, logger }),
   );
-  const mainWindow = new BrowserWindow(
-    mainWindowOptions({
-      preloadPath: resource('dist', 'src-preload', 'index.js'),
-      iconPath: resource('resources', 'icons', '512x512.png'),
-      appVersion: app.getVersion(),
-      gatewayUrl: originOf(started.url),
-      devTools: !app.isPackaged,
-    }),
-  );
+  const windowInput = {
+    preloadPath: resource('dist', 'src-preload', 'index.js'),
+    iconPath: resource('resources', 'icons', '512x512.png'),
+    appVersion: app.getVersion(),
+    gatewayUrl: originOf(started.url),
+    devTools: !app.isPackaged,
+  };
+  const mainWindow = new BrowserWindow(mainWindowOptions(windowInput));
   window = mainWindow;
   guardNavigation(mainWindow.webContents, {
     appOrigin: rendererOrigin,
@@ -222,9 +222,51 @@ async function start(): Promise<void> {
   parts.add(prompter.onDidChangePending((count) => tray.update({ pendingApprovals: count })));
   parts.add({ dispose: () => tray.update({ gatewayUp: false }) });
 
-  parts.add(
-    registerSummonShortcut(globalShortcut, env.HEARTH_SUMMON_SHORTCUT ?? DEFAULT_SUMMON_SHORTCUT, summon, logger),
+  const quickAsk = parts.add(
+    createQuickAsk({
+      createWindow: () => {
+        const quick = new BrowserWindow(quickAskWindowOptions(secureWebPreferences(windowInput)));
+        guardNavigation(quick.webContents, {
+          appOrigin: rendererOrigin,
+          openExternal: (url) => shell.openExternal(url),
+          logger,
+        });
+        bridge.attach(quick.webContents);
+        void quick.loadURL(`${devRendererUrl ?? APP_ENTRY_URL}${QUICK_ASK_ROUTE}`);
+        return quick;
+      },
+      openSession: (sessionKey) => openRoute(routeForDeepLink({ kind: 'session', sessionKey })),
+      logger,
+    }),
   );
+  const notifier = createNotifier(Notification, logger);
+  const shortcuts = [
+    registerGlobalShortcut(
+      globalShortcut,
+      {
+        purpose: 'Summon Hearth',
+        accelerator: env.HEARTH_SUMMON_SHORTCUT || DEFAULT_SUMMON_SHORTCUT,
+        setting: 'HEARTH_SUMMON_SHORTCUT',
+        action: summon,
+      },
+      logger,
+    ),
+    registerGlobalShortcut(
+      globalShortcut,
+      {
+        purpose: 'Quick ask',
+        accelerator: env.HEARTH_QUICK_ASK_SHORTCUT || DEFAULT_QUICK_ASK_SHORTCUT,
+        setting: 'HEARTH_QUICK_ASK_SHORTCUT',
+        action: () => quickAsk.toggle(),
+      },
+      logger,
+    ),
+  ];
+  for (const shortcut of shortcuts) {
+    parts.add(shortcut);
+    // Said once, where the person will see it: a key that silently does nothing is a bug report.
+    if (shortcut.problem) notifier.notify({ title: 'Hearth shortcut unavailable', body: shortcut.problem });
+  }
   Menu.setApplicationMenu(
     Menu.buildFromTemplate(
       appMenuTemplate({
