@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useDomain, useStores, useT } from '../../app/stores-context.js';
 import type { ChatMessage } from '../../stores/chat-message.js';
 import type { Transcript as TranscriptData } from '../../stores/chat-store.js';
@@ -35,6 +35,20 @@ export function ChatView({ viewport }: { viewport?: { width: number; height: num
   const modelError = useDomain('chat', (s) => s.modelError);
   const connected = useDomain('connection', (s) => s.connection.status === 'connected');
   const [sessionsOpen, setSessionsOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  const focusRequest = useDomain('ui', (s) => s.focusRequest);
+  const { ui } = useStores();
+
+  // A keyboard command (palette, shortcut) asked for the message box or the chat search: on a phone
+  // the chat list slides in first, then the field takes focus once it is on screen.
+  useEffect(() => {
+    if (!focusRequest) return;
+    ui.getState().clearFocusRequest();
+    setSessionsOpen(focusRequest === 'chat-search');
+    const selector = focusRequest === 'composer' ? '#composer-input' : '.session-search input[type="search"]';
+    const frame = requestAnimationFrame(() => root.current?.querySelector<HTMLElement>(selector)?.focus());
+    return () => cancelAnimationFrame(frame);
+  }, [focusRequest, ui]);
 
   useEffect(() => {
     const state = chat.getState().transcripts[sessionKey];
@@ -46,7 +60,7 @@ export function ChatView({ viewport }: { viewport?: { width: number; height: num
   const canRetry = last?.role === 'assistant' && (last.status === 'error' || last.status === 'aborted');
 
   return (
-    <div className={sessionsOpen ? 'chat sessions-open' : 'chat'}>
+    <div className={sessionsOpen ? 'chat sessions-open' : 'chat'} ref={root}>
       <SessionList onSelect={() => setSessionsOpen(false)} />
       <section className="conversation" aria-label={title}>
         <header className="conversation-header">
