@@ -1,4 +1,5 @@
 import { Suspense, useState } from 'react';
+import { CommandLayer } from '../features/palette/command-layer.js';
 import type { ViewId } from '../stores/ui-store.js';
 import { Icon } from '../ui/icons.js';
 import { ConnectionBadge, ConnectionBanner } from './connection-badge.js';
@@ -110,6 +111,7 @@ export function App({ onToken, onPair }: AppProps) {
           </div>
         </>
       )}
+      <CommandLayer />
     </div>
   );
 }
