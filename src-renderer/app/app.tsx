@@ -1,5 +1,6 @@
 import { Suspense, useState } from 'react';
 import { CommandLayer } from '../features/palette/command-layer.js';
+import { UpgradeNotice } from '../features/settings/upgrade-notice.js';
 import type { ViewId } from '../stores/ui-store.js';
 import { Icon } from '../ui/icons.js';
 import { ConnectionBadge, ConnectionBanner } from './connection-badge.js';
@@ -74,6 +75,7 @@ export function App({ onToken, onPair }: AppProps) {
       </nav>
       <div className="main">
         <ConnectionBanner />
+        <UpgradeNotice />
         <main className={flushViews.has(view) ? 'view flush' : 'view'} aria-label={t(`nav.${view}`)}>
           <Suspense fallback={<p className="empty">{t('common.loading')}</p>}>
             <View />

@@ -424,7 +424,7 @@ describe('SettingsView', () => {
     });
     renderWithStores(app, <SettingsView />);
     await act(() => app.client.waitForConnected());
-    fireEvent.click(screen.getByRole('tab', { name: 'Config file' }));
+    fireEvent.click(screen.getByRole('tab', { name: 'Advanced' }));
     const editor = await screen.findByRole('textbox', { name: 'Config file' });
     fireEvent.change(editor, { target: { value: '{"gateway":{"port":"x"}}' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));

@@ -12,13 +12,26 @@ export interface ConfigState {
   raw: string;
   parsed: Record<string, unknown>;
   hash?: string;
+  /** Where hearth.json is on the gateway's machine. */
+  path?: string;
   loaded: boolean;
   saving: boolean;
   issues: ConfigIssue[];
   savedAt?: number;
   error?: string;
+  /** hearth.json's JSON Schema (config.schema), once asked for: what Settings' forms are drawn from. */
+  schema?: unknown;
+  /** Refused edits' reason when the file changed under them (a hand edit): saving again applies them over it. */
+  conflict?: boolean;
   refresh(): Promise<void>;
   save(raw: string): Promise<boolean>;
+  loadSchema(): Promise<void>;
+  /** A JSON merge patch through config.patch against the hash last read, so a concurrent edit is refused, not lost. */
+  patch(patch: Record<string, unknown>): Promise<boolean>;
+}
+
+function readReason(details: unknown): unknown {
+  return details && typeof details === 'object' && 'reason' in details ? details.reason : undefined;
 }
 
 /** Schema problems arrive as `details.errors` on INVALID_REQUEST from config.set. */
@@ -40,6 +53,7 @@ export function createConfigStore(client: GatewayPort, now: () => number): Store
           raw: result.exists || result.raw ? result.raw : '{}\n',
           parsed: readParsedConfig(result.parsed),
           hash: result.hash,
+          path: result.path,
           loaded: true,
           issues: result.errors ?? [],
           error: undefined,
@@ -67,6 +81,32 @@ export function createConfigStore(client: GatewayPort, now: () => number): Store
       } catch (error) {
         const issues = issuesOf(error);
         set({ saving: false, issues, error: issues.length > 0 ? undefined : errorText(error) });
+        return false;
+      }
+    },
+    async loadSchema() {
+      if (get().schema !== undefined) return;
+      try {
+        const { schema } = await client.request('config.schema', {});
+        set({ schema });
+      } catch (error) {
+        set({ error: errorText(error) });
+      }
+    },
+    async patch(patch) {
+      set({ saving: true, conflict: false });
+      try {
+        const hash = get().hash;
+        await client.request('config.patch', hash ? { patch, baseHash: hash } : { patch });
+        set({ saving: false, issues: [], savedAt: now(), error: undefined });
+        await get().refresh();
+        return true;
+      } catch (error) {
+        const issues = issuesOf(error);
+        const conflict = error instanceof GatewayError && readReason(error.details) === 'base-hash-mismatch';
+        // The file moved on: read it again (which clears errors), so the next save is checked against what is there now.
+        if (conflict) await get().refresh();
+        set({ saving: false, issues, conflict, error: issues.length > 0 ? undefined : errorText(error) });
         return false;
       }
     },

@@ -1,5 +1,6 @@
 import type { StoreApi } from 'zustand/vanilla';
 import type { Language } from '../i18n/translate.js';
+import { type AboutState, createAboutStore, type NoticeStorage } from './about-store.js';
 import { type AgentsState, createAgentsStore } from './agents-store.js';
 import { type ApprovalsState, createApprovalsStore } from './approvals-store.js';
 import { type AuthState, createAuthStore } from './auth-store.js';
@@ -47,6 +48,8 @@ export interface Stores {
   channels: StoreApi<ChannelsState>;
   mcp: StoreApi<McpState>;
   config: StoreApi<ConfigState>;
+  /** The gateway's version, home and upgrade report (Settings → About, the upgrade notice). */
+  about: StoreApi<AboutState>;
   /** Import from OpenClaw / Hermes, offered in onboarding. */
   imports: StoreApi<ImportState>;
   /** Onboarding's provider setup (kind, Test connection, model chain, Save). */
@@ -64,6 +67,8 @@ export interface CreateStoresOptions {
   view?: ViewId;
   gatewayOrigin?: string;
   now: () => number;
+  /** Where the upgrade notice remembers it was seen (the browser's localStorage); in memory when absent. */
+  storage?: NoticeStorage;
 }
 
 export function createStores(client: GatewayPort, options: CreateStoresOptions): Stores {
@@ -90,6 +95,7 @@ export function createStores(client: GatewayPort, options: CreateStoresOptions):
     channels: createChannelsStore(client),
     mcp: createMcpStore(client),
     config: createConfigStore(client, now),
+    about: createAboutStore(client, options.storage),
     imports: createImportStore(client),
     setup: createProviderSetupStore(client),
   };

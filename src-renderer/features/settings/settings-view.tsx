@@ -3,21 +3,32 @@ import { useDomain, useStores, useT } from '../../app/stores-context.js';
 import type { MessageKey } from '../../i18n/en.js';
 import { record } from '../../stores/gateway-port.js';
 import { TabList } from '../../ui/tab-list.js';
+import { AboutPanel } from './about-panel.js';
 import type { ThemeChoice } from './appearance.js';
 import { useAppearanceStore } from './appearance-store.js';
-import { SettingsForm } from './settings-form-view.js';
+import { SchemaForm } from './schema-form-view.js';
 import './settings.css';
 
-type Section = 'general' | 'agents' | 'providers' | 'exec' | 'memory' | 'editor';
+type Section = 'general' | 'agents' | 'providers' | 'exec' | 'memory' | 'connections' | 'about' | 'advanced';
 
-const sections: { id: Section; label: MessageKey; keys: string[] }[] = [
-  // Top-level sections of hearth.json (config/config-schema.ts) each tab reads.
-  { id: 'general', label: 'settings.general', keys: [] },
+const sections: { id: Section; label: MessageKey; keys?: string[]; form?: string[][] }[] = [
+  { id: 'general', label: 'settings.general' },
+  // Read views of these top-level sections of hearth.json (config/config-schema.ts).
   { id: 'agents', label: 'settings.agents', keys: ['agents', 'bindings', 'session', 'channels'] },
   { id: 'providers', label: 'settings.providers', keys: ['providers', 'models', 'auth'] },
-  { id: 'exec', label: 'settings.exec', keys: ['exec', 'tools'] },
-  { id: 'memory', label: 'settings.memory', keys: ['memory', 'dreaming', 'cron'] },
-  { id: 'editor', label: 'settings.editor', keys: [] },
+  // Forms drawn from the config schema (config.schema): the settings people change.
+  { id: 'exec', label: 'settings.tab.exec', form: [['tools', 'exec']] },
+  {
+    id: 'memory',
+    label: 'settings.tab.memory',
+    form: [
+      ['memory', 'recall'],
+      ['memory', 'dreaming'],
+    ],
+  },
+  { id: 'connections', label: 'settings.tab.connections', form: [['mcp']] },
+  { id: 'about', label: 'settings.tab.about' },
+  { id: 'advanced', label: 'settings.tab.advanced' },
 ];
 
 /** A config value as nested key/value rows; scalars as code, lists as chips. */
@@ -92,6 +103,7 @@ function ConfigSection({ keys }: { keys: string[] }) {
 
 function ConfigEditor() {
   const t = useT();
+  const path = useDomain('config', (s) => s.path);
   const { config } = useStores();
   const raw = useDomain('config', (s) => s.raw);
   const issues = useDomain('config', (s) => s.issues);
@@ -102,6 +114,9 @@ function ConfigEditor() {
   useEffect(() => setDraft(raw), [raw]);
   return (
     <div className="stack">
+      <p className="muted" style={{ margin: 0 }}>
+        {t('settings.advanced.intro')} {path && <code>{path}</code>}
+      </p>
       <textarea
         className="textarea config-editor"
         spellCheck={false}
@@ -193,18 +208,20 @@ function Appearance() {
   );
 }
 
-function Elsewhere() {
+function Elsewhere({ only }: { only?: 'channels' }) {
   const t = useT();
   const { ui } = useStores();
   return (
     <p className="muted row">
-      {t('settings.elsewhere')}
+      {only ? t('settings.channelsElsewhere') : t('settings.elsewhere')}
       <button type="button" className="button" onClick={() => ui.getState().navigate('channels')}>
         {t('nav.channels')}
       </button>
-      <button type="button" className="button" onClick={() => ui.getState().navigate('mcp')}>
-        {t('nav.mcp')}
-      </button>
+      {!only && (
+        <button type="button" className="button" onClick={() => ui.getState().navigate('mcp')}>
+          {t('nav.mcp')}
+        </button>
+      )}
     </p>
   );
 }
@@ -225,18 +242,27 @@ export function SettingsView() {
         onSelect={setSection}
       />
       <div id="settings-panel" role="tabpanel" aria-labelledby={`settings-tab-${section}`}>
-        {section === 'editor' ? (
+        {section === 'advanced' ? (
           <ConfigEditor />
         ) : section === 'general' ? (
           <div className="stack">
             <Appearance />
-            <SettingsForm />
             <Elsewhere />
+          </div>
+        ) : section === 'about' ? (
+          <AboutPanel />
+        ) : current.form ? (
+          <div className="stack">
+            <p className="muted" style={{ margin: 0 }}>
+              {t('settings.form.intro')}
+            </p>
+            <SchemaForm key={section} sections={current.form} />
+            {section === 'connections' && <Elsewhere only="channels" />}
           </div>
         ) : (
           <div className="stack">
             {section === 'providers' && <ModelsTable />}
-            <ConfigSection keys={current.keys} />
+            <ConfigSection keys={current.keys ?? []} />
           </div>
         )}
       </div>
