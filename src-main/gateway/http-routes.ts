@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { buildControlUiPolicy, CANVAS_PATH, controlUiHeaders } from '../protocol/control-ui-policy.js';
+import { canvasEmptyPage } from './canvas-empty-page.js';
 import { CompressedBodyCache } from './compressed-assets.js';
 import { CONTROL_UI_CONFIG_PATHS, controlUiConfig } from './control-ui-config.js';
 import { createInlineScriptHashes } from './inline-script-hashes.js';
@@ -50,7 +51,18 @@ export function createHttpHandler(options: HttpRoutesOptions) {
 
     if (path.startsWith(CANVAS_PREFIX) || path === '/__hearth__/canvas') {
       const file = await resolveInside(options.canvasDir(), path.slice(CANVAS_PREFIX.length), CANVAS_FILES);
-      if (!file) return json(response, 404, { ok: false, error: 'not found' });
+      if (!file) {
+        // Nothing there (an empty canvas, or a page the agent has not written): a page, not JSON.
+        response.writeHead(404, {
+          'content-type': 'text/html; charset=utf-8',
+          'content-security-policy': 'sandbox allow-scripts',
+          'cache-control': 'no-store',
+          'referrer-policy': 'no-referrer',
+          'x-content-type-options': 'nosniff',
+        });
+        response.end(request.method === 'HEAD' ? undefined : canvasEmptyPage(url.searchParams.get('theme')));
+        return;
+      }
       // The canvas is the agent's page: give it an opaque origin even if opened directly.
       return sendFile(
         response,
