@@ -1,6 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.js';
+import { parseHashRoute } from './app/hash-route.js';
+import { type HashSource, RoutedRoot } from './app/routed-root.js';
 import { StoresProvider } from './app/stores-context.js';
 import { setUpBrowserPairing } from './features/pairing/browser-pairing.js';
 import { PairingGate } from './features/pairing/pairing-gate.js';
@@ -28,6 +30,11 @@ const phone = setUpBrowserPairing({
   platform: navigator.platform || 'web',
   locale: navigator.language,
 });
+// `#/pair?code=…` (a hearth:// pairing link the desktop routed, or a pasted address) pairs like the QR's `#pair=`.
+const launchRoute = parseHashRoute(window.location.hash);
+const launchPairCode = phone.code ?? (launchRoute?.kind === 'pair' ? launchRoute.code : undefined);
+// Single use: out of the address bar at once (the pairing gate has it), so it is not followed twice.
+if (launchRoute?.kind === 'pair') clearHash();
 const started = startClient({
   scope: window as unknown as { hearth?: unknown },
   location: window.location,
@@ -40,7 +47,7 @@ const started = startClient({
   platform: navigator.platform || 'web',
   locale: navigator.language,
   device: phone.device,
-  deferStart: phone.code !== undefined,
+  deferStart: launchPairCode !== undefined,
 });
 const pairing = phone.createStore(() => started.restart?.());
 
@@ -50,6 +57,7 @@ const stores = createStores(started.client, {
   view: isViewId(requestedView) ? requestedView : undefined,
   gatewayOrigin: started.gatewayOrigin,
   now: () => Date.now(),
+  storage: window.localStorage,
 });
 
 // Theme and language are this device's choice, remembered in its storage (Settings → General).
@@ -62,15 +70,49 @@ const appearance = createAppearanceStore({
   onOsChange: (listener) => darkQuery.addEventListener('change', listener),
 });
 
+const hash: HashSource = {
+  read: () => window.location.hash,
+  set: (route) => {
+    window.location.hash = route;
+  },
+  clear: clearHash,
+  subscribe: (listener) => {
+    window.addEventListener('hashchange', listener);
+    return () => window.removeEventListener('hashchange', listener);
+  },
+};
+// Pairing links after start reach the pairing gate through this one listener slot.
+let startPairing: ((code: string) => void) | undefined;
+const onPairLink = (start: (code: string) => void) => {
+  startPairing = start;
+  return () => {
+    if (startPairing === start) startPairing = undefined;
+  };
+};
+const pairLater = (code: string) => startPairing?.(code);
+
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 createRoot(root).render(
   <StrictMode>
     <AppearanceContext.Provider value={appearance}>
       <StoresProvider stores={stores}>
-        <PairingGate store={pairing} initialCode={phone.code} device={phone.device} restart={started.restart}>
-          {(openPairing) => <App onToken={started.useToken} onPair={started.restart ? openPairing : undefined} />}
-        </PairingGate>
+        <RoutedRoot
+          hash={hash}
+          desktop={started.kind === 'ipc'}
+          pair={pairLater}
+          dismissQuickAsk={started.kind === 'ipc' ? () => window.close() : undefined}
+        >
+          <PairingGate
+            store={pairing}
+            initialCode={launchPairCode}
+            device={phone.device}
+            restart={started.restart}
+            onPairLink={onPairLink}
+          >
+            {(openPairing) => <App onToken={started.useToken} onPair={started.restart ? openPairing : undefined} />}
+          </PairingGate>
+        </RoutedRoot>
       </StoresProvider>
     </AppearanceContext.Provider>
   </StrictMode>,

@@ -232,6 +232,8 @@ async function start(): Promise<void> {
           logger,
         });
         bridge.attach(quick.webContents);
+        // Esc in the composer closes the page's window: keep it, hidden, for the next press.
+        hideOnClose(quick, () => shutdown.quitting);
         void quick.loadURL(`${devRendererUrl ?? APP_ENTRY_URL}${QUICK_ASK_ROUTE}`);
         return quick;
       },

@@ -16,6 +16,8 @@ export interface PairingGateProps {
   device?: DeviceCredentials;
   /** Connect the app's client again (with the new device token, or the gateway token). */
   restart?: () => void;
+  /** Pairing links followed later (`#/pair?code=…`, src-renderer/app/hash-route.ts): each starts pairing at once. */
+  onPairLink?: (start: (code: string) => void) => () => void;
   /** The app; `openPairing` shows the "Pair this device" screen. */
   children: (openPairing: () => void) => ReactNode;
 }
@@ -24,7 +26,7 @@ export interface PairingGateProps {
  * Stands in front of the app on a phone: pairs with a setup code, and explains a device
  * token the desktop no longer accepts. Inside the desktop app it only renders the app.
  */
-export function PairingGate({ store, initialCode, device, restart, children }: PairingGateProps) {
+export function PairingGate({ store, initialCode, device, restart, onPairLink, children }: PairingGateProps) {
   const [pairing, setPairing] = useState(initialCode !== undefined);
   const phase = useStore(store, (s) => s.phase);
   const connection = useDomain('connection', (s) => s.connection);
@@ -32,6 +34,16 @@ export function PairingGate({ store, initialCode, device, restart, children }: P
   useEffect(() => {
     if (initialCode) void store.getState().start(initialCode);
   }, [initialCode, store]);
+
+  useEffect(
+    () =>
+      onPairLink?.((code) => {
+        store.getState().cancel();
+        setPairing(true);
+        void store.getState().start(code);
+      }),
+    [onPairLink, store],
+  );
 
   useEffect(() => {
     if (phase === 'paired') setPairing(false);
