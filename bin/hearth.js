@@ -1,13 +1,16 @@
 #!/usr/bin/env node
-// The `hearth` command. Runs the compiled CLI (dist/) when it is at least as new as the
+// The `hearth` command. Runs the built CLI (dist/) when it is at least as new as the
 // sources, and the TypeScript sources through tsx otherwise — so it works right after
-// `npm install`, and a stale build never runs after the sources changed.
-// HEARTH_FROM_SOURCE=1 forces the sources.
+// `npm install`, and a stale build never runs after the sources changed. Of the build it
+// runs the bundle (dist/bundle/hearth.js, scripts/bundle-main.mjs: a faster start) and
+// falls back to the tsc output when a build has no bundle. HEARTH_FROM_SOURCE=1 forces the sources.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const built = new URL('../dist/src-main/cli/main.js', import.meta.url);
+const bundled = new URL('../dist/bundle/hearth.js', import.meta.url);
+const compiled = new URL('../dist/src-main/cli/main.js', import.meta.url);
+const built = existsSync(bundled) ? bundled : compiled;
 const stamp = new URL('../dist/.build-stamp', import.meta.url);
 const source = new URL('../src-main/cli/main.ts', import.meta.url);
 

@@ -1,7 +1,7 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { appRootFrom } from '../base/app-root.js';
 import { type Clock, systemClock } from '../base/clock.js';
 import { AsyncDisposableStore, toDisposable } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
@@ -65,11 +65,9 @@ export function resolveBindAddress(bind: string): string {
   return bind;
 }
 
-const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
-
-/** The app's folder (resources/, extensions/, dist/), from the sources or from dist/src-main/host. */
+/** The app's folder (resources/, extensions/, dist/), from the sources, the build or the bundle. */
 export function appRoot(): string {
-  return packageRoot.replace(/\/$/, '').endsWith('/dist') ? join(packageRoot, '..') : packageRoot;
+  return appRootFrom(import.meta.url);
 }
 
 export function defaultControlUiDir(): string {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { BootstrapFilesHook } from '../agent/bootstrap/index.js';
+import { runsCompiled } from '../base/app-root.js';
 import type { Disposable } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
 import type { ConfigService } from '../config/index.js';
@@ -28,7 +29,7 @@ export async function wirePlugins(deps: {
   bootstrapHooks: BootstrapFilesHook[];
 }): Promise<WiredPlugins> {
   const { config, paths, log } = deps;
-  const compiled = import.meta.url.endsWith('.js');
+  const compiled = runsCompiled(import.meta.url);
   const plugins = await loadInstalledPlugins({
     bundledDir: join(deps.appRoot, ...(compiled ? ['dist', 'extensions'] : ['extensions'])),
     userExtensionsDir: paths.userExtensionsDir,

@@ -1,4 +1,5 @@
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { appRootFrom, runsCompiled } from '../base/app-root.js';
 import type { Logger } from '../base/logger.js';
 import { discoverPlugins, type LoadReport, loadPlugins } from './plugin-loader.js';
 import { PluginRegistry } from './plugin-registry.js';
@@ -7,10 +8,11 @@ import type { PluginServiceContext } from './sdk/contributions.js';
 
 /**
  * The bundled plugins folder: `extensions/` beside the sources, `dist/extensions/` in a build
- * (dist mirrors the source tree, so the same relative step lands on the right one).
+ * (the tsc build or the bundled CLI, which both load the tsc-compiled plugins).
  */
 export function bundledPluginsDir(): string {
-  return fileURLToPath(new URL('../../extensions/', import.meta.url));
+  const root = appRootFrom(import.meta.url);
+  return runsCompiled(import.meta.url) ? join(root, 'dist', 'extensions') : join(root, 'extensions');
 }
 
 export interface InstalledPluginsOptions {

@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
+import { appRootFrom } from '../../base/app-root.js';
 import { silentLogger } from '../../base/logger.js';
 import { ConfigValidationError, formatProblems } from '../../config/index.js';
 import {
@@ -22,14 +22,6 @@ interface ImportOptions {
   dryRun?: boolean;
   json?: boolean;
 }
-
-// resources/workspace beside src-main/ (sources) or beside dist/ (built): Hearth's starter files.
-const here = fileURLToPath(new URL('../../../', import.meta.url));
-const templatesDir = join(
-  here.replace(/\/$/, '').endsWith('/dist') ? join(here, '..') : here,
-  'resources',
-  'workspace',
-);
 
 /**
  * `hearth import openclaw|hermes [--from <dir>] [--apply]`: bring another agent's workspace files,
@@ -73,7 +65,8 @@ async function runImport(context: CliContext, source: ImportSource, options: Imp
       secrets: store,
       clock: context.clock,
       log: silentLogger,
-      templatesDir,
+      // Hearth's starter files, from the sources, the build or the bundle.
+      templatesDir: join(appRootFrom(import.meta.url), 'resources', 'workspace'),
     });
   } catch (error) {
     if (error instanceof ConfigValidationError)

@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../../base/module-worker.js';
 import { type Embedder, EmbedderError } from './embedder.js';
 import type { OnnxWorkerReply, OnnxWorkerRequest } from './onnx-embedder-worker.js';
 import { findModelFiles, type OnnxEmbedderOptions } from './onnx-model.js';
@@ -95,14 +96,7 @@ export async function createOnnxEmbedder(options: OnnxEmbedderOptions): Promise<
   };
 }
 
-/**
- * The worker runs the compiled `.js` in a build. Run from the TypeScript sources (tsx, Vitest),
- * the thread registers tsx first so it can load the `.ts` entry and what it imports.
- */
+/** The compiled `.js` in a build or the bundle, the `.ts` through tsx from the sources. */
 function startWorker(options: OnnxEmbedderOptions): Worker {
-  const fromSources = import.meta.url.endsWith('.ts');
-  const entry = new URL(`./onnx-embedder-worker.${fromSources ? 'ts' : 'js'}`, import.meta.url);
-  if (!fromSources) return new Worker(entry, { workerData: options });
-  const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); });`;
-  return new Worker(boot, { eval: true, workerData: options });
+  return startModuleWorker(import.meta.url, 'onnx-embedder-worker', options);
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../../base/module-worker.js';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
 import { stem } from '../text-tokens.js';
 
@@ -292,15 +292,7 @@ function isPrivate(path: string): boolean {
  */
 export async function prepareCedictCache(path: string, cacheDir: string): Promise<void> {
   if (readVerifiedHeader(path, cacheDir)) return;
-  const fromSources = import.meta.url.endsWith('.ts');
-  const entry = new URL(`./cedict-worker.${fromSources ? 'ts' : 'js'}`, import.meta.url);
-  const workerData = { path, cacheDir };
-  const worker = fromSources
-    ? new Worker(
-        `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); });`,
-        { eval: true, workerData },
-      )
-    : new Worker(entry, { workerData });
+  const worker = startModuleWorker(import.meta.url, 'cedict-worker', { path, cacheDir });
   await new Promise<void>((resolve) => {
     worker.once('error', () => resolve());
     worker.once('exit', () => resolve());

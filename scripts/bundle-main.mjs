@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+// After `tsc -p tsconfig.build.json`: bundle the `hearth` CLI (and so `hearth gateway run`) with
+// esbuild into dist/bundle/, so a cold start reads a few dozen files instead of compiling ~900
+// ES modules one by one (issue 23). Modules the first request does not need stay behind dynamic
+// import()s and become their own chunks, loaded on first use.
+//
+// Layout rules the sources rely on (src-main/base/app-root.ts, base/module-worker.ts):
+// - one flat folder: entries and chunks side by side, so a worker entry `<name>.js` is beside
+//   the chunk that starts it, as it is beside its module in the sources and the tsc build;
+// - the app root is found by walking up to package.json, so dist/bundle/ needs no `../` count;
+// - plugins (extensions/) are not bundled: the loader imports the tsc build's dist/extensions.
+// Packages stay outside the bundle when they are native (LanceDB, node-pty, keytar), locate
+// their own files beside their module (web-tree-sitter's .wasm, onnxruntime's .wasm,
+// playwright-core's assets, pino's worker), or are loaded through createRequire on first use.
+import { rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+// `--outdir <dir>` (a test's own folder); it must sit inside the repo, where the app root is found.
+const outdirFlag = process.argv.indexOf('--outdir');
+const outdir = outdirFlag > 0 ? resolve(process.argv[outdirFlag + 1] ?? '') : join(root, 'dist', 'bundle');
+if (!outdir.startsWith(`${root}/`)) {
+  process.stderr.write(
+    `bundle-main: --outdir ${outdir} is outside ${root}; the bundle finds its app root above itself\n`,
+  );
+  process.exit(2);
+}
+
+const external = [
+  '@lancedb/lancedb',
+  'apache-arrow',
+  'node-pty',
+  'keytar',
+  'onnxruntime-web',
+  'electron',
+  'tsx',
+  'tsx/*',
+  'web-tree-sitter',
+  'tree-sitter-bash',
+  'playwright-core',
+  'pino',
+  'jsdom',
+];
+
+rmSync(outdir, { recursive: true, force: true });
+const began = Date.now();
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: {
+    hearth: 'src-main/cli/main.ts',
+    'cedict-worker': 'src-main/memory/lexicon/cedict-worker.ts',
+    'onnx-embedder-worker': 'src-main/memory/embedders/onnx-embedder-worker.ts',
+  },
+  outdir,
+  bundle: true,
+  splitting: true,
+  chunkNames: '[name]-[hash]',
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  external,
+  // Bundled CommonJS packages call require() for Node built-ins and the external packages;
+  // an ES module has none, so every output file gets one made for its own location.
+  banner: {
+    js: "import { createRequire as __hearthCreateRequire } from 'node:module'; const require = __hearthCreateRequire(import.meta.url);",
+  },
+  logLevel: 'warning',
+  metafile: true,
+});
+const files = Object.keys(result.metafile.outputs).filter((name) => name.endsWith('.js')).length;
+process.stdout.write(`bundled the CLI into ${outdir} (${files} files) in ${Date.now() - began} ms\n`);
