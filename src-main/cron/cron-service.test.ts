@@ -199,6 +199,49 @@ describe('jobs kept in state', () => {
     const { service } = await startCron({ clock: createFakeClock() });
     expect(service.status().problem).toMatch(/format version 2 was written by a newer Hearth/);
   });
+
+  it('names the job field a hand-edited file got wrong, and keeps the file as it is', async () => {
+    const file = join(temp.home, 'state', 'cron', 'jobs.json');
+    const store = createCronStore({ jobsFile: file, runsFile: `${file}.runs` });
+    const job: CronJob = {
+      id: 'j1',
+      name: 'standup',
+      scheduleText: 'every 1h',
+      schedule: { kind: 'every', everyMs: hour, anchorMs: 0 },
+      agentId: 'main',
+      message: 'hi',
+      session: 'isolated',
+      delivery: 'ui',
+      enabled: true,
+      createdAtMs: 1,
+      updatedAtMs: 1,
+      lastResult: { status: 'ok', summary: 'done', delivery: { to: 'owner', status: 'sent' } },
+    };
+    await store.save([job]);
+    expect(await store.load()).toEqual([job]);
+    const edited = JSON.stringify({ version: 1, jobs: [{ ...job, enabled: 'yes' }] });
+    await writeFile(file, edited);
+    await expect(store.load()).rejects.toThrow(/jobs\.json cannot be read \(jobs\.0\.enabled: /);
+    expect(await readFile(file, 'utf8')).toBe(edited);
+  });
+
+  it('reads the run history line by line, leaving out a torn line and a line that is not a run', async () => {
+    const runsFile = join(temp.home, 'state', 'cron', 'runs.jsonl');
+    const store = createCronStore({ jobsFile: join(temp.home, 'state', 'cron', 'jobs.json'), runsFile });
+    const run = {
+      runId: 'r1',
+      jobId: 'j1',
+      scheduledAtMs: 1,
+      startedAtMs: 1,
+      endedAtMs: 2,
+      status: 'ok' as const,
+      summary: 'done',
+      trigger: 'manual' as const,
+    };
+    await store.appendRun(run);
+    await writeFile(runsFile, `${await readFile(runsFile, 'utf8')}{"runId": 7}\n{"runId": "r2", "jobId`, { flag: 'w' });
+    expect(await store.runs()).toEqual([run]);
+  });
 });
 
 describe('bad input', () => {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { HearthError } from '../base/errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { deliveryTextSchema } from '../protocol/delivery-target.js';
-import type { CronJob, CronRunRecord } from './cron-job.js';
+import type { CronJob, CronRunRecord, CronRunResult } from './cron-job.js';
 
 /**
  * Jobs live in state (`state/cron/jobs.json`), not hearth.json, so the agent and the UI can
@@ -19,8 +19,15 @@ const scheduleSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('every'), everyMs: z.number().int().positive(), anchorMs: z.number() }).strict(),
   z.object({ kind: z.literal('at'), atMs: z.number() }).strict(),
 ]);
-const resultSchema = z.object({ status: z.enum(['ok', 'error', 'skipped']), summary: z.string() }).strict();
-const jobSchema = z
+const statusSchema = z.enum(['ok', 'error', 'skipped']);
+const deliveryOutcomeSchema = z
+  .object({ to: z.string(), status: z.enum(['sent', 'failed']), detail: z.string().optional() })
+  .strict();
+// Typed by the interfaces they decode, so a field added to a job or a run without its schema breaks the build.
+const resultSchema: z.ZodType<CronRunResult> = z
+  .object({ status: statusSchema, summary: z.string(), delivery: deliveryOutcomeSchema.optional() })
+  .strict();
+const jobSchema: z.ZodType<CronJob> = z
   .object({
     id: z.string().min(1),
     name: z.string().min(1),
@@ -39,6 +46,21 @@ const jobSchema = z
   })
   .strict();
 const fileSchema = z.object({ version: z.literal(CRON_FILE_VERSION), jobs: z.array(jobSchema) }).strict();
+/** One line of the run history; `loose`: a line an older or newer Hearth wrote with other keys still reads. */
+const runRecordSchema: z.ZodType<CronRunRecord> = z.looseObject({
+  runId: z.string(),
+  jobId: z.string(),
+  sessionKey: z.string().optional(),
+  scheduledAtMs: z.number(),
+  startedAtMs: z.number(),
+  endedAtMs: z.number(),
+  status: statusSchema,
+  summary: z.string(),
+  trigger: z.enum(['schedule', 'catch-up', 'manual']),
+  delivery: deliveryOutcomeSchema.optional(),
+});
+/** The version a file says it is, read before its schema (a newer one gets its own message). */
+const versionOnlySchema = z.looseObject({ version: z.unknown() });
 
 export class CronStoreError extends HearthError {
   constructor(
@@ -83,7 +105,7 @@ export function createCronStore(options: { jobsFile: string; runsFile: string })
       } catch (error) {
         throw new CronStoreError(jobsFile, `not JSON: ${(error as Error).message}`);
       }
-      const version = (raw as { version?: unknown } | null)?.version;
+      const version = versionOnlySchema.safeParse(raw).data?.version;
       if (typeof version === 'number' && version > CRON_FILE_VERSION) {
         throw new CronStoreError(
           jobsFile,
@@ -95,7 +117,7 @@ export function createCronStore(options: { jobsFile: string; runsFile: string })
         const issue = parsed.error.issues[0];
         throw new CronStoreError(jobsFile, `${issue?.path.join('.') || 'file'}: ${issue?.message ?? 'invalid'}`);
       }
-      return parsed.data.jobs as CronJob[];
+      return parsed.data.jobs;
     },
     save(jobs) {
       const body = `${JSON.stringify({ version: CRON_FILE_VERSION, jobs }, null, 2)}\n`;
@@ -118,12 +140,16 @@ export function createCronStore(options: { jobsFile: string; runsFile: string })
       const out: CronRunRecord[] = [];
       for (const line of text.split('\n')) {
         if (line.trim() === '') continue;
+        let value: unknown;
         try {
-          const run = JSON.parse(line) as CronRunRecord;
-          if (!query.jobId || run.jobId === query.jobId) out.push(run);
+          value = JSON.parse(line);
         } catch {
           // A torn line from a crash mid-append; the rest of the history is still good.
+          continue;
         }
+        // A line that is not a run is not shown (the file is append-only and keeps it as it is).
+        const run = runRecordSchema.safeParse(value);
+        if (run.success && (!query.jobId || run.data.jobId === query.jobId)) out.push(run.data);
       }
       return out.reverse().slice(0, query.limit ?? 50);
     },

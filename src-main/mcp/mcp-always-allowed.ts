@@ -1,5 +1,6 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { z } from 'zod';
 import type { PermissionStore } from '../exec/index.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 
@@ -8,6 +9,11 @@ export interface McpAlwaysAllowedEntry {
   tool: string;
   addedAtMs: number;
 }
+
+/** `state/mcp-approvals.json` as `save` writes it; `loose`, so a key a newer Hearth adds still reads. */
+const alwaysFileSchema = z.looseObject({
+  always: z.array(z.looseObject({ tool: z.string().min(1), addedAtMs: z.number().optional() })),
+});
 
 /**
  * MCP tools the person answered "allow always" for: they run without asking from then on, across
@@ -49,11 +55,15 @@ export class McpAlwaysAllowed {
       } catch {
         throw new Error(`${file} is not JSON; fix or remove it`);
       }
-      const list = (parsed as { always?: unknown }).always;
-      if (!Array.isArray(list)) throw new Error(`${file}: expected { "always": [...] }`);
-      for (const entry of list)
-        if (typeof entry?.tool === 'string')
-          entries.set(entry.tool, { tool: entry.tool, addedAtMs: Number(entry.addedAtMs) || 0 });
+      const decoded = alwaysFileSchema.safeParse(parsed);
+      if (!decoded.success) {
+        const issue = decoded.error.issues[0];
+        throw new Error(
+          `${file} is not an MCP "allow always" list (${issue?.path.join('.') || 'file'}: ${issue?.message ?? 'invalid'}); expected { "always": [{ "tool": "<server>__<tool>", "addedAtMs": <ms> }] }`,
+        );
+      }
+      for (const entry of decoded.data.always)
+        entries.set(entry.tool, { tool: entry.tool, addedAtMs: entry.addedAtMs ?? 0 });
     }
     return new McpAlwaysAllowed(file, entries);
   }
