@@ -3,8 +3,11 @@ import type { AllowlistEntry, ExecPolicy } from './exec-policy.js';
 import type { PathResolver } from './path-resolver.js';
 import { matchCommand } from './policy-evaluator.js';
 
-/** `binary`: any use of the binary; `exact`: these exact arguments (the "argument shape" choice). */
-export type AllowAlwaysScope = 'binary' | 'exact';
+/**
+ * `binary`: any use of the binary; `exact`: these exact arguments (the "argument shape" choice);
+ * `folder`: these exact arguments, and only when run in the request's folder or below it.
+ */
+export type AllowAlwaysScope = 'binary' | 'exact' | 'folder';
 
 /**
  * The allowlist entries an "allow always" answer adds: one per command that
@@ -26,13 +29,22 @@ export function allowAlwaysEntries(
     const name = command.name.text;
     const resolved = name.includes('/') ? undefined : where.resolver.which(name);
     const pattern = resolved ?? name;
-    const pinArgs = scope === 'exact' || command.needsArgPattern !== undefined;
+    const pinArgs = scope !== 'binary' || command.needsArgPattern !== undefined;
     const canPin = !command.argsUnknown && !command.args.some((arg) => arg.dynamic);
     if (pinArgs && !canPin) continue;
-    const entry: AllowlistEntry = pinArgs
-      ? { pattern, argPattern: `^${escapeRegExp(command.args.map((arg) => arg.text).join(' '))}$` }
-      : { pattern };
-    if (!entries.some((existing) => existing.pattern === entry.pattern && existing.argPattern === entry.argPattern))
+    const entry: AllowlistEntry = {
+      pattern,
+      ...(pinArgs ? { argPattern: `^${escapeRegExp(command.args.map((arg) => arg.text).join(' '))}$` } : {}),
+      ...(scope === 'folder' ? { cwdWithin: where.cwd } : {}),
+    };
+    if (
+      !entries.some(
+        (existing) =>
+          existing.pattern === entry.pattern &&
+          existing.argPattern === entry.argPattern &&
+          existing.cwdWithin === entry.cwdWithin,
+      )
+    )
       entries.push(entry);
   }
   return entries;

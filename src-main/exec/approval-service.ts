@@ -20,7 +20,7 @@ import {
   approvalView,
 } from './approval-types.js';
 import type { PermissionRule, PermissionStore } from './permission-store.js';
-import { gradeRisk, type RiskGrade } from './risk-grade.js';
+import { alwaysScopesFor, gradeRisk, type RiskGrade } from './risk-grade.js';
 import type { SmartVerdict } from './smart-approval.js';
 
 /** The events the service publishes; the gateway's EventBus satisfies this. */
@@ -86,7 +86,7 @@ const isPerson = (resolvedBy: string) => !notPeople.has(resolvedBy) && !resolved
 const rememberSessions = 500;
 
 const defaultScopes: Record<ApprovalSubject['kind'], AlwaysScope[]> = {
-  exec: ['binary', 'exact'],
+  exec: ['binary', 'exact', 'folder'],
   mcp: ['tool', 'server', 'exact'],
   file: ['exact'],
   network: ['tool', 'exact'],
@@ -171,7 +171,10 @@ export class ApprovalService implements ApprovalGate, Disposable {
       (decision) =>
         decision !== 'allow-always' || (!personOnly && !(destructive && (input.allowAlwaysExact ?? []).length === 0)),
     );
-    const scopes = input.alwaysScopes ?? defaultScopes[subject.kind];
+    // "In this folder" is offered only where the caller said what it would save (the exec host does).
+    const scopes = (input.alwaysScopes ?? defaultScopes[subject.kind]).filter(
+      (scope) => scope !== 'folder' || (input.allowAlwaysFolder ?? []).length > 0,
+    );
     const allowSession = !personOnly && subject.access !== 'dangerous' && allowedDecisions.includes('allow-once');
     // Identical: same caller, same call, same rules for what happens when nobody answers.
     const batchKey = [
@@ -205,10 +208,11 @@ export class ApprovalService implements ApprovalGate, Disposable {
       allowedDecisions,
       ...(narrowAlways && !personOnly ? { allowAlways: narrowAlways } : {}),
       ...(input.allowAlwaysExact && !personOnly ? { allowAlwaysExact: input.allowAlwaysExact } : {}),
+      ...(input.allowAlwaysFolder && !personOnly ? { allowAlwaysFolder: input.allowAlwaysFolder } : {}),
       subject,
       allowSession,
       ...(allowedDecisions.includes('allow-always')
-        ? { alwaysScopes: destructive ? scopes.filter((scope) => scope === 'exact') : scopes }
+        ? { alwaysScopes: destructive ? alwaysScopesFor('destructive', scopes) : scopes }
         : {}),
       suggested: allowSession && subject.access === 'read' ? 'session' : 'once',
       ...(risk ? { risk } : {}),
@@ -376,7 +380,7 @@ export class ApprovalService implements ApprovalGate, Disposable {
     )
       throw new GatewayError(
         'INVALID_REQUEST',
-        `allowAlwaysScope ${answer.allowAlwaysScope} would allow every use of ${request.analysis.commands.map((c) => c.name).join(', ') || 'the program'}, and approval ${id} is a destructive command (${request.risk.because.map((b) => b.detail).join('; ')}): allow it always only for these exact arguments (allowAlwaysScope "exact")`,
+        `allowAlwaysScope ${answer.allowAlwaysScope} would allow every use of ${request.analysis.commands.map((c) => c.name).join(', ') || 'the program'}, and approval ${id} is a destructive command (${request.risk.because.map((b) => b.detail).join('; ')}): allow it always only for these exact arguments (allowAlwaysScope ${(request.alwaysScopes ?? ['exact']).map((scope) => `"${scope}"`).join(' or ')})`,
         { reason: 'ALWAYS_TOO_BROAD', alwaysScopes: request.alwaysScopes ?? [], risk: request.risk.level },
       );
     if (
@@ -559,15 +563,21 @@ export class ApprovalService implements ApprovalGate, Disposable {
     const saved: { rule: PermissionRule; ready: Promise<void> }[] = [];
     if (subject.kind === 'exec') {
       // The allowlist entries the request showed; the exec policy reads them back from the store.
-      const entries = (scope === 'exact' ? request.allowAlwaysExact : request.allowAlways) ?? [];
+      const entries =
+        (scope === 'folder'
+          ? request.allowAlwaysFolder
+          : scope === 'exact'
+            ? request.allowAlwaysExact
+            : request.allowAlways) ?? [];
       for (const item of entries)
         saved.push(
           store.add(
             {
               kind: 'exec',
-              scope: item.argPattern === undefined ? 'binary' : 'exact',
+              scope: item.cwdWithin !== undefined ? 'folder' : item.argPattern === undefined ? 'binary' : 'exact',
               pattern: item.pattern,
               ...(item.argPattern !== undefined ? { argPattern: item.argPattern } : {}),
+              ...(item.cwdWithin !== undefined ? { cwdWithin: item.cwdWithin } : {}),
               ...common,
             },
             { update: true },

@@ -8,12 +8,13 @@ export type ApprovalDecision = 'allow-once' | 'allow-always' | 'deny';
 export const approvalDecisions: readonly ApprovalDecision[] = ['allow-once', 'allow-always', 'deny'];
 
 /**
- * What "allow always" is keyed on: `binary` / `exact` for exec (the allowlist entry, any use of
- * the program or these exact arguments), `tool` / `server` / `exact` for MCP and file tools
- * (this tool, every tool of this server, these exact arguments or this path).
+ * What "allow always" is keyed on: `binary` / `exact` / `folder` for exec (the allowlist entry: any
+ * use of the program, these exact arguments, or these exact arguments only when run in the
+ * request's folder or below it), `tool` / `server` / `exact` for MCP and file tools (this tool,
+ * every tool of this server, these exact arguments or this path).
  */
-export type AlwaysScope = 'binary' | 'exact' | 'tool' | 'server';
-export const alwaysScopes: readonly AlwaysScope[] = ['binary', 'exact', 'tool', 'server'];
+export type AlwaysScope = 'binary' | 'exact' | 'folder' | 'tool' | 'server';
+export const alwaysScopes: readonly AlwaysScope[] = ['binary', 'exact', 'folder', 'tool', 'server'];
 
 /**
  * What a request is about, for everything a decision can be remembered on. `access` is how much
@@ -49,6 +50,8 @@ export interface ApprovalRequest {
   allowAlways?: AllowlistEntry[];
   /** The same, pinned to these exact arguments (`allowAlwaysScope: "exact"`). */
   allowAlwaysExact?: AllowlistEntry[];
+  /** The exact arguments, only inside the request's folder (`allowAlwaysScope: "folder"`). */
+  allowAlwaysFolder?: AllowlistEntry[];
   /** What the request is about (tool, server, arguments, access). */
   subject?: ApprovalSubject;
   /** "Allow for this session" may be answered (`remember: "session"`); not on person-only or dangerous requests. */
@@ -70,7 +73,7 @@ export interface ApprovalResolution {
   resolvedBy: string;
   /** Why (the judge's verdict, the fallback applied, the user's note). */
   reason?: string;
-  /** With allow-always: what the rule is keyed on (exec: binary (default) or exact; tools: tool, server, exact). */
+  /** With allow-always: what the rule is keyed on (exec: binary (default), exact or folder; tools: tool, server, exact). */
   allowAlwaysScope?: AlwaysScope;
   /** With allow-once: remembered for the rest of the session (asked for, or a read-only request). */
   remember?: 'session';
@@ -123,6 +126,7 @@ export interface ApprovalInput {
   allowedDecisions?: ApprovalDecision[];
   allowAlways?: AllowlistEntry[];
   allowAlwaysExact?: AllowlistEntry[];
+  allowAlwaysFolder?: AllowlistEntry[];
   /** What the request is about; without it, an exec command (`tool: "exec"`, `access: "dangerous"`). */
   subject?: ApprovalSubject;
   /** The scopes "allow always" may take (default: exec `binary`, `exact`; MCP `tool`, `server`, `exact`; file `exact`). */

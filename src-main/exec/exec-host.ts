@@ -135,10 +135,12 @@ export class ExecHost {
       });
       const where = { resolver: this.deps.resolver, cwd, home: this.deps.home };
       const exactEntries = allowAlwaysEntries(checked.analysis, policy, where, 'exact');
+      const folderEntries = allowAlwaysEntries(checked.analysis, policy, where, 'folder');
       const resolution = await this.deps.approvals.request(
         {
           allowAlways: alwaysEntries,
           allowAlwaysExact: exactEntries,
+          allowAlwaysFolder: folderEntries,
           agentId: caller.agentId,
           sessionKey: caller.sessionKey,
           command: request.command,
@@ -169,7 +171,12 @@ export class ExecHost {
           approval,
         };
       if (resolution.decision === 'allow-always') {
-        const entries = resolution.allowAlwaysScope === 'exact' ? exactEntries : alwaysEntries;
+        const entries =
+          resolution.allowAlwaysScope === 'folder'
+            ? folderEntries
+            : resolution.allowAlwaysScope === 'exact'
+              ? exactEntries
+              : alwaysEntries;
         for (const entry of entries) await this.deps.allowlist.add(caller.agentId, entry);
         this.deps.logger.info('allow-always saved', { agentId: caller.agentId, entries });
       }

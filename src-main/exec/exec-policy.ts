@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 
 /** One allowlist entry: a glob on the binary (bare name or resolved path) plus an optional regex on its arguments. */
@@ -5,6 +6,14 @@ export const allowlistEntrySchema = z
   .object({
     pattern: z.string().min(1, 'pattern must not be empty'),
     argPattern: z.string().refine(isValidRegex, { message: 'argPattern is not a valid regular expression' }).optional(),
+    /**
+     * Only when the command runs in this folder or below it: what an "allow always … in this
+     * folder" answer saves, so the same arguments elsewhere still ask.
+     */
+    cwdWithin: z
+      .string()
+      .refine((path) => isAbsolute(path), { message: 'cwdWithin must be an absolute folder path' })
+      .optional(),
   })
   .strict();
 

@@ -12,7 +12,7 @@ import { rulesFromOlderPermissionFiles } from './older-permission-files.js';
 const ruleSchema = z.object({
   id: z.string().min(1),
   kind: z.enum(['exec', 'mcp', 'file', 'network']),
-  scope: z.enum(['binary', 'exact', 'tool', 'server']),
+  scope: z.enum(['binary', 'exact', 'folder', 'tool', 'server']),
   /** Absent: every agent (rules imported from the old MCP list were never per agent). */
   agentId: z.string().optional(),
   tool: z.string().optional(),
@@ -22,6 +22,8 @@ const ruleSchema = z.object({
   /** Exec: the allowlist entry the rule adds to the agent's policy. */
   pattern: z.string().optional(),
   argPattern: z.string().optional(),
+  /** Exec, scope `folder`: the rule applies only when the command runs in this folder or below it. */
+  cwdWithin: z.string().optional(),
   /** Who made it: `operator:<client>`, `prompter:desktop`, `chat:<client>`, `imported:<file>`. */
   origin: z.string(),
   /** The request that made it (the command line), shown in the Permissions view. */
@@ -49,7 +51,8 @@ function sameRule(a: NewPermissionRule, b: NewPermissionRule): boolean {
     a.server === b.server &&
     a.args === b.args &&
     a.pattern === b.pattern &&
-    a.argPattern === b.argPattern
+    a.argPattern === b.argPattern &&
+    a.cwdWithin === b.cwdWithin
   );
 }
 
@@ -150,7 +153,11 @@ export class PermissionStore {
   execEntries(agentId: string): AllowlistEntry[] {
     return this.list()
       .filter((rule) => rule.kind === 'exec' && rule.pattern && (rule.agentId ?? agentId) === agentId)
-      .map((rule) => ({ pattern: rule.pattern as string, ...optional('argPattern', rule.argPattern) }));
+      .map((rule) => ({
+        pattern: rule.pattern as string,
+        ...optional('argPattern', rule.argPattern),
+        ...optional('cwdWithin', rule.cwdWithin),
+      }));
   }
 
   /** The exec host's view: its "allow always" entries, kept as exec rules here. */
@@ -160,10 +167,11 @@ export class PermissionStore {
       add: (agentId, entry) =>
         this.add({
           kind: 'exec',
-          scope: entry.argPattern === undefined ? 'binary' : 'exact',
+          scope: entry.cwdWithin !== undefined ? 'folder' : entry.argPattern === undefined ? 'binary' : 'exact',
           agentId,
           pattern: entry.pattern,
           ...optional('argPattern', entry.argPattern),
+          ...optional('cwdWithin', entry.cwdWithin),
           origin: 'exec',
         }).ready,
     };

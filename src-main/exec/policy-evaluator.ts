@@ -1,3 +1,4 @@
+import { isAbsolute, relative, resolve as resolvePath } from 'node:path';
 import type { AnalyzedCommand, CommandAnalysis, Reason } from './analysis-types.js';
 import {
   type AllowlistEntry,
@@ -120,6 +121,8 @@ export function matchCommand(
   let nameMatched = false;
   for (const entry of allowlist) {
     if (!patternMatches(entry.pattern, name.text, spelled, resolved, options.home)) continue;
+    // A folder rule says nothing about runs elsewhere: they ask as if it were not there.
+    if (entry.cwdWithin !== undefined && !isWithin(options.cwd, entry.cwdWithin)) continue;
     nameMatched = true;
     if (entry.argPattern === undefined) {
       if (command.needsArgPattern) continue;
@@ -163,6 +166,12 @@ function patternMatches(
   if (!resolved) return false;
   const expanded = pattern.startsWith('~/') && home ? home + pattern.slice(1) : pattern;
   return globToRegExp(expanded).test(resolved);
+}
+
+/** `cwd` is `folder` or lies below it (both absolute; `..` resolved, no prefix tricks like `/a` vs `/ab`). */
+export function isWithin(cwd: string, folder: string): boolean {
+  const from = relative(resolvePath(folder), resolvePath(cwd));
+  return from === '' || (!from.startsWith('..') && !isAbsolute(from));
 }
 
 function miss(code: string, detail: string): MatchResult {

@@ -189,7 +189,10 @@ function gradeGit(args: readonly string[], raise: (to: RiskLevel, code: string, 
     raise('destructive', 'discards-work', `git ${sub} overwrites uncommitted changes`);
 }
 
-/** Whether an "allow always" keyed on `scope` is narrow enough for a command of this grade. */
-export function alwaysScopesFor(level: RiskLevel, scopes: readonly string[]): string[] {
-  return level === 'destructive' ? scopes.filter((scope) => scope === 'exact') : [...scopes];
+/**
+ * The "allow always" scopes narrow enough for a command of this grade: a destructive one only for
+ * these exact arguments (anywhere, or only in this folder), never the whole binary or tool.
+ */
+export function alwaysScopesFor<S extends string>(level: RiskLevel, scopes: readonly S[]): S[] {
+  return level === 'destructive' ? scopes.filter((scope) => scope === 'exact' || scope === 'folder') : [...scopes];
 }

@@ -221,7 +221,7 @@ describe('one approval system for every tool', { timeout: 120_000 }, () => {
 
   it('"always" survives a restart of the host, is listed with its scope and origin, and permissions.revoke ends it', async () => {
     const exec = await call('main', 'exec', { command: 'md5sum a.txt' }, { decision: 'allow-always' });
-    expect(exec.asked).toMatchObject({ alwaysScopes: ['binary', 'exact'] });
+    expect(exec.asked).toMatchObject({ alwaysScopes: ['binary', 'exact', 'folder'] });
     const mcp = await call(
       'main',
       'fixture__add_note',

@@ -85,7 +85,7 @@ export interface ExecApprovalResolvedEvent {
   reason?: string;
   /** allow-once remembered for the session ("allow for this session"). */
   remember?: 'session';
-  allowAlwaysScope?: 'binary' | 'exact' | 'tool' | 'server';
+  allowAlwaysScope?: 'binary' | 'exact' | 'folder' | 'tool' | 'server';
   /** allow-always until then (epoch ms). */
   untilMs?: number;
   /** The permission rule (or session grant) the answer saved. */

@@ -6,7 +6,15 @@ import { disposeAll, errorText, type GatewayPort } from './gateway-port.js';
 export type Decision = 'allow-once' | 'allow-always' | 'deny';
 /** What a person may answer: the request's decisions, plus "allow for this session" where offered. */
 export type Answer = Decision | 'allow-session';
-export type AlwaysScope = 'binary' | 'exact' | 'tool' | 'server';
+export type AlwaysScope = 'binary' | 'exact' | 'folder' | 'tool' | 'server';
+
+/** The exec risk grade a card shows: how much harm, why, what it writes, whether it uses the network. */
+export interface ApprovalRisk {
+  level: 'safe' | 'caution' | 'destructive';
+  because: string[];
+  writes: string[];
+  network: boolean;
+}
 
 export interface PendingApproval {
   id: string;
@@ -21,6 +29,10 @@ export interface PendingApproval {
   allowAlwaysEntry?: string;
   /** What "Always allow" adds when limited to these exact arguments. */
   allowAlwaysExactEntry?: string;
+  /** The folder an "always … in this folder" rule is limited to (scope `folder`). */
+  alwaysFolder?: string;
+  /** Exec: the server's risk grade; absent from older gateways and tool requests. */
+  risk?: ApprovalRisk;
   allowedDecisions: Decision[];
   /** "Allow for this session" is offered. */
   allowSession: boolean;
@@ -61,7 +73,8 @@ export interface ApprovalsState {
   selectedId?: string;
   error?: string;
   refresh(): Promise<void>;
-  resolve(id: string, answer: Answer, always?: AlwaysChoice | AlwaysScope): Promise<void>;
+  /** Answers a request; resolves to the gateway's refusal (also kept in `error`), or undefined once accepted. */
+  resolve(id: string, answer: Answer, always?: AlwaysChoice | AlwaysScope): Promise<string | undefined>;
   select(id: string | undefined): void;
   moveSelection(step: 1 | -1): void;
 }
@@ -97,6 +110,17 @@ export function toPendingApproval(value: unknown): PendingApproval | undefined {
     reasons,
     allowAlwaysEntry: always.length > 0 ? always.join(', ') : binary,
     allowAlwaysExactEntry: exact.length > 0 ? exact.join(', ') : undefined,
+    ...(row.allowAlwaysFolder?.[0]?.cwdWithin ? { alwaysFolder: row.allowAlwaysFolder[0].cwdWithin } : {}),
+    ...(row.risk
+      ? {
+          risk: {
+            level: row.risk.level,
+            because: row.risk.because.map((reason) => reason.detail),
+            writes: row.risk.writes,
+            network: row.risk.network,
+          },
+        }
+      : {}),
     allowedDecisions: row.allowedDecisions.length > 0 ? row.allowedDecisions : allDecisions,
     allowSession: row.allowSession === true,
     suggested: row.suggested ?? 'once',
@@ -133,8 +157,11 @@ export function createApprovalsStore(client: GatewayPort): StoreApi<ApprovalsSta
           ...(decision === 'allow-always' && choice.until ? { until: choice.until } : {}),
         });
         set({ error: undefined });
+        return undefined;
       } catch (error) {
-        set({ error: errorText(error) });
+        const said = errorText(error);
+        set({ error: said });
+        return said;
       }
     },
     select: (selectedId) => set({ selectedId }),

@@ -56,12 +56,12 @@ export function registerApprovalsCommands(program: Command, context: CliContext)
       .description('Answer a pending request')
       .argument('<id>', 'approval id')
       .argument('<decision>', 'allow-once | allow-session | allow-always | deny')
-      .option('--scope <scope>', 'with allow-always: binary | exact (commands), tool | server | exact (tools)')
+      .option('--scope <scope>', 'with allow-always: binary | exact | folder (commands), tool | server | exact (tools)')
       .option('--until <date>', 'with allow-always: the rule ends then (YYYY-MM-DD or an ISO time)'),
   ).action(async (id: string, decision: string, options: GatewayOptions & { scope?: string; until?: string }) => {
     const parsed = parseApproveCommand(`/approve ${id} ${decision}`);
     if (!parsed?.ok) throw new CliError(parsed?.error.replace('/approve', 'hearth approvals resolve') ?? 'bad input');
-    const scopes = ['binary', 'exact', 'tool', 'server'] as const;
+    const scopes = ['binary', 'exact', 'folder', 'tool', 'server'] as const;
     const scope = scopes.find((candidate) => candidate === options.scope);
     if (options.scope !== undefined && !scope)
       throw new CliError(`--scope must be one of ${scopes.join(', ')}, got "${options.scope}"`);

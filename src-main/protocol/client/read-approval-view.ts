@@ -11,7 +11,7 @@ import type { AllowlistEntryView, AlwaysScopeName, ExecApprovalView } from '../m
 const text = z.string().optional().catch(undefined);
 const count = z.number().finite().optional().catch(undefined);
 const decisions: readonly ApprovalDecisionName[] = ['allow-once', 'allow-always', 'deny'];
-const scopes: readonly AlwaysScopeName[] = ['binary', 'exact', 'tool', 'server'];
+const scopes: readonly AlwaysScopeName[] = ['binary', 'exact', 'folder', 'tool', 'server'];
 
 /** The members of a list that are one of `allowed`, in order (anything else is dropped). */
 const oneOf = <T extends string>(allowed: readonly T[]) =>
@@ -27,10 +27,10 @@ const entries = z
   .catch(undefined)
   .transform((items) =>
     items?.flatMap((item): AllowlistEntryView[] => {
-      const entry = z.object({ pattern: z.string().min(1), argPattern: text }).safeParse(item);
+      const entry = z.object({ pattern: z.string().min(1), argPattern: text, cwdWithin: text }).safeParse(item);
       if (!entry.success) return [];
-      const { pattern, argPattern } = entry.data;
-      return [argPattern ? { pattern, argPattern } : { pattern }];
+      const { pattern, argPattern, cwdWithin } = entry.data;
+      return [{ pattern, ...(argPattern ? { argPattern } : {}), ...(cwdWithin ? { cwdWithin } : {}) }];
     }),
   );
 
@@ -90,6 +90,7 @@ const received = z.object({
   waiting: count,
   allowAlways: entries,
   allowAlwaysExact: entries,
+  allowAlwaysFolder: entries,
   risk,
   request: z
     .object({ command: text, cwd: text, host: text, allowedDecisions: oneOf(decisions) })
@@ -110,7 +111,17 @@ export function readApprovalView(value: unknown): ExecApprovalView | undefined {
   const cwd = row.cwd || request.cwd || '';
   const host = row.host || request.host;
   const allowedDecisions = row.allowedDecisions ?? request.allowedDecisions ?? [];
-  const { subject, allowSession, alwaysScopes, suggested, waiting, allowAlways, allowAlwaysExact, risk } = row;
+  const {
+    subject,
+    allowSession,
+    alwaysScopes,
+    suggested,
+    waiting,
+    allowAlways,
+    allowAlwaysExact,
+    allowAlwaysFolder,
+    risk,
+  } = row;
   return {
     id: row.id,
     agentId: row.agentId ?? '',
@@ -130,6 +141,7 @@ export function readApprovalView(value: unknown): ExecApprovalView | undefined {
     ...(waiting !== undefined ? { waiting } : {}),
     ...(allowAlways ? { allowAlways } : {}),
     ...(allowAlwaysExact ? { allowAlwaysExact } : {}),
+    ...(allowAlwaysFolder ? { allowAlwaysFolder } : {}),
     ...(risk ? { risk } : {}),
     request: { command, cwd, host: host ?? '', allowedDecisions },
   };

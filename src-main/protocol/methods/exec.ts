@@ -4,13 +4,18 @@ import { method } from './define.js';
 /** OpenClaw's three, plus `allow-session` (Hearth: allow-once remembered for the session). */
 const decision = z.enum(['allow-once', 'allow-always', 'deny', 'allow-session']);
 
-/** What "allow always" is keyed on: exec `binary` | `exact`; tools `tool` | `server` | `exact`. */
-export type AlwaysScopeName = 'binary' | 'exact' | 'tool' | 'server';
+/**
+ * What "allow always" is keyed on: exec `binary` | `exact` | `folder` (these exact arguments, only
+ * when run inside the request's folder); tools `tool` | `server` | `exact`.
+ */
+export type AlwaysScopeName = 'binary' | 'exact' | 'folder' | 'tool' | 'server';
 
 /** An exec allowlist entry: a glob on the binary, and a regular expression on its arguments when pinned. */
 export interface AllowlistEntryView {
   pattern: string;
   argPattern?: string;
+  /** Only when the command runs in this folder or below it (absolute path; scope `folder`). */
+  cwdWithin?: string;
 }
 
 /** The risk grade of an exec request, as every approval surface shows it. */
@@ -48,6 +53,8 @@ export interface ExecApprovalView {
   allowAlways?: AllowlistEntryView[];
   /** The same, pinned to these exact arguments (`allowAlwaysScope: "exact"`). */
   allowAlwaysExact?: AllowlistEntryView[];
+  /** The same exact arguments, allowed only inside the request's folder (`allowAlwaysScope: "folder"`). */
+  allowAlwaysFolder?: AllowlistEntryView[];
   /**
    * Exec: how much harm the command can do (`destructive`: Deny first, "always" only for these
    * exact arguments), the reasons, the files it writes and whether it uses the network.
@@ -109,10 +116,11 @@ export const execMethods = {
         decision,
         note: z.string().max(500).optional(),
         /**
-         * With allow-always: exec remembers any use of the binary (default) or only these exact
-         * arguments; a tool, this tool (default), every tool of its server, or these exact arguments.
+         * With allow-always: exec remembers any use of the binary (default), only these exact
+         * arguments, or these exact arguments only inside this folder (`folder`); a tool, this tool
+         * (default), every tool of its server, or these exact arguments.
          */
-        allowAlwaysScope: z.enum(['binary', 'exact', 'tool', 'server']).optional(),
+        allowAlwaysScope: z.enum(['binary', 'exact', 'folder', 'tool', 'server']).optional(),
         /** With allow-always: the rule stops applying then (ISO 8601 date or epoch ms, in the future). */
         until: z.union([z.iso.datetime({ offset: true }), z.iso.date(), z.number().int().positive()]).optional(),
       })

@@ -5,8 +5,8 @@ import { method } from './define.js';
 export interface PermissionRuleView {
   id: string;
   kind: 'exec' | 'mcp' | 'file' | 'network';
-  /** exec: `binary` | `exact`; tools: `tool` | `server` | `exact`. */
-  scope: 'binary' | 'exact' | 'tool' | 'server';
+  /** exec: `binary` | `exact` | `folder`; tools: `tool` | `server` | `exact`. */
+  scope: 'binary' | 'exact' | 'folder' | 'tool' | 'server';
   /** Absent: every agent. */
   agentId?: string;
   tool?: string;
@@ -16,6 +16,8 @@ export interface PermissionRuleView {
   /** exec: the allowlist entry. */
   pattern?: string;
   argPattern?: string;
+  /** exec, scope `folder`: only when the command runs in this folder or below it. */
+  cwdWithin?: string;
   /** Who answered "always": `operator:<client>`, `prompter:<name>`, `chat:<client>`, `imported:<file>`. */
   origin: string;
   /** The request that made it. */

@@ -3,7 +3,10 @@ import { useDomain, useStores, useT } from '../../app/stores-context.js';
 import type { AlwaysScope, Answer, PendingApproval } from '../../stores/approvals-store.js';
 import { describeDecider } from '../../stores/decider.js';
 import { formatDuration, formatTime, useNow } from '../../ui/use-now.js';
+import { answerPlan, keyAction } from './approval-answers.js';
 import './approvals.css';
+
+const riskTone = { safe: 'ok', caution: 'warn', destructive: 'danger' } as const;
 
 const decisionLabel = {
   'allow-once': 'approvals.allowOnce',
@@ -15,6 +18,7 @@ const decisionLabel = {
 const scopeLabel = {
   binary: 'approvals.scope.binary',
   exact: 'approvals.scope.exact',
+  folder: 'approvals.scope.folder',
   tool: 'approvals.scope.tool',
   server: 'approvals.scope.server',
 } as const;
@@ -34,16 +38,21 @@ function ApprovalCard({ entry, selected, now }: { entry: PendingApproval; select
   const [scope, setScope] = useState<AlwaysScope | undefined>(entry.alwaysScopes[0]);
   const [until, setUntil] = useState('');
   const isTool = entry.kind !== undefined;
+  const plan = answerPlan(entry);
+  // A destructive command is never remembered for the whole binary: its "always" is these exact arguments.
+  const binaryOffered = plan.alwaysScopes.includes('binary');
   const decide = (decision: Answer) => {
     const always = isTool
       ? { ...(scope ? { scope } : {}), ...(until ? { until } : {}) }
       : {
-          scope: exactOnly && entry.allowAlwaysExactEntry ? ('exact' as const) : ('binary' as const),
+          scope:
+            (exactOnly && entry.allowAlwaysExactEntry) || !binaryOffered ? ('exact' as const) : ('binary' as const),
           ...(until ? { until } : {}),
         };
     void approvals.getState().resolve(entry.id, decision, always);
   };
-  const canAlways = entry.allowedDecisions.includes('allow-always');
+  const canAlways = plan.alwaysScopes.length > 0;
+  const kbd = (key: string) => (plan.destructive ? null : <kbd>{key}</kbd>);
   const sessionFirst = primaryAnswer(entry) === 'allow-session';
   return (
     <article
@@ -51,10 +60,14 @@ function ApprovalCard({ entry, selected, now }: { entry: PendingApproval; select
       aria-current={selected ? 'true' : undefined}
       aria-labelledby={`cmd-${entry.id}`}
       data-testid="approval-card"
+      data-risk={entry.risk?.level}
     >
       <div className="spread">
         <h3>{isTool ? t('approvals.toolCall', { tool: entry.tool ?? '' }) : t('approvals.command')}</h3>
         <span className="row">
+          {entry.risk && (
+            <span className={`badge ${riskTone[entry.risk.level]}`}>{t(`approvals.risk.${entry.risk.level}`)}</span>
+          )}
           {entry.waiting > 1 && <span className="badge">{t('approvals.waiting', { n: entry.waiting })}</span>}
           <span className={secondsLeft > 0 ? (secondsLeft < 30 ? 'badge warn' : 'badge') : 'badge danger'}>
             {secondsLeft <= 0
@@ -65,6 +78,11 @@ function ApprovalCard({ entry, selected, now }: { entry: PendingApproval; select
           </span>
         </span>
       </div>
+      {plan.destructive && (
+        <p className="inline-approval-warning" role="note">
+          {t('approvals.destructiveHint')}
+        </p>
+      )}
       <pre className="approval-command" id={`cmd-${entry.id}`}>
         {entry.command}
       </pre>
@@ -97,23 +115,27 @@ function ApprovalCard({ entry, selected, now }: { entry: PendingApproval; select
       <div className="row approval-actions">
         {sessionFirst ? (
           <button type="button" className="button primary" onClick={() => decide('allow-session')}>
-            {t('approvals.allowSession')} <kbd>A</kbd>
+            {t('approvals.allowSession')} {kbd('A')}
           </button>
         ) : (
           entry.allowedDecisions.includes('allow-once') && (
-            <button type="button" className="button primary" onClick={() => decide('allow-once')}>
-              {t('approvals.allowOnce')} <kbd>A</kbd>
+            <button
+              type="button"
+              className={plan.destructive ? 'button' : 'button primary'}
+              onClick={() => decide('allow-once')}
+            >
+              {t('approvals.allowOnce')} {kbd('A')}
             </button>
           )
         )}
         {entry.allowSession && !sessionFirst && (
           <button type="button" className="button" onClick={() => decide('allow-session')}>
-            {t('approvals.allowSession')} <kbd>F</kbd>
+            {t('approvals.allowSession')} {kbd('F')}
           </button>
         )}
         {canAlways && (
           <button type="button" className="button" onClick={() => decide('allow-always')}>
-            {t('approvals.allowAlways')} <kbd>S</kbd>
+            {t('approvals.allowAlways')} {kbd('S')}
           </button>
         )}
         {entry.allowedDecisions.includes('deny') && (
@@ -126,13 +148,13 @@ function ApprovalCard({ entry, selected, now }: { entry: PendingApproval; select
         <p className="faint">
           {t('approvals.willAdd', {
             entry:
-              (exactOnly ? entry.allowAlwaysExactEntry : entry.allowAlwaysEntry) ??
+              (exactOnly || !binaryOffered ? entry.allowAlwaysExactEntry : entry.allowAlwaysEntry) ??
               entry.allowAlwaysEntry ??
               entry.command,
           })}
         </p>
       )}
-      {canAlways && !isTool && entry.allowAlwaysExactEntry && (
+      {canAlways && !isTool && entry.allowAlwaysExactEntry && binaryOffered && (
         <label className="faint approval-exact">
           <input type="checkbox" checked={exactOnly} onChange={(event) => setExactOnly(event.target.checked)} />{' '}
           {t('approvals.exactOnly')}
@@ -172,7 +194,8 @@ export function ApprovalsView() {
   const error = useDomain('approvals', (s) => s.error);
   const now = useNow(pending.length > 0);
 
-  // A / S / D decide the selected request; J / K move. Ignored while typing in a field.
+  // A / F / S / D decide the selected request; J / K move. Ignored while typing in a field. A
+  // destructive request takes only D (approving it takes a click): approval-answers.ts.
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement | null;
@@ -182,21 +205,12 @@ export function ApprovalsView() {
       const id = state.selectedId ?? state.pending[0]?.id;
       const key = event.key.toLowerCase();
       const entry = state.pending.find((p) => p.id === id);
-      const decision: Answer | undefined =
-        key === 'a'
-          ? entry
-            ? primaryAnswer(entry)
-            : 'allow-once'
-          : key === 'f' && entry?.allowSession
-            ? 'allow-session'
-            : key === 's'
-              ? 'allow-always'
-              : key === 'd'
-                ? 'deny'
-                : undefined;
-      if (decision && id) {
+      const action = entry ? keyAction(entry, key) : undefined;
+      if (action && id) {
         event.preventDefault();
-        void state.resolve(id, decision);
+        // S with several rules on offer: the gateway's default scope (the card's choices are a click away).
+        if ('openAlways' in action) void state.resolve(id, 'allow-always');
+        else void state.resolve(id, action.answer, action.scope);
       } else if (key === 'j') state.moveSelection(1);
       else if (key === 'k') state.moveSelection(-1);
     };
