@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CANVAS_EMPTY_MESSAGE } from '../protocol/methods/canvas.js';
 import { startTestHost, type TestHost } from '../testing/test-host.js';
-import { CANVAS_EMPTY_MESSAGE } from './canvas-empty-page.js';
 
 let host: TestHost;
 

@@ -1,10 +1,11 @@
+import { CANVAS_EMPTY_MESSAGE } from '../protocol/methods/canvas.js';
+
 /**
  * What the canvas route answers when the agent has not written the file asked for (at first, the
  * folder is empty): a small page a person can read, never a JSON 404. It follows the theme the
  * app asks for (`?theme=dark|light`), else the OS, and tells the app it is the empty page
  * (`hearth.canvas.empty`) so the Control UI can show its own explanation in the person's language.
  */
-export const CANVAS_EMPTY_MESSAGE = 'hearth.canvas.empty';
 
 export function canvasEmptyPage(theme: string | null): string {
   const scheme = theme === 'dark' || theme === 'light' ? theme : 'light dark';

@@ -17,7 +17,8 @@ export function createCanvasStore(client: GatewayPort): StoreApi<CanvasState> & 
 }
 
 /** The canvas lives on the gateway's HTTP origin, never the app's (Electron serves the app from app://hearth). */
-export function canvasUrl(gatewayOrigin: string | undefined, revision: number): string {
+export function canvasUrl(gatewayOrigin: string | undefined, revision: number, theme?: 'light' | 'dark'): string {
   const base = gatewayOrigin ? `${gatewayOrigin.replace(/\/$/, '')}/__hearth__/canvas/` : '/__hearth__/canvas/';
-  return `${base}?v=${revision}`;
+  // The theme is for the gateway's own empty page; an agent's page may read or ignore it.
+  return `${base}?v=${revision}${theme ? `&theme=${theme}` : ''}`;
 }
