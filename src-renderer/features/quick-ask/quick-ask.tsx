@@ -48,6 +48,9 @@ export function QuickAsk({ openChat, dismiss }: QuickAskProps) {
       setProblem(error);
       return;
     }
+    // Loaded (empty) before the question goes: the chat view then shows the live run instead of
+    // loading a history that may predate it.
+    await chat.getState().load(activeKey);
     await chat.getState().send(activeKey, question);
     const last = chat.getState().transcripts[activeKey]?.messages.at(-1);
     setBusy(false);
