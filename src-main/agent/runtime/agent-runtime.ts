@@ -1,3 +1,4 @@
+import { type AgentPause, createAgentPause } from './agent-pause.js';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../base/clock.js';
 import type { Disposable } from '../../base/disposable.js';
@@ -118,6 +119,8 @@ export interface AgentRuntime extends Disposable {
   warmUp(): Promise<string[]>;
   readonly auth: AuthProfileManager;
   readonly sessions: SessionStore;
+  /** "Pause agent": while paused, start() refuses every new turn (chat, channel, heartbeat, cron). */
+  readonly pause: AgentPause;
 }
 
 export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
@@ -181,7 +184,15 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
           });
           const { user } = turn;
           // The user's words are kept even if the turn then fails or the process dies.
-          if (turn.append) await deps.sessions.append(agentId, record.sessionId, [user]);
+          if (turn.append) {
+            await deps.sessions.append(agentId, record.sessionId, [user]);
+            // Synced (and so announced as session.message) now, not only when the turn ends: the
+            // question a phone sent shows on the desktop while the answer is written or waits on an
+            // approval. Not awaited: the model request does not wait on the disk.
+            void deps.sessions
+              .sync(agentId, record.sessionId)
+              .catch((error: unknown) => log.warn('cannot sync the user message', { error: String(error) }));
+          }
           markTurnPhase('user-durable');
           const engine = deps.engineFor?.(agentId, run.sessionKey);
           const models = engine ? [] : modelsFor(agentId, run.sessionKey, record.model);
@@ -271,9 +282,11 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
     }
   }
 
+  const pause = createAgentPause(deps.clock);
   const runtime: AgentRuntime = {
     auth: deps.auth,
     sessions: deps.sessions,
+    pause,
 
     start(input) {
       const sessionKey = normalizeSessionKey(input.sessionKey);
@@ -286,6 +299,8 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
       ]);
       const existing = runs.lookup(input.runId, fingerprint);
       if (existing) return { run: existing, reused: true };
+      // A retry of a turn that already started is answered above; a new one waits for Resume.
+      pause.assertRunning(input.runKind === 'cron' ? 'cron run' : input.runKind === 'heartbeat' ? 'heartbeat' : 'message');
       if (input.replace !== 'last-answer' && input.message.trim() === '' && !input.attachments?.length) {
         throw new HearthError('bad_request', 'message is empty: send text or at least one attachment');
       }
@@ -364,6 +379,7 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
 
     dispose() {
       runs.dispose();
+      pause.dispose();
     },
   };
   return runtime;
