@@ -1,4 +1,3 @@
-import { type AgentPause, createAgentPause } from './agent-pause.js';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../base/clock.js';
 import type { Disposable } from '../../base/disposable.js';
@@ -119,8 +118,6 @@ export interface AgentRuntime extends Disposable {
   warmUp(): Promise<string[]>;
   readonly auth: AuthProfileManager;
   readonly sessions: SessionStore;
-  /** "Pause agent": while paused, start() refuses every new turn (chat, channel, heartbeat, cron). */
-  readonly pause: AgentPause;
 }
 
 export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
@@ -282,11 +279,9 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
     }
   }
 
-  const pause = createAgentPause(deps.clock);
   const runtime: AgentRuntime = {
     auth: deps.auth,
     sessions: deps.sessions,
-    pause,
 
     start(input) {
       const sessionKey = normalizeSessionKey(input.sessionKey);
@@ -299,8 +294,6 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
       ]);
       const existing = runs.lookup(input.runId, fingerprint);
       if (existing) return { run: existing, reused: true };
-      // A retry of a turn that already started is answered above; a new one waits for Resume.
-      pause.assertRunning(input.runKind === 'cron' ? 'cron run' : input.runKind === 'heartbeat' ? 'heartbeat' : 'message');
       if (input.replace !== 'last-answer' && input.message.trim() === '' && !input.attachments?.length) {
         throw new HearthError('bad_request', 'message is empty: send text or at least one attachment');
       }
@@ -379,7 +372,6 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
 
     dispose() {
       runs.dispose();
-      pause.dispose();
     },
   };
   return runtime;
