@@ -30,6 +30,7 @@ export type {
   TurnStatus,
 } from './runner/runner-types.js';
 export type { EngineTurnInput, TurnEngine } from './runner/turn-engine.js';
+export { type AgentPause, createAgentPause, PAUSED_MESSAGE, type PauseState } from './runtime/agent-pause.js';
 export {
   type AgentRuntime,
   type AgentRuntimeDeps,

@@ -26,6 +26,7 @@ import type { Attachment, UserMessage } from '../messages.js';
 import { runTurn } from '../runner/run-turn.js';
 import type { RunnerContextHooks, RunnerDeps, TurnOutcome } from '../runner/runner-types.js';
 import type { TurnEngine } from '../runner/turn-engine.js';
+import { type AgentPause, createAgentPause } from './agent-pause.js';
 import { listModelRows, type ModelRowView } from './list-models.js';
 import { RunEventPublisher, type RuntimeEventSink } from './run-events.js';
 import { type RunRecord, RunRegistry } from './run-registry.js';
@@ -118,6 +119,8 @@ export interface AgentRuntime extends Disposable {
   warmUp(): Promise<string[]>;
   readonly auth: AuthProfileManager;
   readonly sessions: SessionStore;
+  /** "Pause agent": while paused, start() refuses every new turn (chat, channel, heartbeat, cron). */
+  readonly pause: AgentPause;
 }
 
 export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
@@ -279,9 +282,11 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
     }
   }
 
+  const pause = createAgentPause(deps.clock);
   const runtime: AgentRuntime = {
     auth: deps.auth,
     sessions: deps.sessions,
+    pause,
 
     start(input) {
       const sessionKey = normalizeSessionKey(input.sessionKey);
@@ -294,6 +299,10 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
       ]);
       const existing = runs.lookup(input.runId, fingerprint);
       if (existing) return { run: existing, reused: true };
+      // A retry of a turn that already started is answered above; a new one waits for Resume.
+      pause.assertRunning(
+        input.runKind === 'cron' ? 'cron run' : input.runKind === 'heartbeat' ? 'heartbeat' : 'message',
+      );
       if (input.replace !== 'last-answer' && input.message.trim() === '' && !input.attachments?.length) {
         throw new HearthError('bad_request', 'message is empty: send text or at least one attachment');
       }
@@ -372,6 +381,7 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
 
     dispose() {
       runs.dispose();
+      pause.dispose();
     },
   };
   return runtime;

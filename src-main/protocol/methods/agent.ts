@@ -24,6 +24,13 @@ export interface AgentWaitResult {
   error?: string;
 }
 
+/** "Pause agent" (the desktop tray): while paused no new turn starts; runs in flight finish. */
+export interface AgentPauseState {
+  paused: boolean;
+  /** When it was paused (ms since the epoch), while paused. */
+  since?: number;
+}
+
 export const agentMethods = {
   agent: method<AgentResult>()({
     scope: 'operator.write',
@@ -46,5 +53,19 @@ export const agentMethods = {
     params: z
       .object({ runId: z.string().min(1), timeoutMs: z.number().int().min(0).max(3_600_000).optional() })
       .strict(),
+  }),
+  'agent.pause': method<AgentPauseState>()({
+    scope: 'operator.write',
+    controlPlaneWrite: true,
+    params: z.object({}).strict(),
+  }),
+  'agent.resume': method<AgentPauseState>()({
+    scope: 'operator.write',
+    controlPlaneWrite: true,
+    params: z.object({}).strict(),
+  }),
+  'agent.pause.status': method<AgentPauseState>()({
+    scope: 'operator.read',
+    params: z.object({}).strict(),
   }),
 };
