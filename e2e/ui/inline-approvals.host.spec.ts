@@ -239,8 +239,18 @@ for (const [language, locale, prompt] of [
     const page = await context.newPage();
     try {
       const ui = new ControlUiPage(page);
-      await ui.open(host.url, host.token, 'chat');
-      await ui.send(prompt);
+      // The page object's open and send read the English labels; here the page speaks the locale's.
+      const said = language === 'zh' ? { connected: '已连接', composer: '给 Hearth 发消息…' } : undefined;
+      if (said) {
+        await page.goto(`${host.url}/?view=chat#token=${encodeURIComponent(host.token)}`);
+        await ui.connectionBadge.filter({ hasText: said.connected }).first().waitFor({ state: 'attached' });
+        const composer = page.getByRole('textbox', { name: said.composer });
+        await composer.fill(prompt);
+        await composer.press('Enter');
+      } else {
+        await ui.open(host.url, host.token, 'chat');
+        await ui.send(prompt);
+      }
       for (const [command, name] of [
         [safe, 'inline-approval-safe'],
         [destructive, 'inline-approval-destructive'],
