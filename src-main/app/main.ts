@@ -40,6 +40,8 @@ import { guardNavigation } from './navigation-guard.js';
 import { createNotifier } from './notifications.js';
 import { denyPermissionsByDefault } from './permissions.js';
 import { createQuickAsk, QUICK_ASK_ROUTE, quickAskWindowOptions } from './quick-ask-window.js';
+import { notifyFinishedRuns } from './run-notifications.js';
+import { createShellClient } from './shell-client.js';
 import { installCleanShutdown } from './shutdown.js';
 import { claimSingleInstance, routeForDeepLink } from './single-instance.js';
 import { createTrayController } from './tray.js';
@@ -139,6 +141,8 @@ async function start(): Promise<void> {
   const secrets = await openDesktopSecretStore({ paths, log: logger, env, safeStorage });
   secretBackend = secrets.store.backend;
   const rendererDir = resource('dist', 'renderer');
+  // Some Linux desktops have no notification daemon: then notifications are skipped, nothing breaks.
+  const notifier = createNotifier(Notification, logger);
   const prompter = createNativeApprovalPrompter<BrowserWindow>({
     showMessageBox: (parent, options) =>
       parent ? dialog.showMessageBox(parent, options) : dialog.showMessageBox(options),
@@ -151,7 +155,7 @@ async function start(): Promise<void> {
             return window && !window.isDestroyed() ? window : undefined;
           }
         : undefined,
-    notifier: createNotifier(Notification, logger),
+    notifier,
     summon,
     clock: systemClock,
     logger,
@@ -205,6 +209,18 @@ async function start(): Promise<void> {
   if (instance.launchLink) instance.handle(instance.launchLink);
   await mainWindow.loadURL(devRendererUrl ?? APP_ENTRY_URL);
 
+  // The shell's own client (same protocol as a window): Pause agent, and notifications when runs end.
+  const shellClient = parts.add(createShellClient(started.gateway, { version: app.getVersion(), clock: systemClock }));
+  parts.add(
+    notifyFinishedRuns({
+      events: shellClient,
+      notifier,
+      // Any Hearth window focused (main or quick ask) means the person sees the answer arrive.
+      windowFocused: () => BrowserWindow.getFocusedWindow() !== null,
+      openSession: (sessionKey) => openRoute(routeForDeepLink({ kind: 'session', sessionKey })),
+      clock: systemClock,
+    }),
+  );
   const tray = parts.add(
     createTrayController({
       createTray: () => new Tray(resource('resources', 'icons', 'tray.png')),
@@ -212,6 +228,17 @@ async function start(): Promise<void> {
       clickOpens: process.platform !== 'darwin',
       actions: {
         open: summon,
+        togglePause: () => {
+          const method = tray.state.agentPaused ? 'agent.resume' : 'agent.pause';
+          shellClient.request(method, {}).then(
+            (state) => tray.update({ agentPaused: state.paused }),
+            (error: unknown) =>
+              notifier.notify({
+                title: 'Hearth could not change pause',
+                body: error instanceof Error ? error.message : String(error),
+              }),
+          );
+        },
         revealLogs: logActions.revealLogs,
         copyDiagnostics: () => void logActions.copyDiagnostics(),
         quit: () => app.quit(),
@@ -241,7 +268,6 @@ async function start(): Promise<void> {
       logger,
     }),
   );
-  const notifier = createNotifier(Notification, logger);
   const shortcuts = [
     registerGlobalShortcut(
       globalShortcut,

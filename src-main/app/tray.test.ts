@@ -25,6 +25,7 @@ function recordingActions() {
   const done: string[] = [];
   const actions: TrayActions = {
     open: () => done.push('open'),
+    togglePause: () => done.push('toggle-pause'),
     revealLogs: () => done.push('reveal-logs'),
     copyDiagnostics: () => done.push('copy-diagnostics'),
     quit: () => done.push('quit'),
@@ -37,22 +38,32 @@ type Item = { id?: string; label?: string; enabled?: boolean; click?: () => void
 describe('tray', () => {
   it('shows gateway status and the pending approvals count', () => {
     const { actions } = recordingActions();
-    const items = trayMenuTemplate({ gatewayUp: true, pendingApprovals: 2 }, actions) as Item[];
+    const items = trayMenuTemplate({ gatewayUp: true, pendingApprovals: 2, agentPaused: false }, actions) as Item[];
     expect(items.find((i) => i.id === 'status')).toMatchObject({ label: 'Gateway running', enabled: false });
     expect(items.find((i) => i.id === 'approvals')?.label).toBe('2 approvals waiting');
-    const idle = trayMenuTemplate({ gatewayUp: false, pendingApprovals: 0 }, actions) as Item[];
+    const idle = trayMenuTemplate({ gatewayUp: false, pendingApprovals: 0, agentPaused: false }, actions) as Item[];
     expect(idle.find((i) => i.id === 'status')?.label).toBe('Gateway stopped');
     expect(idle.find((i) => i.id === 'approvals')).toBeUndefined();
   });
 
-  it('offers open, logs, diagnostics and quit, each wired to its action (no pause until pausing is real)', () => {
+  it('offers open, pause, logs, diagnostics and quit, each wired to its action', () => {
     const { actions, done } = recordingActions();
-    const items = trayMenuTemplate({ gatewayUp: true, pendingApprovals: 1 }, actions) as Item[];
-    expect(items.find((i) => i.id === 'pause')).toBeUndefined();
-    for (const id of ['open', 'reveal-logs', 'copy-diagnostics', 'quit', 'approvals']) {
+    const items = trayMenuTemplate({ gatewayUp: true, pendingApprovals: 1, agentPaused: false }, actions) as Item[];
+    for (const id of ['open', 'pause', 'reveal-logs', 'copy-diagnostics', 'quit', 'approvals']) {
       items.find((i) => i.id === id)!.click!();
     }
-    expect(done).toEqual(['open', 'reveal-logs', 'copy-diagnostics', 'quit', 'open']);
+    expect(done).toEqual(['open', 'toggle-pause', 'reveal-logs', 'copy-diagnostics', 'quit', 'open']);
+  });
+
+  it('says when the agent is paused and offers Resume; no pausing while the gateway is down', () => {
+    const { actions } = recordingActions();
+    const paused = trayMenuTemplate({ gatewayUp: true, pendingApprovals: 0, agentPaused: true }, actions) as Item[];
+    expect(paused.find((i) => i.id === 'pause')).toMatchObject({ label: 'Resume agent', enabled: true });
+    expect(paused.find((i) => i.id === 'status')?.label).toBe('Agent paused: new messages wait for Resume');
+    const running = trayMenuTemplate({ gatewayUp: true, pendingApprovals: 0, agentPaused: false }, actions) as Item[];
+    expect(running.find((i) => i.id === 'pause')).toMatchObject({ label: 'Pause agent', enabled: true });
+    const down = trayMenuTemplate({ gatewayUp: false, pendingApprovals: 0, agentPaused: false }, actions) as Item[];
+    expect(down.find((i) => i.id === 'pause')?.enabled).toBe(false);
   });
 
   it('updates tooltip and menu when the state changes, and only then', () => {
@@ -67,12 +78,14 @@ describe('tray', () => {
     controller.update({ gatewayUp: true });
     controller.update({ gatewayUp: true });
     controller.update({ pendingApprovals: 1 });
+    controller.update({ agentPaused: true });
     expect(calls.toolTips).toEqual([
       'Hearth: gateway stopped',
       'Hearth: running',
       'Hearth: running · 1 approval waiting',
+      'Hearth: paused · 1 approval waiting',
     ]);
-    expect(calls.menus).toHaveLength(3);
+    expect(calls.menus).toHaveLength(4);
     controller.dispose();
     expect(calls.destroyed).toBe(true);
   });

@@ -4,10 +4,14 @@ import type { Disposable } from '../base/index.js';
 export interface TrayState {
   gatewayUp: boolean;
   pendingApprovals: number;
+  /** "Pause agent" is on: new turns are refused until Resume (agent.pause). */
+  agentPaused: boolean;
 }
 
 export interface TrayActions {
   open(): void;
+  /** Pause (or resume, when paused) the agent through the gateway. */
+  togglePause(): void;
   revealLogs(): void;
   copyDiagnostics(): void;
   quit(): void;
@@ -36,7 +40,7 @@ export interface TrayController extends Disposable {
 }
 
 export function trayToolTip(state: TrayState): string {
-  const parts = [state.gatewayUp ? 'running' : 'gateway stopped'];
+  const parts = [state.gatewayUp ? (state.agentPaused ? 'paused' : 'running') : 'gateway stopped'];
   if (state.pendingApprovals > 0) parts.push(approvalsLabel(state.pendingApprovals));
   return `Hearth: ${parts.join(' · ')}`;
 }
@@ -45,19 +49,27 @@ function approvalsLabel(count: number): string {
   return count === 1 ? '1 approval waiting' : `${count} approvals waiting`;
 }
 
+function statusLabel(state: TrayState): string {
+  if (!state.gatewayUp) return 'Gateway stopped';
+  return state.agentPaused ? 'Agent paused: new messages wait for Resume' : 'Gateway running';
+}
+
 /** The tray menu for a state: status lines (disabled), then the quick actions. */
 export function trayMenuTemplate(state: TrayState, actions: TrayActions): MenuItemConstructorOptions[] {
-  const template: MenuItemConstructorOptions[] = [
-    { id: 'status', label: state.gatewayUp ? 'Gateway running' : 'Gateway stopped', enabled: false },
-  ];
+  const template: MenuItemConstructorOptions[] = [{ id: 'status', label: statusLabel(state), enabled: false }];
   if (state.pendingApprovals > 0) {
     template.push({ id: 'approvals', label: approvalsLabel(state.pendingApprovals), click: () => actions.open() });
   }
   template.push(
     { type: 'separator' },
-    // No "Pause agent" until pausing is real (new runs, heartbeat, cron): a menu item that does
-    // nothing is worse than none (issue 18).
     { id: 'open', label: 'Open Hearth', click: () => actions.open() },
+    // Real pausing (agent.pause): new messages, heartbeats and cron runs are refused until Resume.
+    {
+      id: 'pause',
+      label: state.agentPaused ? 'Resume agent' : 'Pause agent',
+      enabled: state.gatewayUp,
+      click: () => actions.togglePause(),
+    },
     { type: 'separator' },
     { id: 'reveal-logs', label: 'Reveal logs', click: () => actions.revealLogs() },
     { id: 'copy-diagnostics', label: 'Copy diagnostics', click: () => actions.copyDiagnostics() },
@@ -70,7 +82,7 @@ export function trayMenuTemplate(state: TrayState, actions: TrayActions): MenuIt
 /** Rebuilds the menu only when what it shows changed. */
 export function createTrayController<M>(deps: TrayDeps<M>): TrayController {
   const tray = deps.createTray();
-  let state: TrayState = { gatewayUp: false, pendingApprovals: 0 };
+  let state: TrayState = { gatewayUp: false, pendingApprovals: 0, agentPaused: false };
   let shown = '';
   const render = () => {
     const key = JSON.stringify(state);
