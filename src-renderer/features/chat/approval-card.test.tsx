@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../src-main/protocol/errors.js';
 import { renderWithStores, startTestApp, type TestApp } from '../../testing/render-app.js';
 import { ApprovalsView } from '../approvals/approvals-view.js';
+import { PermissionsView } from '../permissions/permissions-view.js';
 import { ToolCallView } from './tool-call-view.js';
 
 let app: TestApp;
@@ -135,5 +136,33 @@ describe('approvals view: a destructive request', () => {
     fireEvent.keyDown(window, { key: 'd' });
     await waitFor(() => expect(app.gateway.calls('exec.approval.resolve')).toHaveLength(2));
     expect(app.gateway.calls('exec.approval.resolve')[1]).toEqual({ id: 'ap1', decision: 'deny' });
+  });
+});
+
+describe('permissions view: a folder rule', () => {
+  it('names the folder it is limited to, and its scope', async () => {
+    app = startTestApp({
+      'permissions.list': () => ({
+        rules: [
+          {
+            id: 'perm_folder',
+            kind: 'exec',
+            scope: 'folder',
+            agentId: 'main',
+            pattern: '/usr/bin/rm',
+            argPattern: '^-r build$',
+            cwdWithin: '/home/me/project',
+            origin: 'operator:hearth-control-ui(c1)',
+            example: 'rm -r build',
+            addedAtMs: NOW,
+          },
+        ],
+        session: [],
+      }),
+    });
+    renderWithStores(app, <PermissionsView />);
+    const rule = within(await screen.findByTestId('permission-rule'));
+    expect(rule.getByText('/usr/bin/rm ^-r build$ · /home/me/project')).toBeTruthy();
+    expect(rule.getByText('these exact arguments, in one folder')).toBeTruthy();
   });
 });

@@ -6,9 +6,15 @@ import { formatTime } from '../../ui/use-now.js';
 import { ChatTitle } from '../chat/chat-title.js';
 import './permissions.css';
 
-/** What a rule allows, in one line: the program (and its pinned arguments), the tool, the server. */
+/**
+ * What a rule allows, in one line: the program (and its pinned arguments, and the folder a
+ * `folder` rule is limited to), the tool, the server.
+ */
 function ruleWhat(rule: PermissionRuleView): string {
-  if (rule.kind === 'exec') return rule.argPattern ? `${rule.pattern} ${rule.argPattern}` : (rule.pattern ?? '');
+  if (rule.kind === 'exec') {
+    const command = rule.argPattern ? `${rule.pattern} ${rule.argPattern}` : (rule.pattern ?? '');
+    return rule.cwdWithin ? `${command} · ${rule.cwdWithin}` : command;
+  }
   if (rule.scope === 'server') return rule.server ?? '';
   return rule.scope === 'exact' && rule.args ? `${rule.tool} ${rule.args}` : (rule.tool ?? '');
 }
