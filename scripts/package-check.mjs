@@ -79,10 +79,28 @@ check(
   config.win?.target?.some((x) => (x.target ?? x) === 'nsis'),
   'win target must be nsis',
 );
+// Per-user, no admin: an installer that asks for elevation fails on managed machines.
+check(config.nsis?.perMachine === false, 'nsis.perMachine must be false (per-user install, no admin)');
+check(config.nsis?.oneClick === false, 'nsis.oneClick must be false (the assisted installer)');
+check(config.win?.verifyUpdateCodeSignature === true, 'win.verifyUpdateCodeSignature must be true');
+// Notarisation runs in the afterSign hook; electron-builder's own must stay off or it runs twice.
+check(config.mac?.notarize === false, 'mac.notarize must be false (build/notarize.mjs notarises)');
+const afterSignHook = join(root, config.afterSign ?? '');
 check(
-  ['AppImage', 'deb'].every((t) => config.linux?.target?.some((x) => (x.target ?? x) === t)),
-  'linux targets must be AppImage and deb',
+  existsSync(afterSignHook) && readFileSync(afterSignHook, 'utf8').includes('@electron/notarize'),
+  'the afterSign hook must notarise with @electron/notarize',
 );
+check(
+  ['AppImage', 'deb', 'rpm'].every((t) => config.linux?.target?.some((x) => (x.target ?? x) === t)),
+  'linux targets must be AppImage, deb and rpm',
+);
+for (const format of ['deb', 'rpm']) {
+  check(
+    config[format]?.depends?.some((d) => /secret/i.test(d)),
+    `${format}.depends must name libsecret (the keychain backend)`,
+  );
+}
+check(config.linux?.mimeTypes?.includes('x-scheme-handler/hearth'), 'linux.mimeTypes must register hearth:// links');
 check(
   config.generateUpdatesFilesForAllChannels === true,
   'generateUpdatesFilesForAllChannels must be true (stable + beta feeds)',
