@@ -7,7 +7,7 @@ import { createFakeClock } from '../testing/fake-clock.js';
 import { createNativeApprovalPrompter } from './approval-dialog.js';
 import type { Notifier } from './notifications.js';
 
-function setup(options: { windowVisible?: boolean; mac?: boolean; macWindow?: boolean } = {}) {
+function setup(options: { windowVisible?: boolean; mac?: boolean; macWindow?: boolean; focused?: boolean } = {}) {
   const clock = createFakeClock();
   const dialog = createFakeDialog();
   const notifications: { title: string; body: string; closed: boolean; click?: () => void }[] = [];
@@ -34,6 +34,7 @@ function setup(options: { windowVisible?: boolean; mac?: boolean; macWindow?: bo
         }
       : undefined,
     notifier,
+    windowFocused: () => options.focused === true,
     summon: () => {
       summoned += 1;
     },
@@ -60,6 +61,18 @@ function setup(options: { windowVisible?: boolean; mac?: boolean; macWindow?: bo
 }
 
 describe('native approval dialog', () => {
+  it('notifies only while no Hearth window has focus (the box and the inline approval are in view otherwise)', async () => {
+    const away = setup();
+    void away.prompter.prompt(away.request, new AbortController().signal);
+    await flush();
+    expect(away.notifications.map((n) => n.title)).toEqual(['Hearth wants to run a command']);
+    const looking = setup({ windowVisible: true, focused: true });
+    void looking.prompter.prompt(looking.request, new AbortController().signal);
+    await flush();
+    expect(looking.dialog.open).toHaveLength(1);
+    expect(looking.notifications).toEqual([]);
+  });
+
   it('shows the command with Allow once / Always allow / Deny, Deny as default and cancel', async () => {
     const { dialog, prompter, request } = setup();
     const answer = prompter.prompt(request, new AbortController().signal);

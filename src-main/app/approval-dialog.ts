@@ -29,6 +29,8 @@ export interface ApprovalDialogDeps<W> {
    */
   revealWindow?(): W | undefined;
   notifier: Notifier;
+  /** A Hearth window has focus: the person sees the box (and the inline approval), so no notification. */
+  windowFocused?(): boolean;
   /** Brings the window forward when the notification is clicked. */
   summon(): void;
   clock: Clock;
@@ -98,11 +100,13 @@ export function createNativeApprovalPrompter<W>(deps: ApprovalDialogDeps<W>): Na
       const abort = () => local.abort();
       signal.addEventListener('abort', abort, { once: true });
       const expiry = deps.clock.setTimeout(abort, remaining);
-      const notification = deps.notifier.notify({
-        title: 'Hearth wants to run a command',
-        body: request.command,
-        onClick: deps.summon,
-      });
+      const notification = deps.windowFocused?.()
+        ? { close() {} }
+        : deps.notifier.notify({
+            title: 'Hearth wants to run a command',
+            body: request.command,
+            onClick: deps.summon,
+          });
       setCount(count + 1);
       try {
         const parent = deps.visibleWindow() ?? deps.revealWindow?.();

@@ -156,6 +156,7 @@ async function start(): Promise<void> {
           }
         : undefined,
     notifier,
+    windowFocused: () => BrowserWindow.getFocusedWindow() !== null,
     summon,
     clock: systemClock,
     logger,
