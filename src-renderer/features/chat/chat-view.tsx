@@ -46,8 +46,8 @@ export function ChatView({ viewport }: { viewport?: { width: number; height: num
     ui.getState().clearFocusRequest();
     setSessionsOpen(focusRequest === 'chat-search');
     const selector = focusRequest === 'composer' ? '#composer-input' : '.session-search input[type="search"]';
-    const frame = requestAnimationFrame(() => root.current?.querySelector<HTMLElement>(selector)?.focus());
-    return () => cancelAnimationFrame(frame);
+    // Not cancelled when the request clears (that re-runs this effect at once); a gone view finds no field.
+    requestAnimationFrame(() => root.current?.querySelector<HTMLElement>(selector)?.focus());
   }, [focusRequest, ui]);
 
   useEffect(() => {
