@@ -44,6 +44,25 @@ const external = [
   'jsdom',
 ];
 
+// Zod's `z.locales` re-exports its error messages in ~50 languages (360 KB, half of zod in the
+// bundle, compiled before the gateway listens). Hearth never switches zod's language (its own
+// errors name the field in English, and the UI translates its own texts), so in the bundle that
+// namespace holds English only. The default `z.config(en())` imports en.js directly.
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/]classic[\\/]/.test(args.importer)
+        ? { path: join(dirname(args.importer), '..', 'locales', 'en.js'), namespace: 'zod-locales' }
+        : undefined,
+    );
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
 rmSync(outdir, { recursive: true, force: true });
 const began = Date.now();
 const result = await build({
@@ -62,6 +81,7 @@ const result = await build({
   target: 'node20',
   sourcemap: true,
   external,
+  plugins: [zodEnglishOnly],
   // Bundled CommonJS packages call require() for Node built-ins and the external packages;
   // an ES module has none, so every output file gets one made for its own location.
   banner: {

@@ -9,6 +9,10 @@ export const importExceptions = new Set([
   'src-main/config/config-schema.ts -> src-main/memory/memory-config.js',
   'src-main/config/config-schema.ts -> src-main/providers/provider-config.js',
   'src-main/config/config-schema.ts -> src-main/sessions/routing-config.js',
+  // Migrations run before the gateway listens too: the permissions format reads exec's file
+  // path and its converter of older files, not exec/index.ts (the whole command analysis).
+  'src-main/migrations/store-formats.ts -> src-main/exec/older-permission-files.js',
+  'src-main/migrations/store-formats.ts -> src-main/exec/permission-store.js',
   // The plugins section's type is the root schema's (moves with the schema aggregation into host/).
   'src-main/plugins/plugins-config.ts -> src-main/config/config-schema.js',
   // The plugin SDK re-exports capability types for extensions (type-only: extensions see only the SDK).

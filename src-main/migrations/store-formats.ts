@@ -1,7 +1,10 @@
 import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { CRON_FILE_VERSION } from '../cron/index.js';
-import { permissionsFilePath, rulesFromOlderPermissionFiles } from '../exec/index.js';
+// The two dependency-free exec modules, not exec/index.ts: migrations run before the gateway
+// listens, and the index would load the whole command analysis (issue 23's cold start).
+import { rulesFromOlderPermissionFiles } from '../exec/older-permission-files.js';
+import { permissionsFilePath } from '../exec/permission-store.js';
 import type { HearthPaths } from '../paths/index.js';
 import { copyOf, readJsonVersion, type StoreCopy, type StoreFormat } from './store-format.js';
 
