@@ -83,6 +83,28 @@ describe('turn hooks', () => {
     }
   });
 
+  it('starts the prefix when the user message is durable, before the context, and uses that answer', async () => {
+    let answer: (text: string) => void = () => {};
+    const asked: { message: string; history: string[] }[] = [];
+    const { hooks } = hooksWith({
+      turnPrefix: (input) => {
+        asked.push(input);
+        return new Promise((resolve) => {
+          answer = resolve;
+        });
+      },
+    });
+    const question = user('and tea?');
+    hooks.userDurable({ id: question.id, text: 'and tea?' }, ['what is in the logs?']);
+    // Asked already, before the context is assembled.
+    expect(asked).toEqual([{ message: 'and tea?', history: ['what is in the logs?'] }]);
+    const assembling = hooks.transformContext!([user('what is in the logs?'), assistant('errors'), question], roomy);
+    answer('recalled early');
+    const assembled = await assembling;
+    expect(asked).toHaveLength(1);
+    expect(assembled.at(-1)).toMatchObject({ id: question.id, hiddenPrefix: 'recalled early' });
+  });
+
   it('leaves the messages alone when there is nothing to prefix', async () => {
     const { hooks } = hooksWith({ turnPrefix: async () => undefined });
     const assembled = await hooks.transformContext!([user('hello')], roomy);

@@ -34,7 +34,15 @@ export interface TurnHooksDeps {
   turnId: string;
 }
 
-export type TurnHooks = AgentLoopHooks & RunnerContextHooks;
+export type TurnHooks = AgentLoopHooks &
+  RunnerContextHooks & {
+    /**
+     * The new user message is on disk: start the turn prefix (active recall) now, so it runs
+     * while the system prompt and tools are assembled rather than after them. The context
+     * hook then awaits this same answer for that message instead of asking again.
+     */
+    userDurable(user: { id: string; text: string }, earlierUserTexts: string[]): void;
+  };
 
 /**
  * Everything one turn does around the model calls, built per turn:
@@ -53,7 +61,13 @@ export function createTurnHooks(deps: TurnHooksDeps): TurnHooks {
     contextWindow: deps.contextWindow,
   });
   const calls = new Map<number, CallTrace>();
-  let recall: { messageId: string; prefix: string | undefined } | undefined;
+  let recall: { messageId: string; prefix: Promise<string | undefined> } | undefined;
+  const startRecall = (messageId: string, message: string, history: string[]) => {
+    const prefix = deps.turnPrefix({ message, history });
+    // Awaited by transformContext; a turn that fails before it must not leave an unhandled rejection.
+    prefix.catch(() => {});
+    recall = { messageId, prefix };
+  };
 
   const persistSummaries = async () => {
     const fresh = engine.history().filter((m) => m.kind === 'compaction_summary' && !persisted.has(m.id));
@@ -64,6 +78,9 @@ export function createTurnHooks(deps: TurnHooksDeps): TurnHooks {
 
   return {
     ...contextHooks,
+    userDurable(user, earlierUserTexts) {
+      if (!recall) startRecall(user.id, user.text, earlierUserTexts);
+    },
     async compact(reason) {
       const outcome = await contextHooks.compact(reason);
       await persistSummaries();
@@ -76,12 +93,12 @@ export function createTurnHooks(deps: TurnHooksDeps): TurnHooks {
       const lastUser = [...assembled].reverse().find((m) => m.kind === 'user');
       if (lastUser?.kind !== 'user') return assembled;
       if (!recall) {
-        recall = { messageId: lastUser.id, prefix: undefined };
         // Recall modes `recent` and `full` read the session's earlier user messages too.
         const history = assembled.flatMap((m) => (m.kind === 'user' && m !== lastUser ? [m.text] : []));
-        recall.prefix = await deps.turnPrefix({ message: lastUser.text, history });
+        startRecall(lastUser.id, lastUser.text, history);
       }
-      const { messageId, prefix } = recall;
+      const { messageId } = recall!;
+      const prefix = await recall!.prefix;
       if (!prefix) return assembled;
       return assembled.map((m) => (m.id === messageId && m.kind === 'user' ? { ...m, hiddenPrefix: prefix } : m));
     },

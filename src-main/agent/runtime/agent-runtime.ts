@@ -64,7 +64,13 @@ export interface AgentRuntimeDeps {
   /** The person a turn speaks for (per-user memory scope); undefined when it cannot be told. */
   userFor?(scope: TurnScope): string | undefined;
   /** Context engine, approvals and truncation hooks for one turn. */
-  hooks?(scope: TurnScope): (AgentLoopHooks & RunnerContextHooks) | undefined;
+  hooks?(scope: TurnScope):
+    | (AgentLoopHooks &
+        RunnerContextHooks & {
+          /** The user message is durable: work that needs only it (active recall) may start now. */
+          userDurable?(user: { id: string; text: string }, earlierUserTexts: string[]): void;
+        })
+    | undefined;
   newId?(): string;
   /** Longest wait for a cooldown / retry-after inside one turn (default 30 s). */
   maxWaitMs?: number;
@@ -209,27 +215,35 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
               onEvent: (event) => publisher.onRunnerEvent(event),
               log,
             });
-          const request = async (): Promise<Parameters<typeof runTurn>[1]> => ({
-            models,
-            system: await deps.systemPrompt?.(scope),
-            history: turn.history,
-            tools: (await deps.tools?.(scope)) ?? [],
-            onDemand: await deps.onDemandTools?.(scope),
-            toolContext: {
-              agentId,
-              sessionKey: run.sessionKey,
-              workspaceDir: deps.workspaceDir(agentId),
-              log,
-              userId: deps.userFor?.(scope),
-              runKind: scope.runKind,
-              onProgress: (text) => publisher.onToolProgress(text),
-            },
-            hooks: deps.hooks?.(scope),
-            signal: run.controller.signal,
-            timeoutMs: input.timeoutMs,
-            liveModel: () => liveModels.get(run.sessionKey),
-            onEvent: (event) => publisher.onRunnerEvent(event),
-          });
+          const request = async (): Promise<Parameters<typeof runTurn>[1]> => {
+            // Made first, so recall runs alongside the system prompt and tools being assembled.
+            const hooks = deps.hooks?.(scope);
+            hooks?.userDurable?.(
+              user,
+              turn.history.flatMap((m) => (m.kind === 'user' && m.id !== user.id ? [m.text] : [])),
+            );
+            return {
+              models,
+              system: await deps.systemPrompt?.(scope),
+              history: turn.history,
+              tools: (await deps.tools?.(scope)) ?? [],
+              onDemand: await deps.onDemandTools?.(scope),
+              toolContext: {
+                agentId,
+                sessionKey: run.sessionKey,
+                workspaceDir: deps.workspaceDir(agentId),
+                log,
+                userId: deps.userFor?.(scope),
+                runKind: scope.runKind,
+                onProgress: (text) => publisher.onToolProgress(text),
+              },
+              hooks,
+              signal: run.controller.signal,
+              timeoutMs: input.timeoutMs,
+              liveModel: () => liveModels.get(run.sessionKey),
+              onEvent: (event) => publisher.onRunnerEvent(event),
+            };
+          };
           let runModels: () => Promise<TurnOutcome>;
           if (engine) runModels = runEngine(engine);
           else {
