@@ -227,7 +227,10 @@ async function screens(browser: Browser, language: 'en' | 'zh') {
     await expect(page.getByRole('table')).toBeVisible();
     await shootAll(page, 'chat', language);
     await page.keyboard.press('Control+k');
-    await page.getByRole('combobox').fill(language === 'zh' ? '对话' : 'chat');
+    await page
+      .getByTestId('command-palette')
+      .getByRole('combobox')
+      .fill(language === 'zh' ? '对话' : 'chat');
     await shootAll(page, 'palette', language);
     await page.keyboard.press('Escape');
     await page.locator('body').press('?');
@@ -244,6 +247,7 @@ async function screens(browser: Browser, language: 'en' | 'zh') {
 
 test('screenshots of the chat, palette, shortcuts help and empty canvas (docs mode)', async ({ browser }) => {
   test.skip(!docsShots, 'HEARTH_DOCS_SCREENSHOTS=1 writes the docs screenshots');
+  test.setTimeout(240_000);
   await screens(browser, 'en');
   await screens(browser, 'zh');
 });
