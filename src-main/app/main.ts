@@ -249,6 +249,8 @@ async function start(): Promise<void> {
   tray.update({ gatewayUp: true, pendingApprovals: prompter.pendingCount });
   parts.add(prompter.onDidChangePending((count) => tray.update({ pendingApprovals: count })));
   parts.add({ dispose: () => tray.update({ gatewayUp: false }) });
+  // A pause made anywhere (the tray, a phone, another client) shows in the tray.
+  parts.add(shellClient.on('agent.pause.changed', (state) => tray.update({ agentPaused: state.paused })));
 
   const quickAsk = parts.add(
     createQuickAsk({

@@ -48,7 +48,10 @@ describe('agent pause', () => {
       ok: true,
       payload: { paused: false },
     });
+    const announced = socket.next((frame) => (frame as { event?: string }).event === 'agent.pause.changed', patient);
     const paused = await socket.request('agent.pause', {}, patient);
+    // Every connected surface hears it (the tray, other windows, phones).
+    expect(await announced).toMatchObject({ payload: { paused: true } });
     expect(paused).toMatchObject({ ok: true, payload: { paused: true } });
     expect(typeof (paused as { payload: { since?: number } }).payload.since).toBe('number');
 

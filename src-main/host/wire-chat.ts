@@ -77,7 +77,7 @@ export function wireChat(deps: {
       defaults: deps.defaults,
     }),
   );
-  root.add(registerAgentMethods(core.registry, { runtime }));
+  root.add(registerAgentMethods(core.registry, { runtime, bus: core.bus }));
   root.add(
     registerModelsMethods(core.registry, {
       runtime,

@@ -1,5 +1,6 @@
 import type { PresenceEntry } from './connect.js';
 import type { DeliveryOutcome } from './delivery-target.js';
+import type { AgentPauseState } from './methods/agent.js';
 import type { ChatHistoryMessage } from './methods/chat.js';
 import type { PairingRequestView } from './methods/devices.js';
 import type { ExecApprovalView } from './methods/exec.js';
@@ -223,6 +224,8 @@ export interface EventPayloads {
   'device.pair.resolved': DevicePairResolvedEvent;
   /** A subagent started, took a step, or ended (protocol/methods/subagents.ts). */
   subagent: SubagentEvent;
+  /** "Pause agent" turned on or off (agent.pause / agent.resume), so every surface shows it. */
+  'agent.pause.changed': AgentPauseState;
 }
 
 /** A sink for some of the events: what a capability is given instead of the whole bus. */
@@ -260,6 +263,7 @@ export const eventNames = [
   'device.pair.requested',
   'device.pair.resolved',
   'subagent',
+  'agent.pause.changed',
 ] as const satisfies readonly EventName[];
 
 /** Which scope an event needs to be delivered (PROTOCOL.md §5 "Event delivery"). */

@@ -2,10 +2,13 @@ import type { AgentRuntime, RunRecord } from '../../agent/index.js';
 import { type Disposable, DisposableStore } from '../../base/index.js';
 import { invalidRequest, notFound } from '../../protocol/index.js';
 import { formatSessionKey, normalizeSessionKey, parseSessionKey, SessionKeyError } from '../../sessions/index.js';
+import type { EventBus } from '../event-bus.js';
 import type { MethodRouter } from '../method-router.js';
 
 export interface AgentMethodsDeps {
   runtime: AgentRuntime;
+  /** Where `agent.pause.changed` goes, so every window, phone and the tray show a pause made anywhere. */
+  bus?: Pick<EventBus, 'publish'>;
 }
 
 function finalResult(run: RunRecord) {
@@ -75,5 +78,9 @@ export function registerAgentMethods(router: MethodRouter, deps: AgentMethodsDep
   store.add(router.handle('agent.pause', async () => runtime.pause.pause()));
   store.add(router.handle('agent.resume', async () => runtime.pause.resume()));
   store.add(router.handle('agent.pause.status', async () => runtime.pause.state));
+  if (deps.bus) {
+    const bus = deps.bus;
+    store.add(runtime.pause.onDidChange((state) => bus.publish('agent.pause.changed', { ...state })));
+  }
   return store;
 }
