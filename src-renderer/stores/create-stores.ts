@@ -85,7 +85,7 @@ export function createStores(client: GatewayPort, options: CreateStoresOptions):
     permissions: createPermissionsStore(client),
     auth: createAuthStore(client, now),
     memory: createMemoryStore(client, now, selectedAgent),
-    dreams: createDreamsStore(client, selectedAgent),
+    dreams: createDreamsStore(client, selectedAgent, now),
     schedule: createScheduleStore(client),
     usage: createUsageStore(client),
     skills: createSkillsStore(client),

@@ -47,6 +47,10 @@ export interface DreamsState {
   candidates: PromotionCandidate[];
   promoted: string[];
   running: boolean;
+  /** When the run going now started (epoch ms), for "Dreaming… (started …)". */
+  runStartedAt?: number;
+  /** What the last run from this view did: its mode, counts and what it queued or promoted. */
+  result?: DreamsRunResult;
   error?: string;
   refresh(): Promise<void>;
   /** preview: a dry run (nothing written); apply: promote; run: whatever the config says. */
@@ -91,6 +95,7 @@ export function phasesOf(result: DreamsRunResult): DreamPhase[] {
 export function createDreamsStore(
   client: GatewayPort,
   agent: () => string = () => 'main',
+  now: () => number = () => 0,
 ): StoreApi<DreamsState> & { dispose(): void } {
   const store = createStore<DreamsState>((set, get) => ({
     whose: agentsMemory,
@@ -132,7 +137,7 @@ export function createDreamsStore(
       });
     },
     async run(mode) {
-      set({ running: true });
+      set({ running: true, runStartedAt: now() });
       try {
         const params = {
           ...get().whose.params,
@@ -142,6 +147,7 @@ export function createDreamsStore(
         const result = await client.request('dreams.run', params, { timeoutMs: 300_000 });
         set({
           running: false,
+          result,
           phases: phasesOf(result),
           candidates: result.candidates.map(toCandidate),
           promoted: result.promoted,

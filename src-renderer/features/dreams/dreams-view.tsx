@@ -8,6 +8,63 @@ import './dreams.css';
 
 type Tab = 'diary' | 'review' | 'phases' | 'candidates';
 
+/** Preview / Apply / Run now in plain words, next to the buttons that do it. */
+function HowItWorks() {
+  const t = useT();
+  return (
+    <details className="card dreams-how" open>
+      <summary>{t('dreams.howTitle')}</summary>
+      <ul>
+        <li>{t('dreams.how.preview')}</li>
+        <li>{t('dreams.how.apply')}</li>
+        <li>{t('dreams.how.run')}</li>
+      </ul>
+    </details>
+  );
+}
+
+/** A run going now, then what it did: how much it read, scored, and promoted or left for review. */
+function RunProgress({ onReview }: { onReview(): void }) {
+  const t = useT();
+  const running = useDomain('dreams', (s) => s.running);
+  const startedAt = useDomain('dreams', (s) => s.runStartedAt);
+  const result = useDomain('dreams', (s) => s.result);
+  if (running)
+    return (
+      <div className="card dreams-progress" role="status" data-testid="dreams-progress">
+        <progress aria-label={t('dreams.run')} />
+        <span>{t('dreams.running', { when: formatTime(startedAt) })}</span>
+      </div>
+    );
+  if (!result) return null;
+  const counts = {
+    day: result.day,
+    candidates: String(result.candidates.length),
+    promoted: String(result.promoted.length),
+    queued: String(result.queued.length),
+  };
+  return (
+    <section className="card dreams-result" role="status" data-testid="dreams-result" aria-label={t('dreams.result')}>
+      <p className="dreams-result-line">
+        <strong>{t(`dreams.result.${result.mode}`, counts)}</strong>{' '}
+        {t('dreams.result.seen', { notes: String(result.notesSeen), recalls: String(result.recalls) })}
+      </p>
+      {result.mode === 'apply' && result.promoted.length > 0 && (
+        <ul className="dreams-promoted">
+          {result.promoted.map((text) => (
+            <li key={text}>{text}</li>
+          ))}
+        </ul>
+      )}
+      {result.mode === 'review' && result.queued.length > 0 && (
+        <button type="button" className="button small primary" onClick={onReview}>
+          {t('dreams.result.openReview')}
+        </button>
+      )}
+    </section>
+  );
+}
+
 export function DreamsView() {
   const t = useT();
   const { dreams } = useStores();
@@ -57,7 +114,7 @@ export function DreamsView() {
             disabled={running}
             onClick={() => void dreams.getState().run('run')}
           >
-            {running ? t('common.loading') : t('dreams.run')}
+            {t('dreams.run')}
           </button>
         </div>
       </header>
@@ -79,6 +136,8 @@ export function DreamsView() {
           )}
         </p>
       )}
+      <HowItWorks />
+      <RunProgress onReview={() => setTab('review')} />
       {error && (
         <p className="notice" role="alert">
           {error}

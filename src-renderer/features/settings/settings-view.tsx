@@ -229,6 +229,8 @@ function Elsewhere({ only }: { only?: 'channels' }) {
 export function SettingsView() {
   const t = useT();
   const [section, setSection] = useState<Section>('general');
+  const [opened, setOpened] = useState<Section[]>([]);
+  if (!opened.includes(section)) setOpened([...opened, section]);
   const current = sections.find((s) => s.id === section)!;
   return (
     <div className="view-narrow">
@@ -252,19 +254,24 @@ export function SettingsView() {
         ) : section === 'about' ? (
           <AboutPanel />
         ) : current.form ? (
-          <div className="stack">
-            <p className="muted" style={{ margin: 0 }}>
-              {t('settings.form.intro')}
-            </p>
-            <SchemaForm key={section} sections={current.form} />
-            {section === 'connections' && <Elsewhere only="channels" />}
-          </div>
+          <p className="muted" style={{ margin: 0 }}>
+            {t('settings.form.intro')}
+          </p>
         ) : (
           <div className="stack">
             {section === 'providers' && <ModelsTable />}
             <ConfigSection keys={current.keys ?? []} />
           </div>
         )}
+        {/* A form tab, once opened, stays mounted (hidden) so switching tabs keeps edits not saved yet. */}
+        {sections
+          .filter((item) => item.form && opened.includes(item.id))
+          .map((item) => (
+            <div key={item.id} className="stack settings-form-tab" hidden={item.id !== section}>
+              <SchemaForm sections={item.form ?? []} />
+              {item.id === 'connections' && <Elsewhere only="channels" />}
+            </div>
+          ))}
       </div>
     </div>
   );
