@@ -301,7 +301,7 @@ test('dreams: the agent recalls a note, `hearth memory promote --apply` promotes
 test('settings: the real config loads, a schema error shows inline, a valid change saves', async ({ page }) => {
   const ui = new ControlUiPage(page);
   await ui.open(host.url, host.token, 'settings');
-  await page.getByRole('tab', { name: 'Config file' }).click();
+  await page.getByRole('tab', { name: 'Advanced' }).click();
   const editor = page.getByRole('textbox', { name: 'Config file' });
   await expect(editor).toHaveValue(/gpt-4o/);
   const original = await editor.inputValue();

@@ -117,7 +117,7 @@ test('devices and settings render, and a config schema error shows inline', asyn
   await page.getByRole('tab', { name: 'Providers & models' }).click();
   await expect(page.getByText('anthropic/claude-sonnet-4', { exact: true })).toBeVisible();
   await ui.screenshot('settings');
-  await page.getByRole('tab', { name: 'Config file' }).click();
+  await page.getByRole('tab', { name: 'Advanced' }).click();
   const editor = page.getByRole('textbox', { name: 'Config file' });
   await editor.fill(JSON.stringify({ gateway: { port: 'eighteen' } }));
   await page.getByRole('button', { name: 'Save' }).click();

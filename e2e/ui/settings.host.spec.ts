@@ -63,10 +63,15 @@ test('settings: theme and language are remembered across a reload', async ({ pag
 test('settings: a form edit reaches hearth.json, and a bad value is refused naming the field', async ({ page }) => {
   const ui = new ControlUiPage(page);
   await ui.open(host.url, host.token, 'settings');
-  await page.getByLabel('Which commands may run').selectOption('deny');
-  await page.getByLabel('Dreaming', { exact: false }).first().check();
+  // The forms are per tab (Commands, Memory & Dreaming); an opened tab keeps its edits, one Save each.
+  await page.locator('#settings-tab-exec').click();
+  await page.getByLabel(/^Which commands may run/).selectOption('deny');
   await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: /^Saved$/ })).toBeVisible();
+  await page.locator('#settings-tab-memory').click();
+  await page.getByLabel(/^Dreaming memory\.dreaming\.enabled/).check();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /^Saved$/ })).toBeVisible();
   await expect.poll(async () => (await hearthJson()).tools?.exec?.security).toBe('deny');
   const saved = await hearthJson();
   expect(saved.tools.exec.security).toBe('deny');
@@ -75,11 +80,14 @@ test('settings: a form edit reaches hearth.json, and a bad value is refused nami
   expect(saved.memory.recall.enabled).toBe(false);
   expect(saved.agents.defaults.model).toBe('openai/gpt-4o');
 
-  await page.getByLabel('Environment variables commands see').fill('LANG, not a name!');
+  await page.locator('#settings-tab-exec').click();
+  const env = page.getByLabel(/^Environment variables commands see/);
+  await env.fill('LANG, not a name!');
   await page.getByRole('button', { name: 'Save' }).click();
-  const error = page.getByRole('alert').filter({ hasText: 'tools.exec.envPassthrough' });
+  // Checked against the schema's pattern before anything is sent, naming the entry.
+  const error = page.getByRole('alert').filter({ hasText: 'tools.exec.envPassthrough.1' });
   await expect(error).toBeVisible();
-  await expect(page.getByLabel('Environment variables commands see')).toHaveAttribute('aria-invalid', 'true');
+  await expect(env).toHaveAttribute('aria-invalid', 'true');
   // Nothing half-written: the file is what the last good save wrote.
   expect(await hearthJson()).toEqual(saved);
 });
