@@ -16,7 +16,8 @@ export function UpgradeNotice() {
       <div className="stack" style={{ gap: 4 }}>
         <strong>{t(`upgrade.${notice.kind}`)}</strong>
         <span>{notice.message}</span>
-        {notice.backups && notice.backups.length > 0 && (
+        {/* The message usually names the backup already; said again only when it does not. */}
+        {notice.backups && notice.backups.length > 0 && !notice.backups.every((b) => notice.message.includes(b)) && (
           <small className="muted">{t('upgrade.backups', { list: notice.backups.join(', ') })}</small>
         )}
       </div>
