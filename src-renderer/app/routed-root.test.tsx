@@ -173,6 +173,25 @@ describe('hash routes', () => {
     expect(screen.getByRole('textbox', { name: 'Ask Hearth' })).toBeTruthy();
   });
 
+  it('says when the agent is paused (from anywhere) and resumes it from the banner', async () => {
+    app = startTestApp({ 'agent.resume': () => ({ paused: false }) }, { view: 'settings' });
+    renderWithStores(
+      app,
+      <RoutedRoot hash={fakeHash('')} desktop pair={() => {}}>
+        <App />
+      </RoutedRoot>,
+    );
+    await act(() => app.client.waitForConnected());
+    expect(screen.queryByText(/Hearth is paused/)).toBeNull();
+    act(() => app.gateway.emit('agent.pause.changed', { paused: true, since: 1 }));
+    expect(
+      await screen.findByText(/^Hearth is paused: new messages, heartbeats and cron runs are not run/),
+    ).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Resume agent' }));
+    await waitFor(() => expect(screen.queryByText(/Hearth is paused/)).toBeNull());
+    expect(app.gateway.calls('agent.resume')).toEqual([{}]);
+  });
+
   it('quick ask shows a refusal where the person asked, and keeps the question', async () => {
     app = startTestApp({
       'sessions.create': () => ({ key: 'agent:main:quick-2' }),

@@ -1,7 +1,7 @@
 import { type ReactNode, useEffect, useState } from 'react';
 import { QuickAsk } from '../features/quick-ask/quick-ask.js';
 import { followRoute, type HashRoute, parseHashRoute, sessionRoute } from './hash-route.js';
-import { useStores, useT } from './stores-context.js';
+import { useDomain, useStores, useT } from './stores-context.js';
 
 /** The page's address fragment, passed in so tests drive it without a browser. */
 export interface HashSource {
@@ -35,6 +35,9 @@ export function RoutedRoot({ hash, desktop, pair, dismissQuickAsk, children }: R
   const { sessions, ui } = useStores();
   const [quickAsk, setQuickAsk] = useState(() => parseHashRoute(hash.read())?.kind === 'quick-ask');
   const [refused, setRefused] = useState<string>();
+  const paused = useDomain('pause', (s) => s.paused);
+  const pauseError = useDomain('pause', (s) => s.error);
+  const { pause } = useStores();
 
   useEffect(() => {
     const follow = () => {
@@ -66,6 +69,15 @@ export function RoutedRoot({ hash, desktop, pair, dismissQuickAsk, children }: R
   }
   return (
     <>
+      {paused && (
+        <div className="conn-banner agent-paused" role="status">
+          <span>{t('pause.banner')}</span>
+          {pauseError && <span className="muted">· {pauseError}</span>}
+          <button type="button" className="button" onClick={() => void pause.getState().resume()}>
+            {t('pause.resume')}
+          </button>
+        </div>
+      )}
       {refused && (
         <div className="conn-banner route-refused" role="alert">
           <span>{t('route.refused', { reason: refused })}</span>

@@ -42,6 +42,8 @@ export const en = {
   'quickAsk.refused': 'Hearth did not take the question.',
   'route.refused': 'Cannot open this link: {reason}',
   'route.dismiss': 'Dismiss',
+  'pause.banner': 'Hearth is paused: new messages, heartbeats and cron runs are not run until you resume it.',
+  'pause.resume': 'Resume agent',
   'chat.sessions': 'Sessions',
   'chat.searchSessions': 'Search sessions',
   'agents.label': 'Agent',

@@ -43,6 +43,8 @@ export const zh: Record<MessageKey, string> = {
   'quickAsk.refused': 'Hearth 没有接受这个问题。',
   'route.refused': '无法打开此链接：{reason}',
   'route.dismiss': '关闭',
+  'pause.banner': 'Hearth 已暂停：在你恢复之前，新消息、心跳和定时任务都不会运行。',
+  'pause.resume': '恢复代理',
   'chat.sessions': '会话',
   'chat.searchSessions': '搜索会话',
   'agents.label': '助手',

@@ -15,6 +15,7 @@ import { disposeAll, type GatewayPort } from './gateway-port.js';
 import { createImportStore, type ImportState } from './import-store.js';
 import { createMcpStore, type McpState } from './mcp-store.js';
 import { createMemoryStore, type MemoryState } from './memory-store.js';
+import { createPauseStore, type PauseStoreState } from './pause-store.js';
 import { createPermissionsStore, type PermissionsState } from './permissions-store.js';
 import { createProviderSetupStore, type ProviderSetupState } from './provider-setup-store.js';
 import { createScheduleStore, type ScheduleState } from './schedule-store.js';
@@ -35,6 +36,8 @@ export interface Stores {
   /** Subagents as live cards in the chat that spawned them. */
   subagents: StoreApi<SubagentsState>;
   approvals: StoreApi<ApprovalsState>;
+  /** "Pause agent" (agent.pause.changed): the app says so before a message is refused. */
+  pause: StoreApi<PauseStoreState>;
   permissions: StoreApi<PermissionsState>;
   auth: StoreApi<AuthState>;
   memory: StoreApi<MemoryState>;
@@ -82,6 +85,7 @@ export function createStores(client: GatewayPort, options: CreateStoresOptions):
     chat: createChatStore(client),
     subagents: createSubagentsStore(client),
     approvals: createApprovalsStore(client),
+    pause: createPauseStore(client),
     permissions: createPermissionsStore(client),
     auth: createAuthStore(client, now),
     memory: createMemoryStore(client, now, selectedAgent),
