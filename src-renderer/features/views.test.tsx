@@ -380,10 +380,10 @@ describe('CanvasView', () => {
     await act(() => app.client.waitForConnected());
     const frame = screen.getByTestId('canvas-frame') as HTMLIFrameElement;
     expect(frame.getAttribute('sandbox')).toBe('allow-scripts');
-    expect(frame.getAttribute('src')).toBe('/__hearth__/canvas/?v=0');
+    expect(frame.getAttribute('src')).toBe('/__hearth__/canvas/?v=0&theme=light');
     act(() => app.gateway.emit('canvas.changed', { path: 'index.html' }));
     expect((screen.getByTestId('canvas-frame') as HTMLIFrameElement).getAttribute('src')).toBe(
-      '/__hearth__/canvas/?v=1',
+      '/__hearth__/canvas/?v=1&theme=light',
     );
   });
 });
