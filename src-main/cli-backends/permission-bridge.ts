@@ -1,7 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
 
 /** One permission prompt of the CLI, as Hearth's approvals see it. */
@@ -31,6 +29,11 @@ const toolName = 'approve';
  * token, valid for this turn only, keeps other local processes from asking in the CLI's name.
  */
 export async function startPermissionBridge(ask: (request: CliPermissionRequest) => Promise<CliPermissionAnswer>) {
+  // The MCP SDK (with ajv) loads with the first CLI-engine turn, not with the host (issue 23).
+  const [{ McpServer }, { StreamableHTTPServerTransport }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/mcp.js'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+  ]);
   const token = randomBytes(24).toString('base64url');
   const expected = Buffer.from(`Bearer ${token}`);
   const authorized = (request: IncomingMessage) => {
