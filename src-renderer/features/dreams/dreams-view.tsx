@@ -37,26 +37,29 @@ function RunProgress({ onReview }: { onReview(): void }) {
       </div>
     );
   if (!result) return null;
+  // An older gateway's answer has no `mode` or `queued` (review mode came later).
+  const queued = result.queued ?? [];
+  const mode = result.mode ?? (result.applied ? 'apply' : 'preview');
   const counts = {
     day: result.day,
     candidates: String(result.candidates.length),
     promoted: String(result.promoted.length),
-    queued: String(result.queued.length),
+    queued: String(queued.length),
   };
   return (
     <section className="card dreams-result" role="status" data-testid="dreams-result" aria-label={t('dreams.result')}>
       <p className="dreams-result-line">
-        <strong>{t(`dreams.result.${result.mode}`, counts)}</strong>{' '}
+        <strong>{t(`dreams.result.${mode}`, counts)}</strong>{' '}
         {t('dreams.result.seen', { notes: String(result.notesSeen), recalls: String(result.recalls) })}
       </p>
-      {result.mode === 'apply' && result.promoted.length > 0 && (
+      {mode === 'apply' && result.promoted.length > 0 && (
         <ul className="dreams-promoted">
           {result.promoted.map((text) => (
             <li key={text}>{text}</li>
           ))}
         </ul>
       )}
-      {result.mode === 'review' && result.queued.length > 0 && (
+      {mode === 'review' && queued.length > 0 && (
         <button type="button" className="button small primary" onClick={onReview}>
           {t('dreams.result.openReview')}
         </button>
