@@ -15,6 +15,8 @@ export default defineConfig({
             'extensions/**/*.test.ts',
             'scripts/**/*.test.ts',
           ],
+          // The Disposable-leak check, for the folders it lists.
+          setupFiles: ['src-main/testing/leak-check-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
           pool: 'forks',

@@ -10,8 +10,13 @@ export interface Clock {
 export const systemClock: Clock = {
   now: () => Date.now(),
   setTimeout(run, ms) {
-    const handle = setTimeout(run, ms);
-    return toDisposable(() => clearTimeout(handle));
+    // A timeout that fired is done: its handle counts as disposed (the leak check sees it go).
+    const done = toDisposable(() => clearTimeout(handle));
+    const handle = setTimeout(() => {
+      done.dispose();
+      run();
+    }, ms);
+    return done;
   },
   setInterval(run, ms) {
     const handle = setInterval(run, ms);

@@ -99,6 +99,7 @@ export async function composeCapabilities(options: ComposeOptions): Promise<Capa
     const memorySettings = (agentId: string) => memory?.settings(agentId);
     const workspace = root.add(await wireWorkspace({ ...base, appRoot, hooks: bootstrapHooks, memorySettings }));
     const { plugins } = root.add(await wirePlugins({ ...base, appRoot, tools, bootstrapHooks }));
+    root.add(plugins.registry);
 
     memory = root.add(
       await wireMemory({

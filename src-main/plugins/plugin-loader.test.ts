@@ -1,6 +1,6 @@
 import { chmod, chown, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { createMemoryLogger } from '../base/logger.js';
 import { pluginsConfigSchema } from '../config/config-schema.js';
 import { createTempHome } from '../testing/temp-home.js';
@@ -37,6 +37,7 @@ export default definePlugin({ id: ${JSON.stringify(id)}, register(api) {
 
 async function load(dir: string, config: Record<string, unknown> = {}) {
   const registry = new PluginRegistry(() => (config.slots as Record<string, string>) ?? {});
+  onTestFinished(() => registry.dispose());
   const log = createMemoryLogger();
   const report = await loadPlugins({
     discovered: await discoverPlugins([{ dir, source: 'user' }]),

@@ -15,7 +15,9 @@ interface Owned<T> {
  * Everything plugins registered, by kind. Exclusive capabilities (memory, the
  * context engine) are slots: config names the plugin id to use, or 'none'.
  */
-export class PluginRegistry {
+export class PluginRegistry implements Disposable {
+  /** Every registration handed out, so disposing the registry releases what plugins never released themselves. */
+  private readonly registrations = new Set<Disposable>();
   private readonly tools = new Map<string, Owned<ToolDefinition>>();
   private readonly contributions = new Map<ContributionKind, Map<string, Owned<Contribution<unknown, never>>>>();
   private readonly methods = new Map<string, Owned<PluginMethodContribution>>();
@@ -28,7 +30,7 @@ export class PluginRegistry {
       if (map.has(key))
         throw new Error(`plugin ${pluginId}: ${what} "${key}" is already registered by ${map.get(key)!.pluginId}`);
       map.set(key, { pluginId, value });
-      return toDisposable(() => map.delete(key));
+      return this.own(() => map.delete(key));
     };
     const contribution = (kind: ContributionKind) => (value: Contribution<unknown, never>) => {
       let map = this.contributions.get(kind);
@@ -54,7 +56,7 @@ export class PluginRegistry {
       registerBootstrapFilesHook: (hook) => {
         const owned = { pluginId, value: hook };
         this.bootstrapHooks.add(owned);
-        return toDisposable(() => this.bootstrapHooks.delete(owned));
+        return this.own(() => this.bootstrapHooks.delete(owned));
       },
     };
   }
@@ -103,6 +105,20 @@ export class PluginRegistry {
   }
 
   onHookError?: (pluginId: string, error: unknown) => void;
+
+  private own(release: () => void): Disposable {
+    const registration = toDisposable(() => {
+      this.registrations.delete(registration);
+      release();
+    });
+    this.registrations.add(registration);
+    return registration;
+  }
+
+  /** The host's shutdown: every plugin's registrations go with it. */
+  dispose(): void {
+    for (const registration of [...this.registrations]) registration.dispose();
+  }
 
   gatewayMethods(): { name: string; method: PluginMethodContribution }[] {
     return [...this.methods.entries()].map(([name, owned]) => ({ name, method: owned.value }));

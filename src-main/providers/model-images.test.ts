@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DisposableStore } from '../base/disposable.js';
 import { silentLogger } from '../base/logger.js';
 import { registerBuiltinProviders } from './builtin-providers.js';
 import { createModelCatalog } from './model-catalog.js';
@@ -9,9 +10,12 @@ import { createProviderRegistry } from './provider-registry.js';
 // Which models are sent the images a tool returns: the built-in table says which models take
 // images, config may say so for others, and the API kind must carry images in a tool result.
 
+const registrations = new DisposableStore();
+afterAll(() => registrations.dispose());
+
 function catalogWith(providers: ProvidersConfig) {
   const registry = createProviderRegistry();
-  registerBuiltinProviders(registry);
+  registrations.add(registerBuiltinProviders(registry));
   return createModelCatalog({ registry, providers: () => providers, log: silentLogger });
 }
 const refusal = (catalog: ReturnType<typeof catalogWith>, ref: string) => catalog.imageRefusal(parseModelRef(ref));

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Disposable } from '../base/disposable.js';
 import { createMemoryLogger } from '../base/logger.js';
 import { type FakeLlmServer, startFakeLlmServer } from '../testing/fake-llm/index.js';
 import { registerBuiltinProviders } from './builtin-providers.js';
@@ -17,9 +18,15 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+// Each test's registrations, released after it (the leak check in src-main/testing/leak-check-setup.ts).
+const registrations: Disposable[] = [];
+afterEach(() => {
+  for (const registration of registrations.splice(0)) registration.dispose();
+});
+
 function setup(providers: ProvidersConfig = {}) {
   const registry = createProviderRegistry();
-  registerBuiltinProviders(registry);
+  registrations.push(registerBuiltinProviders(registry));
   const log = createMemoryLogger();
   return {
     registry,

@@ -1,11 +1,12 @@
 import type { Clock } from '../base/clock.js';
-import { toDisposable } from '../base/disposable.js';
+import { type Disposable, toDisposable } from '../base/disposable.js';
 
 interface Timer {
   id: number;
   at: number;
   run: () => void;
   every?: number;
+  handle: Disposable;
 }
 
 /** A clock tests advance by hand; timers fire in time order during advance(). */
@@ -21,8 +22,9 @@ export function createFakeClock(start = 1_700_000_000_000): FakeClock {
   const timers = new Map<number, Timer>();
   const schedule = (run: () => void, ms: number, every?: number) => {
     const id = nextId++;
-    timers.set(id, { id, at: now + Math.max(0, ms), run, every });
-    return toDisposable(() => timers.delete(id));
+    const handle = toDisposable(() => timers.delete(id));
+    timers.set(id, { id, at: now + Math.max(0, ms), run, every, handle });
+    return handle;
   };
   return {
     now: () => now,
@@ -41,7 +43,8 @@ export function createFakeClock(start = 1_700_000_000_000): FakeClock {
         if (!due) break;
         now = due.at;
         if (due.every) due.at += due.every;
-        else timers.delete(due.id);
+        // A timeout that fired is done, as on the system clock: its handle counts as disposed.
+        else due.handle.dispose();
         due.run();
       }
       now = target;

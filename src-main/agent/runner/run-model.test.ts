@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { silentLogger, systemClock } from '../../base/index.js';
+import { type Disposable, silentLogger, systemClock } from '../../base/index.js';
 import {
   type AuthProfileManager,
   createAuthProfileManager,
@@ -27,6 +27,7 @@ let auth: AuthProfileManager;
 let deps: RunnerDeps;
 let config: RuntimeConfig;
 let ids = 0;
+let registrations: Disposable | undefined;
 
 beforeAll(async () => {
   server = await startFakeLlmServer();
@@ -46,7 +47,7 @@ beforeEach(async () => {
     model: { primary: 'openai/gpt-4o' },
   });
   const registry = createProviderRegistry();
-  registerBuiltinProviders(registry);
+  registrations = registerBuiltinProviders(registry);
   auth = await createAuthProfileManager({
     stateDir,
     secrets: fileSecretStore(stateDir),
@@ -66,6 +67,7 @@ beforeEach(async () => {
   };
 });
 afterEach(async () => {
+  registrations?.dispose();
   server.reset();
   await auth.flush();
   await rm(stateDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { silentLogger, systemClock } from '../../base/index.js';
 import {
   createModelFactory,
@@ -12,7 +12,8 @@ import { warmUpModels } from './warm-up.js';
 describe('warmUpModels', () => {
   it('runs one canned call per provider kind without network, and skips what it cannot warm', async () => {
     const registry = createProviderRegistry();
-    registerBuiltinProviders(registry);
+    const registrations = registerBuiltinProviders(registry);
+    onTestFinished(() => registrations.dispose());
     const providers: ProvidersConfig = {
       deepseek: { kind: 'openai-compatible', baseURL: 'http://127.0.0.1:1/v1' },
       br: { kind: 'bedrock', region: 'us-east-1' },

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { silentLogger } from '../../base/logger.js';
 import { createEncryptedFileSecretStore, keyFileKeySource } from '../../secrets/index.js';
 import { createFakeClock, type FakeClock } from '../../testing/fake-clock.js';
@@ -57,7 +57,8 @@ afterEach(() => rm(stateDir, { recursive: true, force: true, maxRetries: 5, retr
 
 const prober = () => {
   const registry = createProviderRegistry();
-  registerBuiltinProviders(registry);
+  const registrations = registerBuiltinProviders(registry);
+  onTestFinished(() => registrations.dispose());
   return createAuthProber({
     auth: manager,
     models: createModelFactory({ registry, providers: () => providers }),
