@@ -83,7 +83,9 @@ describe('schema → fields', () => {
     expect(checkField(at('tools', 'exec', 'timeoutMs'), Number.NaN)).toEqual([
       { path: 'tools.exec.timeoutMs', code: 'type' },
     ]);
-    expect(checkField(at('tools', 'exec', 'security'), 'some')).toEqual([{ path: 'tools.exec.security', code: 'enum' }]);
+    expect(checkField(at('tools', 'exec', 'security'), 'some')).toEqual([
+      { path: 'tools.exec.security', code: 'enum' },
+    ]);
     expect(checkField(at('tools', 'exec', 'image'), '')).toEqual([
       { path: 'tools.exec.image', code: 'minLength', limit: '1' },
     ]);
@@ -196,7 +198,9 @@ describe('SchemaForm', () => {
       'config.patch': () => {
         throw new GatewayError('INVALID_REQUEST', 'invalid config', {
           reason: 'invalid-config',
-          errors: [{ path: 'tools.exec.allowlist.0.argPattern', message: 'argPattern is not a valid regular expression' }],
+          errors: [
+            { path: 'tools.exec.allowlist.0.argPattern', message: 'argPattern is not a valid regular expression' },
+          ],
         });
       },
     });
@@ -215,7 +219,8 @@ describe('SchemaForm', () => {
     let hash = 'h1';
     startForm({
       'config.patch': (params) => {
-        if (params.baseHash !== hash) throw new GatewayError('INVALID_REQUEST', 'changed', { reason: 'base-hash-mismatch' });
+        if (params.baseHash !== hash)
+          throw new GatewayError('INVALID_REQUEST', 'changed', { reason: 'base-hash-mismatch' });
         return { ok: true, path: '/h/hearth.json', hash: 'h3', changedPrefixes: ['tools'] };
       },
     });
