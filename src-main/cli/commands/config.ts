@@ -7,10 +7,12 @@ import { type CliContext, CliError } from '../cli-context.js';
 
 function getPath(value: unknown, path: string): unknown {
   if (!path) return value;
+  // Walks the file as parsed: only own keys of objects, so no cast is needed to read a field.
   return path
     .split('.')
     .reduce<unknown>(
-      (node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined),
+      (node, key) =>
+        node !== null && typeof node === 'object' ? Object.getOwnPropertyDescriptor(node, key)?.value : undefined,
       value,
     );
 }
@@ -19,7 +21,8 @@ function buildPatch(path: string, value: unknown): Record<string, unknown> {
   const keys = path.split('.');
   if (keys.some((k) => k === ''))
     throw new CliError(`invalid config path "${path}": use dotted keys like gateway.port`);
-  return keys.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value) as Record<string, unknown>;
+  const last = keys.at(-1) ?? '';
+  return keys.slice(0, -1).reduceRight<Record<string, unknown>>((inner, key) => ({ [key]: inner }), { [last]: value });
 }
 
 async function openConfig(context: CliContext): Promise<ConfigService> {
