@@ -49,7 +49,7 @@ describe('ApprovalsView', () => {
     renderWithStores(app, <ApprovalsView />);
     const card = within(await screen.findByTestId('approval-card'));
     expect(card.getByText('Adds to the allowlist: /usr/bin/rm')).toBeTruthy();
-    fireEvent.click(card.getByLabelText('Always allow only with these exact arguments'));
+    fireEvent.change(card.getByLabelText('Always allow:'), { target: { value: 'exact' } });
     expect(card.getByText('Adds to the allowlist: /usr/bin/rm ^-rf ./build$')).toBeTruthy();
     fireEvent.click(card.getByRole('button', { name: /Always allow/ }));
     await waitFor(() =>

@@ -8,10 +8,16 @@ export type Decision = 'allow-once' | 'allow-always' | 'deny';
 export type Answer = Decision | 'allow-session';
 export type AlwaysScope = 'binary' | 'exact' | 'folder' | 'tool' | 'server';
 
+/** One reason as the gateway sends it: a stable code (what gets translated) and its English detail. */
+export interface ApprovalReason {
+  code: string;
+  detail: string;
+}
+
 /** The exec risk grade a card shows: how much harm, why, what it writes, whether it uses the network. */
 export interface ApprovalRisk {
   level: 'safe' | 'caution' | 'destructive';
-  because: string[];
+  because: ApprovalReason[];
   writes: string[];
   network: boolean;
 }
@@ -24,7 +30,7 @@ export interface PendingApproval {
   agentId?: string;
   sessionKey?: string;
   /** Why the command was flagged (the exec analysis' reasons). */
-  reasons: string[];
+  reasons: ApprovalReason[];
   /** The allowlist entry "Always allow" would add. */
   allowAlwaysEntry?: string;
   /** What "Always allow" adds when limited to these exact arguments. */
@@ -94,7 +100,9 @@ function entryText(entry: AllowlistEntryView): string {
 export function toPendingApproval(value: unknown): PendingApproval | undefined {
   const row = readApprovalView(value);
   if (!row) return undefined;
-  const reasons = row.reasons.map((r) => r.detail).filter((r, i, all) => all.indexOf(r) === i);
+  const reasons = row.reasons
+    .map(({ code, detail }) => ({ code, detail }))
+    .filter((r, i, all) => all.findIndex((other) => other.detail === r.detail) === i);
   // The gateway may say exactly what "always" adds; otherwise the binary is what gets allowlisted.
   const always = (row.allowAlways ?? []).map(entryText);
   const exact = (row.allowAlwaysExact ?? []).map(entryText);
@@ -115,7 +123,7 @@ export function toPendingApproval(value: unknown): PendingApproval | undefined {
       ? {
           risk: {
             level: row.risk.level,
-            because: row.risk.because.map((reason) => reason.detail),
+            because: row.risk.because.map(({ code, detail }) => ({ code, detail })),
             writes: row.risk.writes,
             network: row.risk.network,
           },

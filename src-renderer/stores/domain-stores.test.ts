@@ -41,7 +41,7 @@ describe('approvals store', () => {
       {
         id: 'ap1',
         command: 'rm -rf ./build',
-        reasons: ['deletes files recursively'],
+        reasons: [{ code: 'allowlist-miss', detail: 'deletes files recursively' }],
         allowAlwaysEntry: '/usr/bin/rm ^-rf ./build$',
       },
     ]);

@@ -37,7 +37,7 @@ describe('answer plan by risk', () => {
     const entry = request('destructive');
     expect(entry.risk).toEqual({
       level: 'destructive',
-      because: ['rm -r deletes folders'],
+      because: [{ code: 'deletes', detail: 'rm -r deletes folders' }],
       writes: ['build'],
       network: false,
     });

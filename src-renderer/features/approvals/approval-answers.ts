@@ -32,8 +32,14 @@ export function answerPlan(entry: PendingApproval): AnswerPlan {
   const sessionFirst = entry.suggested === 'session' && entry.allowSession;
   const canAlways = entry.allowedDecisions.includes('allow-always');
   // The gateway already narrows a destructive request's scopes; this holds even against one that does not.
+  // A gateway that names no scopes (older ones) keys a command's "always" on the binary, or on these
+  // exact arguments where it says what that rule would add.
   const offered: AlwaysScope[] =
-    entry.kind === undefined && entry.alwaysScopes.length === 0 ? ['binary'] : entry.alwaysScopes;
+    entry.kind === undefined && entry.alwaysScopes.length === 0
+      ? entry.allowAlwaysExactEntry
+        ? ['binary', 'exact']
+        : ['binary']
+      : entry.alwaysScopes;
   const alwaysScopes = canAlways ? offered.filter((scope) => !destructive || narrow.has(scope)) : [];
   return {
     destructive,

@@ -4,6 +4,7 @@ import type { AlwaysScope, Answer, PendingApproval } from '../../stores/approval
 import { describeDecider } from '../../stores/decider.js';
 import { formatDuration, formatTime, useNow } from '../../ui/use-now.js';
 import { answerPlan, keyAction } from './approval-answers.js';
+import { reasonLines, scopeText } from './approval-words.js';
 import './approvals.css';
 
 const riskTone = { safe: 'ok', caution: 'warn', destructive: 'danger' } as const;
@@ -15,14 +16,6 @@ const decisionLabel = {
   deny: 'approvals.deny',
 } as const;
 
-const scopeLabel = {
-  binary: 'approvals.scope.binary',
-  exact: 'approvals.scope.exact',
-  folder: 'approvals.scope.folder',
-  tool: 'approvals.scope.tool',
-  server: 'approvals.scope.server',
-} as const;
-
 /** What A allows: "for this session" where that is the suggestion (read-only requests), else once. */
 function primaryAnswer(entry: PendingApproval): Answer {
   return entry.suggested === 'session' && entry.allowSession ? 'allow-session' : 'allow-once';
@@ -32,25 +25,20 @@ function ApprovalCard({ entry, selected, now }: { entry: PendingApproval; select
   const t = useT();
   const { approvals } = useStores();
   const secondsLeft = Math.ceil((entry.expiresAtMs - now) / 1000);
-  // "Always allow" remembers the binary; the person may narrow it to these exact arguments.
-  const [exactOnly, setExactOnly] = useState(false);
-  // A tool's "always": this tool, its whole server, or these exact arguments; optionally until a day.
-  const [scope, setScope] = useState<AlwaysScope | undefined>(entry.alwaysScopes[0]);
-  const [until, setUntil] = useState('');
   const isTool = entry.kind !== undefined;
+  // The same "always" rules the inline card offers (approval-answers.ts): for a command the binary,
+  // these exact arguments, or these exact arguments in this folder; a destructive one never the binary.
   const plan = answerPlan(entry);
-  // A destructive command is never remembered for the whole binary: its "always" is these exact arguments.
-  const binaryOffered = plan.alwaysScopes.includes('binary');
+  const [picked, setPicked] = useState<AlwaysScope | undefined>();
+  const scope = picked && plan.alwaysScopes.includes(picked) ? picked : plan.alwaysScopes[0];
+  const [until, setUntil] = useState('');
   const decide = (decision: Answer) => {
-    const always = isTool
-      ? { ...(scope ? { scope } : {}), ...(until ? { until } : {}) }
-      : {
-          scope:
-            (exactOnly && entry.allowAlwaysExactEntry) || !binaryOffered ? ('exact' as const) : ('binary' as const),
-          ...(until ? { until } : {}),
-        };
-    void approvals.getState().resolve(entry.id, decision, always);
+    void approvals.getState().resolve(entry.id, decision, {
+      ...(scope ? { scope } : {}),
+      ...(until ? { until } : {}),
+    });
   };
+  const why = reasonLines(t, entry.risk && entry.risk.because.length > 0 ? entry.risk.because : entry.reasons);
   const canAlways = plan.alwaysScopes.length > 0;
   const kbd = (key: string) => (plan.destructive ? null : <kbd>{key}</kbd>);
   const sessionFirst = primaryAnswer(entry) === 'allow-session';
@@ -86,12 +74,14 @@ function ApprovalCard({ entry, selected, now }: { entry: PendingApproval; select
       <pre className="approval-command" id={`cmd-${entry.id}`}>
         {entry.command}
       </pre>
-      {entry.reasons.length > 0 && (
+      {why.length > 0 && (
         <div>
           <h3>{t('approvals.why')}</h3>
           <ul className="approval-reasons">
-            {entry.reasons.map((reason) => (
-              <li key={reason}>{reason}</li>
+            {why.map((reason) => (
+              <li key={reason.text} title={reason.details}>
+                {reason.text}
+              </li>
             ))}
           </ul>
         </div>
@@ -148,25 +138,19 @@ function ApprovalCard({ entry, selected, now }: { entry: PendingApproval; select
         <p className="faint">
           {t('approvals.willAdd', {
             entry:
-              (exactOnly || !binaryOffered ? entry.allowAlwaysExactEntry : entry.allowAlwaysEntry) ??
+              (scope === 'binary' ? entry.allowAlwaysEntry : entry.allowAlwaysExactEntry) ??
               entry.allowAlwaysEntry ??
               entry.command,
           })}
         </p>
       )}
-      {canAlways && !isTool && entry.allowAlwaysExactEntry && binaryOffered && (
-        <label className="faint approval-exact">
-          <input type="checkbox" checked={exactOnly} onChange={(event) => setExactOnly(event.target.checked)} />{' '}
-          {t('approvals.exactOnly')}
-        </label>
-      )}
-      {canAlways && isTool && entry.alwaysScopes.length > 0 && (
+      {canAlways && plan.alwaysScopes.length > 1 && (
         <label className="faint approval-exact">
           {t('approvals.alwaysFor')}{' '}
-          <select value={scope} onChange={(event) => setScope(event.target.value as AlwaysScope)}>
-            {entry.alwaysScopes.map((option) => (
+          <select value={scope} onChange={(event) => setPicked(event.target.value as AlwaysScope)}>
+            {plan.alwaysScopes.map((option) => (
               <option key={option} value={option}>
-                {t(scopeLabel[option], { tool: entry.tool ?? '', server: entry.server ?? '' })}
+                {scopeText(t, entry, option)}
               </option>
             ))}
           </select>

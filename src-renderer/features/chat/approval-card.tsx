@@ -4,6 +4,7 @@ import type { MessageKey } from '../../i18n/en.js';
 import type { AlwaysScope, Answer, PendingApproval } from '../../stores/approvals-store.js';
 import { formatDuration, useNow } from '../../ui/use-now.js';
 import { answerPlan, keyAction } from '../approvals/approval-answers.js';
+import { reasonLines, scopeText } from '../approvals/approval-words.js';
 import '../approvals/approvals.css';
 import './approval-card.css';
 
@@ -13,14 +14,6 @@ const riskLabel: Record<'safe' | 'caution' | 'destructive', MessageKey> = {
   destructive: 'approvals.risk.destructive',
 };
 const riskTone = { safe: 'ok', caution: 'warn', destructive: 'danger' } as const;
-
-const scopeLabel: Record<AlwaysScope, MessageKey> = {
-  binary: 'approvals.scope.binary',
-  exact: 'approvals.scope.exact',
-  folder: 'approvals.scope.folder',
-  tool: 'approvals.scope.tool',
-  server: 'approvals.scope.server',
-};
 
 /** Whether the person is typing (a field with text in it): the card does not take the focus from them then. */
 function typing(): boolean {
@@ -75,7 +68,7 @@ export function ApprovalCard({ entry }: { entry: PendingApproval }) {
   };
 
   const kbd = (key: string) => (plan.destructive ? null : <kbd>{key}</kbd>);
-  const because = entry.risk && entry.risk.because.length > 0 ? entry.risk.because : entry.reasons;
+  const because = reasonLines(t, entry.risk && entry.risk.because.length > 0 ? entry.risk.because : entry.reasons);
 
   return (
     <article
@@ -134,7 +127,9 @@ export function ApprovalCard({ entry }: { entry: PendingApproval }) {
       {because.length > 0 && (
         <ul className="approval-reasons" aria-label={t('approvals.why')}>
           {because.map((reason) => (
-            <li key={reason}>{reason}</li>
+            <li key={reason.text} title={reason.details}>
+              {reason.text}
+            </li>
           ))}
         </ul>
       )}
@@ -189,11 +184,7 @@ export function ApprovalCard({ entry }: { entry: PendingApproval }) {
               disabled={busy}
               onClick={() => void answer('allow-always', scope)}
             >
-              {t(scopeLabel[scope], {
-                folder: entry.alwaysFolder ?? entry.cwd ?? '',
-                tool: entry.tool ?? '',
-                server: entry.server ?? '',
-              })}
+              {scopeText(t, entry, scope)}
             </button>
           ))}
           <button type="button" className="button ghost" onClick={() => setChoosing(false)}>
