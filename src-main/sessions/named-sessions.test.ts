@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { createMemoryLogger } from '../base/logger.js';
 import { createHearthPaths, type HearthPaths } from '../paths/index.js';
 import { createFakeClock, type FakeClock } from '../testing/fake-clock.js';
@@ -101,7 +101,8 @@ describe('named chats in the session store', () => {
 
   it('forks from a message: a new session with the transcript up to it, the source untouched', async () => {
     const changes: SessionChange[] = [];
-    store.onDidChange((change) => changes.push(change));
+    const listening = store.onDidChange((change) => changes.push(change));
+    onTestFinished(() => listening.dispose());
     const source = await store.resolve('main', 'main');
     await store.patch('main', 'main', { title: 'Trip planning', model: 'openai/gpt-4o' });
     await store.append('main', source.sessionId, [user(1), assistant(2), user(3), assistant(4)]);

@@ -1,7 +1,7 @@
 import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { createMemoryLogger } from '../base/logger.js';
 import { createHearthPaths, type HearthPaths } from '../paths/index.js';
 import { createFakeClock, type FakeClock } from '../testing/fake-clock.js';
@@ -241,7 +241,8 @@ describe('session store', () => {
 
   it('tells listeners about every change once it is on disk', async () => {
     const changes: unknown[] = [];
-    store.onDidChange((change) => changes.push(change));
+    const listening = store.onDidChange((change) => changes.push(change));
+    onTestFinished(() => listening.dispose());
     const first = await store.resolve('main', 'main');
     await store.resolve('main', 'main');
     await store.append('main', first.sessionId, [user(1)]);

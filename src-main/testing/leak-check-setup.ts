@@ -17,6 +17,7 @@ export const leakCheckedFolders = [
   'plugins',
   'providers',
   'secrets',
+  'sessions',
   'testing',
   'transcript',
   'usage',
