@@ -8,6 +8,7 @@ import { ensureNoDisposablesAreLeakedInTestFile } from './leak-check.js';
  * a folder joins this list once its files pass.
  */
 export const leakCheckedFolders = [
+  'agent',
   'agents-talk',
   'base',
   'cron',
@@ -15,6 +16,7 @@ export const leakCheckedFolders = [
   'logging',
   'migrations',
   'plugins',
+  'protocol',
   'providers',
   'secrets',
   'sessions',

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
 import { createFakeClock } from '../../testing/fake-clock.js';
 import { type FakeLlmServer, startFakeLlmServer } from '../../testing/fake-llm/index.js';
@@ -278,10 +278,11 @@ describe('tools, abort and lanes', () => {
     const f = await fixture();
     server.setDefault((request) => ({ type: 'text', text: `re: ${request.lastUserText}`, firstTokenDelayMs: 500 }));
     const order: string[] = [];
-    f.bus.onDidPublish((event) => {
+    const listening = f.bus.onDidPublish((event) => {
       const p = event.payload as { runId?: string; state?: string };
       if (event.event === 'chat' && p.state === 'final') order.push(`end:${p.runId}`);
     });
+    onTestFinished(() => listening.dispose());
     const seenRequests = () =>
       server.requests.map((r) => (r.body as { messages: { content: string }[] }).messages.at(-1)?.content);
     await send(f, 'main', 'x1', 'x1');

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { createFakeClock, type FakeClock } from '../../testing/fake-clock.js';
 import type { ConnectParams, HelloOk } from '../connect.js';
 import { GatewayError } from '../errors.js';
@@ -282,7 +282,8 @@ describe('GatewayClient events and reconnect', () => {
     client.onDidConnect(({ reconnected }) => connects.push(reconnected));
     client.start();
     await client.waitForConnected();
-    client.keepSubscribed('sessions.subscribe', { all: true });
+    const kept = client.keepSubscribed('sessions.subscribe', { all: true });
+    onTestFinished(() => kept.dispose());
     const inflight = client.request('health', {});
     gateway.last().close(1012, 'gateway stopping');
     await expect(inflight).rejects.toMatchObject({ code: 'UNAVAILABLE', message: 'connection lost during health' });
