@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { silentLogger } from '../base/logger.js';
 import { createFakeClock, type FakeClock } from '../testing/fake-clock.js';
 import { NOTHING_TO_REPORT } from './heartbeat-precheck.js';
@@ -37,6 +37,8 @@ function harness(options: {
       return undefined;
     },
   });
+  // Each test's heartbeat stops with it (its interval would otherwise outlive the test).
+  onTestFinished(() => heartbeat.dispose());
   /** One interval at a time, letting each beat finish, as on a real machine. */
   const pass = async (beats: number) => {
     for (let i = 0; i < beats; i++) {

@@ -12,6 +12,7 @@ export const leakCheckedFolders = [
   'agents-talk',
   'base',
   'cron',
+  'heartbeat',
   'import',
   'logging',
   'migrations',
