@@ -555,7 +555,7 @@ export const en = {
   'about.noUpgrade': 'No upgrade has run on this data folder.',
   'about.links': 'Links',
   'about.docs': 'Documentation',
-  'about.issues': 'Report a problem',
+  'about.issues': 'Full report for a bug report',
   'about.upgradesDoc': 'How upgrades and backups work',
   'about.unavailable': 'The gateway did not say: {error}',
   'upgrade.migrated': 'Hearth upgraded your data',

@@ -544,7 +544,7 @@ export const zh: Record<MessageKey, string> = {
   'about.noUpgrade': '此数据文件夹尚未运行过升级。',
   'about.links': '链接',
   'about.docs': '文档',
-  'about.issues': '报告问题',
+  'about.issues': '提交问题时附上的完整报告',
   'about.upgradesDoc': '升级与备份如何工作',
   'about.unavailable': '网关未提供：{error}',
   'upgrade.migrated': 'Hearth 已升级你的数据',
