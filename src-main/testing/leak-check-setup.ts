@@ -15,6 +15,7 @@ export const leakCheckedFolders = [
   'heartbeat',
   'import',
   'logging',
+  'memory',
   'migrations',
   'plugins',
   'protocol',

@@ -43,7 +43,8 @@ async function setup() {
       },
       log: silentLogger,
     });
-    local.onDidChange((status) => events.push(status));
+    const listening = local.onDidChange((status) => events.push(status));
+    cleanups.push(async () => listening.dispose());
     return local;
   };
   return { root, host, modelsDir, switched, events, models, dimension: model.dimension };
