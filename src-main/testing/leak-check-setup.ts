@@ -23,6 +23,7 @@ export const leakCheckedFolders = [
   'secrets',
   'sessions',
   'testing',
+  'tools',
   'transcript',
   'usage',
 ];
