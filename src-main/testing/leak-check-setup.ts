@@ -8,6 +8,7 @@ import { ensureNoDisposablesAreLeakedInTestFile } from './leak-check.js';
  * a folder joins this list once its files pass.
  */
 export const leakCheckedFolders = [
+  'acp',
   'agent',
   'agents-talk',
   'base',
@@ -15,13 +16,17 @@ export const leakCheckedFolders = [
   'heartbeat',
   'import',
   'logging',
+  'mcp-server',
   'memory',
   'migrations',
+  'openai-api',
   'plugins',
   'protocol',
   'providers',
+  'roster',
   'secrets',
   'sessions',
+  'skills',
   'testing',
   'tools',
   'transcript',
