@@ -13,6 +13,7 @@ export const leakCheckedFolders = [
   'agents-talk',
   'base',
   'cron',
+  'gateway',
   'heartbeat',
   'import',
   'logging',
