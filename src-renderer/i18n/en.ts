@@ -237,7 +237,6 @@ export const en = {
   'approvals.allowOnce': 'Allow once',
   'approvals.allowAlways': 'Always allow',
   'approvals.deny': 'Deny',
-  'approvals.exactOnly': 'Always allow only with these exact arguments',
   'approvals.willAdd': 'Adds to the allowlist: {entry}',
   'approvals.shortcuts': 'Keys: A allow once · S always allow · D deny · J/K move',
   'approvals.history': 'Decisions',

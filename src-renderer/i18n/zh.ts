@@ -234,7 +234,6 @@ export const zh: Record<MessageKey, string> = {
   'approvals.allowOnce': '允许一次',
   'approvals.allowAlways': '始终允许',
   'approvals.deny': '拒绝',
-  'approvals.exactOnly': '仅对这些参数始终允许',
   'approvals.willAdd': '将加入允许列表：{entry}',
   'approvals.shortcuts': '快捷键：A 允许一次 · S 始终允许 · D 拒绝 · J/K 切换',
   'approvals.history': '决定记录',

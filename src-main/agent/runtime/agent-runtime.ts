@@ -22,7 +22,7 @@ import {
 import type { OnDemandTools, ToolDefinition } from '../../tools/tool.js';
 import { withoutReplaced } from '../../transcript/index.js';
 import type { AgentLoopHooks } from '../loop/agent-loop.js';
-import type { Attachment, UserMessage } from '../messages.js';
+import type { Attachment } from '../messages.js';
 import { runTurn } from '../runner/run-turn.js';
 import type { RunnerContextHooks, RunnerDeps, TurnOutcome } from '../runner/runner-types.js';
 import type { TurnEngine } from '../runner/turn-engine.js';
