@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -55,5 +55,24 @@ describe('DM pairing codes', () => {
     expect(reopened.isPaired('discord', '1')).toBe(false);
     expect(reopened.pending()).toEqual([]);
     expect(reopened.paired()).toMatchObject([{ channel: 'telegram', senderId: '1', senderName: 'Ann' }]);
+  });
+
+  it('refuses a file that is not one, naming it and the field, and leaves it as it is', async () => {
+    const clock = createFakeClock();
+    const file = join(dir, 'pairing.json');
+    const store = await PairingStore.open(file, clock);
+    const asked = await store.ask('telegram', { id: '1' }, '1');
+    await store.approve(asked.kind === 'new' ? asked.request.code : '');
+    const saved = JSON.parse(await readFile(file, 'utf8'));
+    const edited = JSON.stringify({ ...saved, paired: [{ ...saved.paired[0], approvedAt: 'today' }] });
+    await writeFile(file, edited);
+    await expect(PairingStore.open(file, clock)).rejects.toThrow(
+      /cannot read channel pairings at .*pairing\.json \(paired\.0\.approvedAt: /,
+    );
+    expect(await readFile(file, 'utf8')).toBe(edited);
+    await writeFile(file, '{"version": 1, "pending": []');
+    await expect(PairingStore.open(file, clock)).rejects.toThrow(/pairing\.json: not JSON/);
+    await writeFile(file, '{"version": 1, "pending": []}');
+    await expect(PairingStore.open(file, clock)).rejects.toThrow(/\(paired: /);
   });
 });

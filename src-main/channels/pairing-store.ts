@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
 import type { Clock } from '../base/clock.js';
 import { HearthError } from '../base/errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
@@ -35,6 +36,29 @@ interface PairingFile {
   paired: PairedSender[];
 }
 
+// Typed by the interfaces they decode, so a field added to one without its schema breaks the build.
+// `loose`: a key a newer Hearth adds still reads, and is written back as it was.
+const requestSchema: z.ZodType<PairingRequest> = z.looseObject({
+  code: z.string().min(1),
+  channel: z.string().min(1),
+  senderId: z.string().min(1),
+  senderName: z.string().optional(),
+  peerId: z.string(),
+  createdAt: z.number(),
+  expiresAt: z.number(),
+});
+const pairedSchema: z.ZodType<PairedSender> = z.looseObject({
+  channel: z.string().min(1),
+  senderId: z.string().min(1),
+  senderName: z.string().optional(),
+  approvedAt: z.number(),
+});
+const fileSchema: z.ZodType<PairingFile> = z.looseObject({
+  version: z.literal(1),
+  pending: z.array(requestSchema),
+  paired: z.array(pairedSchema),
+});
+
 export type PairingAsk =
   | { kind: 'new'; request: PairingRequest }
   | { kind: 'pending'; request: PairingRequest }
@@ -63,19 +87,32 @@ export class PairingStore {
   ) {}
 
   static async open(file: string, clock: Clock): Promise<PairingStore> {
-    let data: PairingFile = { version: 1, pending: [], paired: [] };
+    let text: string;
     try {
-      const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<PairingFile>;
-      data = {
-        version: 1,
-        pending: Array.isArray(parsed.pending) ? parsed.pending : [],
-        paired: Array.isArray(parsed.paired) ? parsed.paired : [],
-      };
+      text = await readFile(file, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
-        throw new Error(`cannot read channel pairings at ${file}: ${(error as Error).message}`);
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+        return new PairingStore(file, clock, { version: 1, pending: [], paired: [] });
+      throw new Error(`cannot read channel pairings at ${file}: ${(error as Error).message}`);
     }
-    return new PairingStore(file, clock, data);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch (error) {
+      throw new Error(
+        `cannot read channel pairings at ${file}: not JSON (${(error as Error).message}); fix or move it`,
+      );
+    }
+    // A file that is not one refuses to open rather than starting empty: the next save would
+    // otherwise overwrite every approved sender. It is left as it is.
+    const parsed = fileSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new Error(
+        `cannot read channel pairings at ${file} (${issue?.path.join('.') || 'file'}: ${issue?.message ?? 'invalid'}); it was left as it is: fix or move it`,
+      );
+    }
+    return new PairingStore(file, clock, parsed.data);
   }
 
   isPaired(channel: string, senderId: string): boolean {
