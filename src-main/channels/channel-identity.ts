@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 
 /** The person in `identityLinks` whose accounts may answer approvals and get spend notices. */
@@ -53,6 +54,21 @@ interface DockFile {
 
 const NOTIFIED_LIMIT = 500;
 
+// Typed by the interfaces they decode, so a field added to one without its schema breaks the build.
+// `loose`: a key a newer Hearth adds still reads, and is written back as it was.
+const dockSchema: z.ZodType<Dock> = z.looseObject({
+  sessionKey: z.string().min(1),
+  channel: z.string().min(1),
+  userId: z.string().min(1),
+  dockedAt: z.number(),
+});
+const dockFileSchema: z.ZodType<DockFile> = z.looseObject({
+  version: z.literal(1),
+  docks: z.record(z.string(), dockSchema),
+  directs: z.record(z.string(), z.string()),
+  notified: z.array(z.string()),
+});
+
 /**
  * What the channel host remembers across restarts besides pairings (`state/channels/docks.json`,
  * written atomically): docked conversations, each account's DM chat, and the notices already sent.
@@ -64,20 +80,29 @@ export class DockStore {
   ) {}
 
   static async open(file: string): Promise<DockStore> {
-    let data: DockFile = { version: 1, docks: {}, directs: {}, notified: [] };
+    let text: string;
     try {
-      const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<DockFile>;
-      data = {
-        version: 1,
-        docks: parsed.docks && typeof parsed.docks === 'object' ? parsed.docks : {},
-        directs: parsed.directs && typeof parsed.directs === 'object' ? parsed.directs : {},
-        notified: Array.isArray(parsed.notified) ? parsed.notified : [],
-      };
+      text = await readFile(file, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
-        throw new Error(`cannot read channel docks at ${file}: ${(error as Error).message}`);
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+        return new DockStore(file, { version: 1, docks: {}, directs: {}, notified: [] });
+      throw new Error(`cannot read channel docks at ${file}: ${(error as Error).message}`);
     }
-    return new DockStore(file, data);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch (error) {
+      throw new Error(`cannot read channel docks at ${file}: not JSON (${(error as Error).message}); fix or move it`);
+    }
+    // Refused rather than started empty: the next save would overwrite every dock and DM chat.
+    const parsed = dockFileSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new Error(
+        `cannot read channel docks at ${file} (${issue?.path.join('.') || 'file'}: ${issue?.message ?? 'invalid'}); it was left as it is: fix or move it`,
+      );
+    }
+    return new DockStore(file, parsed.data);
   }
 
   dockOf(person: string): Dock | undefined {
