@@ -1,5 +1,6 @@
 import { copyFile, mkdir, readdir, readFile, rm } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative } from 'node:path';
+import { dirname, isAbsolute, join, normalize, relative } from 'node:path';
+import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 
 /**
@@ -14,6 +15,35 @@ export interface BackupManifest {
   formats: { format: string; path: string; from: number; to: number }[];
   /** Paths relative to the home. */
   files: { path: string; existed: boolean }[];
+}
+
+/** A path the manifest names must stay inside the home: restoring writes to it. */
+const inHomePath = z
+  .string()
+  .min(1)
+  .refine((path) => !isAbsolute(path) && !normalize(path).startsWith('..'), 'must be a path inside the Hearth home');
+// Typed by the interface, so a field added to the manifest without its schema breaks the build.
+const manifestSchema: z.ZodType<BackupManifest> = z.looseObject({
+  version: z.literal(1),
+  createdAtMs: z.number(),
+  appVersion: z.string(),
+  formats: z.array(
+    z.looseObject({ format: z.string(), path: z.string(), from: z.number().int(), to: z.number().int() }),
+  ),
+  files: z.array(z.looseObject({ path: inHomePath, existed: z.boolean() })),
+});
+
+/** A backup whose manifest is there but is not one; the backup is left as it is. */
+export class BackupManifestError extends Error {
+  constructor(
+    readonly path: string,
+    reason: string,
+  ) {
+    super(
+      `${path} cannot be read as a backup manifest (${reason}); the backup was left as it is: fix the manifest or move the folder out of backups/`,
+    );
+    this.name = 'BackupManifestError';
+  }
 }
 
 export interface Backup {
@@ -69,13 +99,33 @@ export async function restoreBackup(home: string, backup: Backup): Promise<void>
   }
 }
 
+/**
+ * The backup in `dir`, or undefined when it has no manifest (a backup cut off before its manifest,
+ * which is written last, is incomplete and never restored from). A manifest that is there but does
+ * not decode throws, naming the file and the field: restoring from a guess could drop files.
+ */
 export async function readBackup(dir: string): Promise<Backup | undefined> {
+  const path = join(dir, 'manifest.json');
+  let text: string;
   try {
-    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as BackupManifest;
-    return manifest.version === 1 && Array.isArray(manifest.files) ? { dir, manifest } : undefined;
-  } catch {
-    return undefined;
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw error;
   }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new BackupManifestError(path, `not JSON: ${(error as Error).message}`);
+  }
+  const parsed = manifestSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new BackupManifestError(path, `${issue?.path.join('.') || 'file'}: ${issue?.message ?? 'invalid'}`);
+  }
+  return { dir, manifest: parsed.data };
 }
 
 /** Complete backups, oldest first. */

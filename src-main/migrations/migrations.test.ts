@@ -1,4 +1,4 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../base/logger.js';
@@ -248,5 +248,42 @@ describe('migrations at start', () => {
     expect(third.report.lastEvent).toMatchObject({ kind: 'crash-nothing-to-restore' });
     expect(await readFile(join(temp.home, 'hearth.json'), 'utf8')).toBe('{}\n');
     expect(third.report.held).toBeUndefined();
+  });
+});
+
+describe('bookkeeping files that are not what Hearth wrote', () => {
+  it('a broken upgrades.json or start marker stops the start, naming the file and the field, and is left as it is', async () => {
+    await mkdir(paths.stateDir, { recursive: true });
+    const upgrades = join(paths.stateDir, 'upgrades.json');
+    const body = '{"version": 1, "held": {"appVersion": 2, "reason": "crashed"}}\n';
+    await writeFile(upgrades, body);
+    await expect(start()).rejects.toThrow(
+      `${upgrades} cannot be read (held.appVersion: Invalid input: expected string, received number); it was left as it is`,
+    );
+    expect(await readFile(upgrades, 'utf8')).toBe(body);
+
+    await writeFile(upgrades, '{"version": 1, "lastGoodAppVersion": "0.1.0", "fromANewerHearth": true}\n');
+    const marker = join(paths.stateDir, 'start-marker.json');
+    await writeFile(marker, '{"attempts": "two", "startedAtMs": 1, "appVersion": "0.2.0", "backups": []}\n');
+    await expect(start()).rejects.toThrow(`${marker} cannot be read (attempts: `);
+    await writeFile(marker, '{"attempts": 1,');
+    await expect(start()).rejects.toThrow(`${marker} cannot be read (not JSON: `);
+    expect(await readFile(marker, 'utf8')).toBe('{"attempts": 1,');
+  });
+
+  it('a backup without a manifest is incomplete and skipped; a manifest that is not one, or leads out of the home, throws', async () => {
+    const backups = join(temp.home, 'backups');
+    await mkdir(join(backups, 'cut-off', 'files'), { recursive: true });
+    expect(await listBackups(temp.home)).toEqual([]);
+
+    await mkdir(join(backups, 'bad'), { recursive: true });
+    const manifest = join(backups, 'bad', 'manifest.json');
+    const good = { version: 1, createdAtMs: 1, appVersion: '0.1.0', formats: [] };
+    await writeFile(manifest, JSON.stringify({ ...good, files: [{ path: 'state/a.json', existed: 'yes' }] }));
+    await expect(listBackups(temp.home)).rejects.toThrow(
+      `${manifest} cannot be read as a backup manifest (files.0.existed: Invalid input: expected boolean, received string); the backup was left as it is`,
+    );
+    await writeFile(manifest, JSON.stringify({ ...good, files: [{ path: '../outside.json', existed: true }] }));
+    await expect(listBackups(temp.home)).rejects.toThrow('files.0.path: must be a path inside the Hearth home');
   });
 });

@@ -1,5 +1,6 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { UpgradesStatus } from '../protocol/methods/gateway.js';
 
@@ -34,18 +35,69 @@ export interface StartMarker {
 export const upgradeStatePath = (stateDir: string) => join(stateDir, 'upgrades.json');
 export const startMarkerPath = (stateDir: string) => join(stateDir, 'start-marker.json');
 
-async function readJson(path: string): Promise<unknown> {
-  try {
-    return JSON.parse(await readFile(path, 'utf8'));
-  } catch {
-    // Missing, or torn / hand-broken: bookkeeping must not stop a start; it is rewritten whole.
-    return undefined;
+// Typed by the interfaces they decode, so a field added without its schema breaks the build;
+// `loose`, so a key a newer Hearth wrote is kept when this one rewrites the file.
+const upgradeEventSchema: z.ZodType<UpgradeEvent> = z.looseObject({
+  kind: z.enum(['migrated', 'migration-failed', 'crash-restored', 'crash-nothing-to-restore']),
+  atMs: z.number(),
+  appVersion: z.string(),
+  message: z.string(),
+  backups: z.array(z.string()).optional(),
+  error: z.string().optional(),
+});
+const upgradeStateSchema: z.ZodType<UpgradeState> = z.looseObject({
+  version: z.literal(1),
+  lastEvent: upgradeEventSchema.optional(),
+  held: z.looseObject({ appVersion: z.string(), reason: z.string() }).optional(),
+  lastGoodStartMs: z.number().optional(),
+  lastGoodAppVersion: z.string().optional(),
+});
+const startMarkerSchema: z.ZodType<StartMarker> = z.looseObject({
+  attempts: z.number().int().positive(),
+  startedAtMs: z.number(),
+  appVersion: z.string(),
+  backups: z.array(z.string()),
+});
+
+/** A bookkeeping file that exists but is not what this Hearth wrote; it is left as it is. */
+export class UpgradeStateError extends Error {
+  constructor(
+    readonly path: string,
+    reason: string,
+  ) {
+    super(`${path} cannot be read (${reason}); it was left as it is: fix or remove it, then start Hearth again`);
+    this.name = 'UpgradeStateError';
   }
 }
 
+/**
+ * Missing is fine (a first start, or the marker of a start that came up). A file that is there but
+ * does not decode stops the start instead of being rewritten whole: `held` and the marker's
+ * backups are what a crash-twice restore relies on, so guessing them away could re-run a migration
+ * that crashed this version. Both files are written atomically, so a crash never leaves one torn.
+ */
+async function readDecoded<T>(path: string, schema: z.ZodType<T>): Promise<T | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UpgradeStateError(path, `not JSON: ${(error as Error).message}`);
+  }
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new UpgradeStateError(path, `${issue?.path.join('.') || 'file'}: ${issue?.message ?? 'invalid'}`);
+}
+
 export async function readUpgradeState(stateDir: string): Promise<UpgradeState> {
-  const raw = (await readJson(upgradeStatePath(stateDir))) as UpgradeState | undefined;
-  return raw && typeof raw === 'object' && raw.version === 1 ? raw : { version: 1 };
+  return (await readDecoded(upgradeStatePath(stateDir), upgradeStateSchema)) ?? { version: 1 };
 }
 
 export async function writeUpgradeState(stateDir: string, state: UpgradeState): Promise<void> {
@@ -53,14 +105,7 @@ export async function writeUpgradeState(stateDir: string, state: UpgradeState): 
 }
 
 export async function readStartMarker(stateDir: string): Promise<StartMarker | undefined> {
-  const raw = (await readJson(startMarkerPath(stateDir))) as Partial<StartMarker> | undefined;
-  if (!raw || typeof raw !== 'object') return undefined;
-  return {
-    attempts: Number(raw.attempts) || 1,
-    startedAtMs: Number(raw.startedAtMs) || 0,
-    appVersion: String(raw.appVersion ?? ''),
-    backups: Array.isArray(raw.backups) ? raw.backups.filter((dir) => typeof dir === 'string') : [],
-  };
+  return readDecoded(startMarkerPath(stateDir), startMarkerSchema);
 }
 
 export async function writeStartMarker(stateDir: string, marker: StartMarker): Promise<void> {
