@@ -1,7 +1,10 @@
 import { lstat, mkdir, readdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
+import { z } from 'zod';
 import type { Clock } from '../base/clock.js';
+import { HearthError } from '../base/errors.js';
 import type { Logger } from '../base/logger.js';
+import { writeFileAtomic } from '../fs/atomic-write.js';
 import { type CurationResult, curateSkills, STALE_AFTER_MS } from './skill-curator.js';
 import { formatSkillFile, SKILL_FILE } from './skill-file.js';
 import { type GateOptions, type GateResult, gateSkillProposal, type SkillProposal } from './skill-gate.js';
@@ -34,6 +37,19 @@ export interface PendingSkill {
   files: string[];
   replaces?: string;
 }
+
+// Typed by the interface it decodes, so a field added to a proposal without its schema breaks the build.
+// `loose`: a key a newer Hearth adds still reads.
+const pendingSchema: z.ZodType<PendingSkill> = z.looseObject({
+  id: z.string().min(1),
+  agentId: z.string().min(1),
+  name: z.string().min(1),
+  description: z.string(),
+  createdAt: z.number(),
+  reasons: z.array(z.string()),
+  files: z.array(z.string()),
+  replaces: z.string().optional(),
+});
 
 export class SkillError extends Error {
   constructor(
@@ -135,11 +151,31 @@ export function createSkillService(deps: SkillServiceDeps): SkillService {
 
   const pendingOf = async (id: string): Promise<PendingSkill> => {
     if (!/^[A-Za-z0-9-]{1,40}$/.test(id)) throw new SkillError('bad_request', `"${id}" is not a proposal id`);
+    const file = join(proposalsDir, id, 'proposal.json');
+    let text: string;
     try {
-      return JSON.parse(await readFile(join(proposalsDir, id, 'proposal.json'), 'utf8')) as PendingSkill;
+      text = await readFile(file, 'utf8');
     } catch {
       throw new SkillError('not_found', `no proposed skill with id "${id}" (hearth skills list shows them)`);
     }
+    // A proposal that is not one is named, not hidden: its folder is left as it is for a person to fix or remove.
+    const unreadable = (why: string) =>
+      new HearthError(
+        'unavailable',
+        `skill proposal ${file} cannot be read (${why}); it was left as it is: fix or remove it`,
+      );
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch (error) {
+      throw unreadable(`not JSON: ${(error as Error).message}`);
+    }
+    const parsed = pendingSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw unreadable(`${issue?.path.join('.') || 'file'}: ${issue?.message ?? 'invalid'}`);
+    }
+    return parsed.data;
   };
 
   const writeSkill = async (dir: string, proposal: SkillProposal) => {
@@ -261,7 +297,8 @@ export function createSkillService(deps: SkillServiceDeps): SkillService {
         files: (proposal.files ?? []).map((file) => file.path),
         ...(gate.replaces ? { replaces: gate.replaces } : {}),
       };
-      await writeFile(join(staging, 'proposal.json'), `${JSON.stringify(pending, null, 2)}\n`);
+      // Atomic, so a list running meanwhile never reads half a proposal (and reports it as unreadable).
+      await writeFileAtomic(join(staging, 'proposal.json'), `${JSON.stringify(pending, null, 2)}\n`);
       return { ...gate, id, dir: join(staging, 'skill') };
     },
 
@@ -272,7 +309,16 @@ export function createSkillService(deps: SkillServiceDeps): SkillService {
       } catch {
         return [];
       }
-      const found = await Promise.all(ids.map((id) => pendingOf(id).catch(() => undefined)));
+      // A folder that is no proposal (a stray name, one still being written) is passed over;
+      // a proposal.json that cannot be read fails the list, naming it.
+      const found = await Promise.all(
+        ids.map((id) =>
+          pendingOf(id).catch((error: unknown) => {
+            if (error instanceof SkillError) return undefined;
+            throw error;
+          }),
+        ),
+      );
       return found.filter((p): p is PendingSkill => p !== undefined).sort((a, b) => a.createdAt - b.createdAt);
     },
 

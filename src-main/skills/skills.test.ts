@@ -28,10 +28,9 @@ let skills: SkillService;
 let tools: Map<string, ToolDefinition>;
 const workspace = (agentId: string) => join(temp.home, 'workspaces', agentId);
 
-beforeEach(async () => {
-  temp = await createTempHome('hearth-skills-');
-  clock = createFakeClock();
-  skills = createSkillService({
+/** A service over the temp home; a second one is what a restart reads. */
+const startSkills = () =>
+  createSkillService({
     folders: { bundled, user: join(temp.home, 'skills'), workspace: (id) => join(workspace(id), 'skills') },
     stateDir: join(temp.home, 'state', 'skills'),
     clock,
@@ -39,6 +38,11 @@ beforeEach(async () => {
     knownSecrets: async () => ['hunter2-install-secret'],
     agentIds: () => ['main', 'helper'],
   });
+
+beforeEach(async () => {
+  temp = await createTempHome('hearth-skills-');
+  clock = createFakeClock();
+  skills = startSkills();
   tools = new Map(createSkillTools(skills).map((tool) => [tool.name, tool]));
 });
 afterEach(async () => {
@@ -305,5 +309,44 @@ describe('the curator', () => {
       'kept-close',
     ]);
     expect(clock.now() - 1_700_000_000_000).toBe(90 * DAY);
+  });
+});
+
+describe('the files the skills keep', () => {
+  it('refuses a state file that is not one, naming it and the field, and leaves it as it is', async () => {
+    await skills.setPinned('main', 'commit-message', true);
+    const file = join(temp.home, 'state', 'skills', 'state.json');
+    const saved = JSON.parse(await readFile(file, 'utf8'));
+    expect(saved.pinned).toEqual(['commit-message']);
+    const edited = JSON.stringify({ ...saved, usage: { ...saved.usage, 'commit-message': { count: 'many' } } });
+    await writeFile(file, edited);
+    const restarted = startSkills();
+    await expect(restarted.list('main')).rejects.toThrow(
+      /skills state .*state\.json cannot be read \(usage\.commit-message\.count: .*left as it is/,
+    );
+    await expect(restarted.setPinned('main', 'commit-message', false)).rejects.toThrow(/state\.json cannot be read/);
+    expect(await readFile(file, 'utf8')).toBe(edited);
+    // A section an older file lacks is empty, as it always was.
+    await writeFile(file, JSON.stringify({ pinned: ['commit-message'] }));
+    expect((await startSkills().list('main')).find((s) => s.name === 'commit-message')!.pinned).toBe(true);
+  });
+
+  it('names a proposal file that is not one instead of hiding it, and leaves it as it is', async () => {
+    await call('skill_propose', {
+      name: 'postgres-backup',
+      description: 'Back up a PostgreSQL database.',
+      body: goodBody,
+      files: [{ path: 'scripts/backup.sh', content: 'pg_dump -Fc -f backup.dump "$1"\n' }],
+    });
+    const [pending] = await skills.pending();
+    const file = join(temp.home, 'state', 'skills', 'proposals', pending!.id, 'proposal.json');
+    const edited = JSON.stringify({ ...pending, agentId: 7 });
+    await writeFile(file, edited);
+    const named = /skill proposal .*proposal\.json cannot be read \(agentId: .*left as it is/;
+    await expect(skills.pending()).rejects.toThrow(named);
+    await expect(skills.approve(pending!.id)).rejects.toThrow(named);
+    expect(await readFile(file, 'utf8')).toBe(edited);
+    await writeFile(file, '{"id": ');
+    await expect(skills.reject(pending!.id)).rejects.toThrow(/proposal\.json cannot be read \(not JSON: /);
   });
 });
