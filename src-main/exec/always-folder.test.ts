@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import * as pty from 'node-pty';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../base/clock.js';
+import { DisposableStore } from '../base/disposable.js';
 import { silentLogger } from '../base/logger.js';
 import { approvalsHistoryPath, createApprovalHistory } from './approval-history.js';
 import { ApprovalService } from './approval-service.js';
@@ -25,6 +26,8 @@ import { createLocalSandbox } from './sandbox.js';
 
 const PATH = '/usr/local/bin:/usr/bin:/bin';
 let parser: BashParser;
+/** What a test's hosts own (the approval service and its prompter), released after it. */
+let owned: DisposableStore;
 let home: string;
 let workspace: string;
 let config: ExecConfig;
@@ -42,24 +45,28 @@ beforeEach(async () => {
   config = execConfigSchema.parse({});
   asked = [];
   answers = [];
+  owned = new DisposableStore();
 });
 afterEach(async () => {
+  owned.dispose();
   await rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 async function createHost(options: { prompter?: boolean } = {}) {
   const stateDir = join(home, 'state');
   const permissions = await PermissionStore.open(stateDir, systemClock);
-  const approvals = new ApprovalService({
-    clock: systemClock,
-    events: { publish: () => undefined },
-    history: createApprovalHistory(approvalsHistoryPath(stateDir)),
-    logger: silentLogger,
-    screen: createCommandScreen(parser, { home }),
-    permissions,
-    hasWireApprovers: () => true,
-    home,
-  });
+  const approvals = owned.add(
+    new ApprovalService({
+      clock: systemClock,
+      events: { publish: () => undefined },
+      history: createApprovalHistory(approvalsHistoryPath(stateDir)),
+      logger: silentLogger,
+      screen: createCommandScreen(parser, { home }),
+      permissions,
+      hasWireApprovers: () => true,
+      home,
+    }),
+  );
   if (options.prompter !== false)
     approvals.registerPrompter({
       name: 'desktop',

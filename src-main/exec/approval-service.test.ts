@@ -153,6 +153,20 @@ describe('ApprovalService', () => {
     expect(published).toEqual([]);
   });
 
+  it('releases the prompters still registered when it is disposed, as an emitter releases its listeners', async () => {
+    const lonely = new ApprovalService({
+      clock,
+      events: { publish: (event, payload) => published.push({ event, payload }) },
+      history,
+      logger: silentLogger,
+      screen,
+    });
+    lonely.registerPrompter({ name: 'desktop', prompt: async () => undefined });
+    expect(lonely.hasApprovers()).toBe(true);
+    lonely.dispose();
+    expect(lonely.hasApprovers()).toBe(false);
+  });
+
   it('denies when the run is cancelled', async () => {
     const controller = new AbortController();
     const pending = service.request(input(), controller.signal);

@@ -106,7 +106,8 @@ const rememberResolved = 1000;
 export class ApprovalService implements ApprovalGate, Disposable {
   private readonly pending = new Map<string, Pending>();
   private readonly resolved = new Map<string, { request: ApprovalRequest; resolution: ApprovalResolution }>();
-  private readonly prompters = new Set<ApprovalPrompter>();
+  /** Each registered prompter with its registration, so dispose() can release those still held. */
+  private readonly prompters = new Map<ApprovalPrompter, Disposable>();
   /** sessionKey → grant key → grant. */
   private readonly grants = new Map<string, Map<string, SessionGrant>>();
   private grantIds = 0;
@@ -123,13 +124,20 @@ export class ApprovalService implements ApprovalGate, Disposable {
   }
 
   registerPrompter(prompter: ApprovalPrompter): Disposable {
-    this.prompters.add(prompter);
-    return toDisposable(() => this.prompters.delete(prompter));
+    // The same prompter registered again replaces its earlier registration (it is asked once).
+    this.prompters.get(prompter)?.dispose();
+    const registration = toDisposable(() => {
+      if (this.prompters.get(prompter) === registration) this.prompters.delete(prompter);
+    });
+    this.prompters.set(prompter, registration);
+    return registration;
   }
 
   /** Someone (a prompter or a connected client) could answer right now (this request, when given). */
   hasApprovers(request?: Pick<ApprovalRequest, 'agentId' | 'sessionKey'>): boolean {
-    const prompter = [...this.prompters].some((p) => (p.covers ? request !== undefined && p.covers(request) : true));
+    const prompter = [...this.prompters.keys()].some((p) =>
+      p.covers ? request !== undefined && p.covers(request) : true,
+    );
     return prompter || (this.deps.hasWireApprovers?.() ?? false);
   }
 
@@ -277,7 +285,7 @@ export class ApprovalService implements ApprovalGate, Disposable {
       this.pending.set(id, entry);
       this.cancelOnAbort(entry, resolve, signal);
       this.deps.events.publish('exec.approval.requested', approvalView(request));
-      for (const prompter of this.prompters) this.ask(prompter, request, prompters.signal);
+      for (const prompter of this.prompters.keys()) this.ask(prompter, request, prompters.signal);
       onPending?.(request);
     });
   }
@@ -434,6 +442,8 @@ export class ApprovalService implements ApprovalGate, Disposable {
   dispose(): void {
     for (const id of [...this.pending.keys()])
       this.settle(id, { decision: 'deny', resolvedBy: 'cancelled', reason: 'the host is shutting down' });
+    // Like Emitter.dispose: registrations their owners still hold are released with the service.
+    for (const registration of [...this.prompters.values()]) registration.dispose();
   }
 
   /** Decisions are recorded without blocking the caller; this waits until they are on disk. */

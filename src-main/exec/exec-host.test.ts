@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import * as pty from 'node-pty';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../base/clock.js';
+import { DisposableStore } from '../base/disposable.js';
 import { silentLogger } from '../base/logger.js';
 import { openAllowlistStore } from './allowlist-store.js';
 import { approvalsHistoryPath, createApprovalHistory } from './approval-history.js';
@@ -22,6 +23,8 @@ import { createBubblewrapSandbox, createLocalSandbox } from './sandbox.js';
 
 const PATH = '/usr/local/bin:/usr/bin:/bin';
 let parser: BashParser;
+/** What a test's hosts own (the approval service and its prompter), released after it. */
+let owned: DisposableStore;
 let home: string;
 let workspace: string;
 let config: ExecConfig;
@@ -38,20 +41,24 @@ beforeEach(async () => {
   config = execConfigSchema.parse({ allowlist: [{ pattern: 'echo' }, { pattern: 'cat' }, { pattern: 'sleep' }] });
   answers = [];
   asked = [];
+  owned = new DisposableStore();
 });
 afterEach(async () => {
+  owned.dispose();
   await rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 async function createHost(overrides: { judge?: boolean } = {}) {
   const stateDir = join(home, 'state');
-  const approvals = new ApprovalService({
-    clock: systemClock,
-    events: { publish: () => undefined },
-    history: createApprovalHistory(approvalsHistoryPath(stateDir)),
-    logger: silentLogger,
-    screen: createCommandScreen(parser, { home }),
-  });
+  const approvals = owned.add(
+    new ApprovalService({
+      clock: systemClock,
+      events: { publish: () => undefined },
+      history: createApprovalHistory(approvalsHistoryPath(stateDir)),
+      logger: silentLogger,
+      screen: createCommandScreen(parser, { home }),
+    }),
+  );
   // The "desktop": answers from the queue the test fills.
   approvals.registerPrompter({
     name: 'desktop',
