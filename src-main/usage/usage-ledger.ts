@@ -1,8 +1,8 @@
 import { appendFile, mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { z } from 'zod';
 import type { Logger } from '../base/logger.js';
-import type { UsagePurpose } from '../protocol/methods/usage.js';
-import { usagePurposes } from '../protocol/methods/usage.js';
+import { type UsagePurpose, usagePurposes } from '../protocol/methods/usage.js';
 
 /** One model call as the ledger keeps it (one JSON line). Cost is fixed when the call is recorded. */
 export interface UsageRecord {
@@ -27,7 +27,8 @@ export interface UsageRecord {
 /**
  * Append-only JSONL, one file per month (`state/usage/2026-12.jsonl`), so a month's totals are
  * one file read and old months can be archived by hand. Lines that do not parse (a torn last
- * line after a crash) are skipped and counted.
+ * line after a crash) or are not a record are skipped and counted (the meter logs how many);
+ * the file is append-only and keeps them as they are.
  */
 export class UsageLedger {
   private writes: Promise<void> = Promise.resolve();
@@ -97,18 +98,33 @@ export class UsageLedger {
   }
 }
 
-const purposes = new Set<string>(usagePurposes);
+// Typed by the interface it decodes, so a field added to a record without its schema breaks the build.
+// `loose`: a line a newer Hearth wrote with more keys still counts.
+const recordSchema: z.ZodType<UsageRecord> = z.looseObject({
+  ts: z.number(),
+  day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  // A purpose this version does not know (a newer Hearth's) is still counted, as "other".
+  purpose: z.enum(usagePurposes).catch('other'),
+  agentId: z.string(),
+  sessionKey: z.string().optional(),
+  parentSessionKey: z.string().optional(),
+  provider: z.string(),
+  model: z.string(),
+  // zod 4 numbers are finite: a `1e999` written by hand does not reach the totals as Infinity.
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cachedInputTokens: z.number(),
+  costUsd: z.number(),
+  priced: z.boolean(),
+});
 
+/** One line, or undefined for a torn line or one that is not a record (the caller counts it as skipped). */
 function parseRecord(line: string): UsageRecord | undefined {
+  let value: unknown;
   try {
-    const value = JSON.parse(line) as Partial<UsageRecord>;
-    const numbers = [value.ts, value.inputTokens, value.outputTokens, value.cachedInputTokens, value.costUsd];
-    if (numbers.some((n) => typeof n !== 'number' || !Number.isFinite(n))) return undefined;
-    if (typeof value.day !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value.day)) return undefined;
-    if (typeof value.agentId !== 'string' || typeof value.provider !== 'string' || typeof value.model !== 'string')
-      return undefined;
-    return { ...value, purpose: purposes.has(value.purpose as string) ? value.purpose : 'other' } as UsageRecord;
+    value = JSON.parse(line);
   } catch {
     return undefined;
   }
+  return recordSchema.safeParse(value).data;
 }

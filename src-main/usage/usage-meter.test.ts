@@ -164,6 +164,38 @@ describe('usage meter', () => {
   });
 });
 
+describe('the usage ledger', () => {
+  it('skips and counts a torn line and a line that is not a record, and leaves the file as it is', async () => {
+    const dir = await tempDir();
+    const ledger = new UsageLedger(dir, silentLogger);
+    const record = {
+      ts: midMonth,
+      day: '2026-12-10',
+      purpose: 'chat' as const,
+      agentId: 'main',
+      provider: 'openai',
+      model: 'gpt-4o',
+      inputTokens: 10,
+      outputTokens: 2,
+      cachedInputTokens: 0,
+      costUsd: 0.01,
+      priced: true,
+    };
+    ledger.append(record);
+    ledger.append({ ...record, purpose: 'future' as never });
+    await ledger.flush();
+    const file = join(dir, '2026-12.jsonl');
+    const text = `${await readFile(file, 'utf8')}${JSON.stringify({ ...record, inputTokens: 'ten' })}\n{"ts": 1, "day`;
+    await writeFile(file, text);
+    // A purpose this version does not know still counts, as "other".
+    expect(await ledger.readMonth('2026-12')).toEqual({
+      records: [record, { ...record, purpose: 'other' }],
+      skipped: 2,
+    });
+    expect(await readFile(file, 'utf8')).toBe(text);
+  });
+});
+
 describe('usage limits input', () => {
   const config = parseUsageConfig({});
 
