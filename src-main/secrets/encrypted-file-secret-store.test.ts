@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createCipheriv, randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,12 +108,45 @@ describe('encrypted file secret store', () => {
   it.each([
     ['not JSON', 'garbage{', /not valid JSON/],
     ['another format', '{"format":"other","version":1}', /not a Hearth secret file/],
-    ['a missing field', '{"format":"hearth-secrets","version":1,"kdf":"key-file","salt":"AA=="}', /has no "iv"/],
+    [
+      'a missing field',
+      '{"format":"hearth-secrets","version":1,"kdf":"key-file","salt":"AA=="}',
+      /damaged or was edited \(iv: Invalid input: expected string, received undefined\); it was left as is/,
+    ],
   ])('reports a file that is %s', async (_name, content, message) => {
     await open().set('seed', 'x');
     await writeFile(file, content);
     await expect(open().get('seed')).rejects.toThrow(message);
     expect(await readFile(file, 'utf8')).toBe(content);
+  });
+
+  it('refuses contents that decrypt but are not secrets, naming the account and never its value', async () => {
+    await open().set('openai:default', SECRET);
+    // Re-encrypt, with the right key, contents this version never writes: one value is not a string.
+    const envelope = JSON.parse(await readFile(file, 'utf8'));
+    const key = await keyFileKeySource({ path: keyFile }).deriveKey(Buffer.from(envelope.salt, 'base64'));
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    cipher.setAAD(Buffer.from(`${envelope.format}|${envelope.version}|${envelope.kdf}|${envelope.salt}`));
+    const contents = JSON.stringify({ secrets: { 'openai:default': SECRET, 'work:token': 42 } });
+    const data = Buffer.concat([cipher.update(contents, 'utf8'), cipher.final()]);
+    const edited = JSON.stringify({
+      ...envelope,
+      iv: iv.toString('base64'),
+      tag: cipher.getAuthTag().toString('base64'),
+      data: data.toString('base64'),
+    });
+    await writeFile(file, edited);
+
+    const error = await open()
+      .set('other', 'x')
+      .catch((caught: unknown) => caught as Error);
+    expect(error).toBeInstanceOf(SecretFileError);
+    expect(error?.message).toBe(
+      `secret file ${file} decrypts, but not to a list of secrets (secrets.work:token: Invalid input: expected string, received number); it was left as is`,
+    );
+    expect(error?.message).not.toContain(SECRET);
+    expect(await readFile(file, 'utf8')).toBe(edited);
   });
 
   it('rejects empty account names and a damaged key file', async () => {

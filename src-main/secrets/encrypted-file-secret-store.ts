@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { KeySource } from './key-source.js';
 import type { SecretStore } from './secret-store.js';
@@ -39,22 +40,57 @@ export interface EncryptedFileSecretStoreOptions {
 const aad = (e: Pick<Envelope, 'format' | 'version' | 'kdf' | 'salt'>) =>
   Buffer.from(`${e.format}|${e.version}|${e.kdf}|${e.salt}`);
 
+// Typed by the interface it decodes, so a field added to the envelope without its schema breaks the build.
+const envelopeSchema: z.ZodType<Envelope> = z.looseObject({
+  format: z.literal('hearth-secrets'),
+  version: z.literal(1),
+  kdf: z.enum(['key-file', 'passphrase']),
+  salt: z.string(),
+  iv: z.string(),
+  tag: z.string(),
+  data: z.string(),
+});
+/**
+ * What the envelope's `data` decrypts to. Entries go into a Map before they are checked: a zod
+ * record copies into a plain object, where an account named "__proto__" would vanish.
+ */
+const contentsSchema = z.looseObject({
+  secrets: z
+    .custom<object>(
+      (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+      'expected an object',
+    )
+    .transform((value) => new Map(Object.entries(value)))
+    .pipe(z.map(z.string(), z.string())),
+});
+
+/**
+ * Where a decode failed, never what was there: the contents are secrets, so only the path and
+ * zod's wording (which names types, not values) go into the message.
+ */
+function whereInvalid(error: z.ZodError): string {
+  const issue = error.issues[0];
+  return `${issue?.path.join('.') || 'file'}: ${issue?.message ?? 'invalid'}`;
+}
+
 function parseEnvelope(path: string, text: string): Envelope {
-  let value: Partial<Envelope>;
+  let value: unknown;
   try {
-    value = JSON.parse(text) as Partial<Envelope>;
+    value = JSON.parse(text);
   } catch {
     throw new SecretFileError(`secret file ${path} is not valid JSON; it was damaged or edited (left as is)`);
   }
-  if (value?.format !== 'hearth-secrets' || value.version !== 1) {
-    throw new SecretFileError(`secret file ${path} is not a Hearth secret file (version 1); left as is`);
+  const parsed = envelopeSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const field = parsed.error.issues[0]?.path[0];
+  if (field === 'format' || field === 'version' || field === undefined) {
+    throw new SecretFileError(
+      `secret file ${path} is not a Hearth secret file (version 1): ${whereInvalid(parsed.error)}; left as is`,
+    );
   }
-  for (const field of ['kdf', 'salt', 'iv', 'tag', 'data'] as const) {
-    if (typeof value[field] !== 'string') {
-      throw new SecretFileError(`secret file ${path} has no "${field}"; it was damaged or edited (left as is)`);
-    }
-  }
-  return value as Envelope;
+  throw new SecretFileError(
+    `secret file ${path} is damaged or was edited (${whereInvalid(parsed.error)}); it was left as is`,
+  );
 }
 
 export function createEncryptedFileSecretStore(options: EncryptedFileSecretStoreOptions): SecretStore {
@@ -87,19 +123,27 @@ export function createEncryptedFileSecretStore(options: EncryptedFileSecretStore
     const salt = Buffer.from(envelope.salt, 'base64');
     // Key problems (a damaged key file) are reported as themselves, outside the decrypt catch.
     const key = await keySource.deriveKey(salt);
+    let contents: unknown;
     try {
       const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(envelope.iv, 'base64'));
       decipher.setAAD(aad(envelope));
       decipher.setAuthTag(Buffer.from(envelope.tag, 'base64'));
       const plain = Buffer.concat([decipher.update(Buffer.from(envelope.data, 'base64')), decipher.final()]);
-      const parsed = JSON.parse(plain.toString('utf8')) as { secrets?: Record<string, string> };
-      // A Map, so an account named "__proto__" is just a name.
-      return { salt, secrets: new Map(Object.entries(parsed.secrets ?? {})) };
+      contents = JSON.parse(plain.toString('utf8'));
     } catch {
       throw new SecretFileError(
         `cannot decrypt secret file ${path} with ${keySource.description}: wrong key, or the file was modified; it was left as is`,
       );
     }
+    // Authenticated, so only something holding the key wrote this; still, a shape this version
+    // never wrote is refused rather than read as no secrets (the next `set` would drop them all).
+    const decoded = contentsSchema.safeParse(contents);
+    if (!decoded.success) {
+      throw new SecretFileError(
+        `secret file ${path} decrypts, but not to a list of secrets (${whereInvalid(decoded.error)}); it was left as is`,
+      );
+    }
+    return { salt, secrets: decoded.data.secrets };
   }
 
   async function save(salt: Buffer, secrets: Map<string, string>, fresh = false): Promise<void> {
