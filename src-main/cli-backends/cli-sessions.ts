@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 
 /** One Hearth session's CLI session: which backend, and the id its CLI resumes. */
@@ -14,6 +15,16 @@ interface CliSessionsFile {
   /** By Hearth session (transcript) id: a reset or a new chat starts a new CLI session. */
   sessions: Record<string, CliSessionEntry>;
 }
+
+// Typed by the interfaces it decodes, so a field added without its schema breaks the build;
+// `loose`, so a key a newer Hearth wrote survives this one's rewrite.
+const fileSchema: z.ZodType<CliSessionsFile> = z.looseObject({
+  version: z.literal(1),
+  sessions: z.record(
+    z.string(),
+    z.looseObject({ backend: z.string().min(1), id: z.string().min(1), updatedAt: z.number() }),
+  ),
+});
 
 export interface CliSessionStore {
   /** The CLI session to resume for this Hearth session, when it ran on the same backend. */
@@ -35,16 +46,19 @@ export function createCliSessionStore(deps: { agentDir(agentId: string): string;
     if (!file) {
       file = readFile(pathOf(agentId), 'utf8').then(
         (text) => {
-          let parsed: Partial<CliSessionsFile>;
+          let value: unknown;
           try {
-            parsed = JSON.parse(text) as Partial<CliSessionsFile>;
+            value = JSON.parse(text);
           } catch (error) {
             throw new Error(`${pathOf(agentId)} is not valid JSON (${String(error)}); fix or remove it`);
           }
-          return {
-            version: 1,
-            sessions: typeof parsed.sessions === 'object' && parsed.sessions ? parsed.sessions : {},
-          };
+          // Not read as empty: the next `set` would rewrite the file and every chat would lose its CLI session.
+          const parsed = fileSchema.safeParse(value);
+          if (parsed.success) return parsed.data;
+          const issue = parsed.error.issues[0];
+          throw new Error(
+            `${pathOf(agentId)} is not a CLI sessions file (${issue?.path.join('.') || 'file'}: ${issue?.message ?? 'invalid'}); it was left as it is: fix or remove it`,
+          );
         },
         (error: NodeJS.ErrnoException) => {
           if (error.code === 'ENOENT') return { version: 1, sessions: {} };
