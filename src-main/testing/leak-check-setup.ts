@@ -12,6 +12,7 @@ export const leakCheckedFolders = [
   'agent',
   'agents-talk',
   'base',
+  'channels',
   'cron',
   'exec',
   'gateway',
