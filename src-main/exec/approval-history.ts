@@ -1,6 +1,8 @@
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { AlwaysScope, ApprovalDecision } from './approval-types.js';
+import { z } from 'zod';
+import { HearthError } from '../base/errors.js';
+import { type AlwaysScope, type ApprovalDecision, alwaysScopes, approvalDecisions } from './approval-types.js';
 
 /** One line of `state/approvals-history.jsonl`: who or what decided, when, why. */
 export interface ApprovalHistoryEntry {
@@ -25,6 +27,26 @@ export interface ApprovalHistoryEntry {
   requestedAtMs: number;
   decidedAtMs: number;
 }
+
+// Typed by the interface it decodes, so a field added to an entry without its schema breaks the build.
+// `loose`: a line a newer Hearth wrote with more keys still reads.
+const entrySchema: z.ZodType<ApprovalHistoryEntry> = z.looseObject({
+  id: z.string(),
+  agentId: z.string(),
+  sessionKey: z.string(),
+  command: z.string(),
+  programs: z.array(z.looseObject({ name: z.string(), args: z.array(z.string()) })),
+  decision: z.enum(approvalDecisions),
+  resolvedBy: z.string(),
+  reason: z.string().optional(),
+  remember: z.literal('session').optional(),
+  allowAlwaysScope: z.enum(alwaysScopes).optional(),
+  untilMs: z.number().optional(),
+  ruleId: z.string().optional(),
+  tool: z.string().optional(),
+  requestedAtMs: z.number(),
+  decidedAtMs: z.number(),
+});
 
 export interface ApprovalHistory {
   append(entry: ApprovalHistoryEntry): Promise<void>;
@@ -64,13 +86,25 @@ export function createApprovalHistory(path: string): ApprovalHistory {
         throw error;
       }
       const entries: ApprovalHistoryEntry[] = [];
-      for (const line of text.split('\n')) {
+      for (const [index, line] of text.split('\n').entries()) {
         if (line.trim() === '') continue;
+        let value: unknown;
         try {
-          entries.push(JSON.parse(line) as ApprovalHistoryEntry);
+          value = JSON.parse(line);
         } catch {
-          // A torn last line (crash mid-append) is skipped, not fatal.
+          // A torn line (crash mid-append) is skipped, not fatal.
+          continue;
         }
+        // A whole line that is not a decision is refused, naming it, rather than dropped from the record.
+        const entry = entrySchema.safeParse(value);
+        if (!entry.success) {
+          const issue = entry.error.issues[0];
+          throw new HearthError(
+            'unavailable',
+            `approvals history ${path} cannot be read (line ${index + 1}, ${issue?.path.join('.') || 'entry'}: ${issue?.message ?? 'invalid'}); it was left as it is: fix or remove that line`,
+          );
+        }
+        entries.push(entry.data);
       }
       return entries;
     },

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -193,6 +193,33 @@ describe('ApprovalService', () => {
     });
     expect(entries[1]).toMatchObject({ id: 'ap-2', decision: 'deny', resolvedBy: 'expiry' });
     expect(entries[1]?.decidedAtMs).toBe((entries[1]?.requestedAtMs ?? 0) + 30 * 60_000);
+  });
+
+  it('skips a torn line of the history, and refuses a line that is not a decision, naming the file, line and field', async () => {
+    // Its own file: the shared one is read again after each test.
+    const file = join(dir, 'hand-edited-history.jsonl');
+    const edited = createApprovalHistory(file);
+    const entry = {
+      id: 'ap-9',
+      agentId: 'main',
+      sessionKey: 'agent:main:main',
+      command: 'ls',
+      programs: [{ name: 'ls', args: [] }],
+      decision: 'allow-once' as const,
+      resolvedBy: 'operator:ui',
+      requestedAtMs: 1,
+      decidedAtMs: 2,
+    };
+    await edited.append(entry);
+    await edited.append({ ...entry, id: 'ap-11' });
+    await appendFile(file, '{"id": "ap-10", "agentId');
+    expect((await edited.read()).map((e) => e.id)).toEqual(['ap-9', 'ap-11']);
+    await appendFile(file, `\n${JSON.stringify({ ...entry, id: 'ap-12', decision: 'maybe' })}\n`);
+    const text = await readFile(file, 'utf8');
+    await expect(edited.read()).rejects.toThrow(
+      /approvals history .*hand-edited-history\.jsonl cannot be read \(line 4, decision: .*left as it is/,
+    );
+    expect(await readFile(file, 'utf8')).toBe(text);
   });
 
   it('refuses a decision the request does not allow', () => {
