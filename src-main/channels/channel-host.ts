@@ -1,4 +1,3 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../base/clock.js';
 import { type AsyncDisposable, type Disposable, DisposableStore } from '../base/disposable.js';
@@ -13,7 +12,6 @@ import type {
   ChannelInboundMessage,
   ChannelOutboundFile,
   ChannelPlugin,
-  ChannelStorage,
   ChannelTarget,
   ChannelWebhook,
   RunningChannel,
@@ -33,6 +31,7 @@ import {
   splitAccount,
 } from './channel-identity.js';
 import { type ChannelHostSettings, checkHostSettings, splitChannelConfig } from './channel-settings.js';
+import { channelStorageAt } from './channel-storage.js';
 import { runChannelTurn } from './channel-turn.js';
 import { type PairingRequest, PairingStore } from './pairing-store.js';
 
@@ -369,7 +368,7 @@ export class ChannelHost implements AsyncDisposable {
         accountId: ACCOUNT,
         config: pluginConfig,
         secret: (account) => this.deps.secrets.get(account),
-        storage: this.storageFor(id),
+        storage: channelStorageAt(join(this.deps.stateDir, `${id}.json`)),
         log,
         fetch: this.deps.fetch,
         signal: controller.signal,
@@ -399,27 +398,6 @@ export class ChannelHost implements AsyncDisposable {
       entry.lastError = (error as Error).message;
       log.error('channel failed to start', { error: (error as Error).message });
     }
-  }
-
-  private storageFor(id: string): ChannelStorage {
-    const file = join(this.deps.stateDir, `${id}.json`);
-    return {
-      read: async () => {
-        try {
-          return JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
-        } catch {
-          return {};
-        }
-      },
-      // Written after every update, so no fsync: a rename keeps the file whole, and after a power
-      // loss the worst case is an older offset (a message answered twice), never a lost one.
-      write: async (value) => {
-        await mkdir(this.deps.stateDir, { recursive: true });
-        const temp = `${file}.${process.pid}.tmp`;
-        await writeFile(temp, JSON.stringify(value), { mode: 0o600 });
-        await rename(temp, file);
-      },
-    };
   }
 
   /** The gate: only a paired, allowlisted (or, with `open`, any) sender's message becomes a turn. */
