@@ -62,15 +62,19 @@ function setup(options: { windowVisible?: boolean; mac?: boolean; macWindow?: bo
 
 describe('native approval dialog', () => {
   it('notifies only while no Hearth window has focus (the box and the inline approval are in view otherwise)', async () => {
+    // Answered elsewhere at the end, so neither prompt's expiry timer outlives the test.
+    const elsewhere = new AbortController();
     const away = setup();
-    void away.prompter.prompt(away.request, new AbortController().signal);
+    const awayAnswer = away.prompter.prompt(away.request, elsewhere.signal);
     await flush();
     expect(away.notifications.map((n) => n.title)).toEqual(['Hearth wants to run a command']);
     const looking = setup({ windowVisible: true, focused: true });
-    void looking.prompter.prompt(looking.request, new AbortController().signal);
+    const lookingAnswer = looking.prompter.prompt(looking.request, elsewhere.signal);
     await flush();
     expect(looking.dialog.open).toHaveLength(1);
     expect(looking.notifications).toEqual([]);
+    elsewhere.abort();
+    expect([await awayAnswer, await lookingAnswer]).toEqual([undefined, undefined]);
   });
 
   it('shows the command with Allow once / Always allow / Deny, Deny as default and cancel', async () => {
@@ -187,14 +191,17 @@ describe('native approval dialog', () => {
   });
 
   it('stands alone when the window is hidden and is modal to the window when it is visible', async () => {
+    const elsewhere = new AbortController();
     const hidden = setup({ windowVisible: false });
-    void hidden.prompter.prompt(hidden.request, new AbortController().signal);
+    const hiddenAnswer = hidden.prompter.prompt(hidden.request, elsewhere.signal);
     await flush();
     expect(hidden.dialog.open[0]!.window).toBeUndefined();
     const visible = setup({ windowVisible: true });
-    void visible.prompter.prompt(visible.request, new AbortController().signal);
+    const visibleAnswer = visible.prompter.prompt(visible.request, elsewhere.signal);
     await flush();
     expect(visible.dialog.open[0]!.window).toBe(visible.window);
+    elsewhere.abort();
+    expect([await hiddenAnswer, await visibleAnswer]).toEqual([undefined, undefined]);
   });
 
   it('on macOS brings the hidden window up and attaches the box to it (a parentless box would block)', async () => {
@@ -223,7 +230,7 @@ describe('native approval dialog', () => {
   it('posts a notification that summons the window, and counts pending approvals', async () => {
     const { dialog, notifications, prompter, request, summoned } = setup();
     const counts: number[] = [];
-    prompter.onDidChangePending((n) => counts.push(n));
+    const counting = prompter.onDidChangePending((n) => counts.push(n));
     const first = prompter.prompt(request, new AbortController().signal);
     const second = prompter.prompt({ ...request, id: 'ap-2' }, new AbortController().signal);
     await flush();
@@ -235,5 +242,6 @@ describe('native approval dialog', () => {
     dialog.open[0]!.press('Allow once');
     expect([await first, await second]).toEqual(['deny', 'allow-once']);
     expect(counts).toEqual([1, 2, 1, 0]);
+    counting.dispose();
   });
 });

@@ -1,4 +1,4 @@
-import type { Clock } from '../base/index.js';
+import type { Clock, Disposable } from '../base/index.js';
 import type { InProcessGateway } from '../gateway/in-process-transport.js';
 import { GatewayClient } from '../protocol/client/gateway-client.js';
 import type { Transport, TransportCloseInfo } from '../protocol/client/transport.js';
@@ -32,14 +32,19 @@ function inProcessTransport(gateway: InProcessGateway): Transport {
   const frameListeners = new Set<(frame: ServerFrame) => void>();
   const closeListeners = new Set<(info: TransportCloseInfo) => void>();
   let connection: ReturnType<InProcessGateway['connectInProcess']> | undefined;
+  // The connection's frame subscription, released when it closes (from either side), as the window's bridge does.
+  let frames: Disposable | undefined;
   return {
     async open() {
       const opened = gateway.connectInProcess({ displayName: 'Hearth desktop shell' });
       connection = opened;
-      opened.onFrame((frame) => {
+      const subscription = opened.onFrame((frame) => {
         for (const listener of [...frameListeners]) listener(frame);
       });
+      frames = subscription;
       void opened.closed.then((info) => {
+        subscription.dispose();
+        if (frames === subscription) frames = undefined;
         for (const listener of [...closeListeners]) listener(info);
       });
     },
@@ -55,6 +60,8 @@ function inProcessTransport(gateway: InProcessGateway): Transport {
       return () => closeListeners.delete(listener);
     },
     close() {
+      frames?.dispose();
+      frames = undefined;
       connection?.dispose();
     },
   };

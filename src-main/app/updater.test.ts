@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { describe, expect, it } from 'vitest';
-import { createMemoryLogger } from '../base/index.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createMemoryLogger, DisposableStore } from '../base/index.js';
 import { flush } from '../testing/app/fake-electron.js';
 import { createFakeClock } from '../testing/fake-clock.js';
 import { type AppUpdaterLike, startAutoUpdates, UPDATE_INTERVAL_MS } from './updater.js';
@@ -27,22 +27,33 @@ class FakeUpdater extends EventEmitter implements AppUpdaterLike {
   }
 }
 
+/** Every auto-updater a test started (each holds its daily timer), stopped after the test. */
+let started: DisposableStore;
+beforeEach(() => {
+  started = new DisposableStore();
+});
+afterEach(() => {
+  started.dispose();
+});
+
 function setup(options: { isPackaged?: boolean; channel?: 'stable' | 'beta'; answer?: boolean } = {}) {
   const updater = new FakeUpdater();
   const clock = createFakeClock();
   const asked: string[] = [];
   const logger = createMemoryLogger();
-  const updates = startAutoUpdates({
-    updater,
-    isPackaged: options.isPackaged ?? true,
-    channel: options.channel ?? 'stable',
-    clock,
-    askToRestart: async (version) => {
-      asked.push(version);
-      return options.answer ?? true;
-    },
-    logger,
-  });
+  const updates = started.add(
+    startAutoUpdates({
+      updater,
+      isPackaged: options.isPackaged ?? true,
+      channel: options.channel ?? 'stable',
+      clock,
+      askToRestart: async (version) => {
+        asked.push(version);
+        return options.answer ?? true;
+      },
+      logger,
+    }),
+  );
   return { updater, clock, asked, updates, logger };
 }
 

@@ -20,7 +20,7 @@ describe('wakeOnResume', () => {
   it('a failing wake is logged, never thrown into Electron’s event loop', () => {
     const power = new EventEmitter();
     const logger = createMemoryLogger();
-    wakeOnResume(
+    const watching = wakeOnResume(
       power,
       () => {
         throw new Error('scheduler stopped');
@@ -29,5 +29,6 @@ describe('wakeOnResume', () => {
     );
     expect(() => power.emit('resume')).not.toThrow();
     expect(JSON.stringify(logger.entries)).toContain('scheduler stopped');
+    watching.dispose();
   });
 });

@@ -11,6 +11,7 @@ export const leakCheckedFolders = [
   'acp',
   'agent',
   'agents-talk',
+  'app',
   'base',
   'channels',
   'cron',
