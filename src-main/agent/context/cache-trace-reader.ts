@@ -1,24 +1,55 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { z } from 'zod';
 import type { TraceCallExplanation, TraceShowResult, TraceStageSummary } from '../../protocol/methods/trace.js';
 import { CACHE_TRACE_FILE, CACHE_TRACE_STAGES, type CacheTraceRecord, rotatedPath } from './cache-trace.js';
 
-/** Every record of the trace, oldest file first; unreadable lines are skipped (a crash may cut the last one). */
+// Typed by the interface it decodes, so a field added to a record without its schema breaks the build.
+const recordSchema: z.ZodType<CacheTraceRecord> = z.looseObject({
+  v: z.literal(1),
+  ts: z.number(),
+  sessionKey: z.string(),
+  callId: z.string(),
+  stage: z.enum(CACHE_TRACE_STAGES),
+  messageCount: z.number(),
+  chars: z.number(),
+  systemHash: z.string(),
+  toolsHash: z.string(),
+  messageHashes: z.array(z.string()),
+  hash: z.string(),
+  content: z.looseObject({ system: z.string().optional(), messages: z.array(z.unknown()) }).optional(),
+});
+
+/**
+ * Every record of the trace, oldest file first. The trace is an append-only diagnostic, so two
+ * kinds of line are skipped on purpose rather than failing the whole history: one that is not JSON
+ * (a crash cut an append short) and one that is not a version-1 record (another Hearth's, or
+ * edited); the files keep them as they are. A file that exists but cannot be read is an error.
+ */
 export async function readCacheTraceRecords(dir: string, maxFiles = 10): Promise<CacheTraceRecord[]> {
   const paths = [];
   for (let i = maxFiles - 1; i >= 1; i -= 1) paths.push(rotatedPath(dir, i));
   paths.push(join(dir, CACHE_TRACE_FILE));
   const records: CacheTraceRecord[] = [];
   for (const path of paths) {
-    const text = await readFile(path, 'utf8').catch(() => '');
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      // Fewer rotated files than maxFiles, or no trace yet.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw new Error(`cannot read the cache trace ${path}: ${(error as Error).message}`);
+    }
     for (const line of text.split('\n')) {
       if (line.trim().length === 0) continue;
+      let value: unknown;
       try {
-        const parsed = JSON.parse(line) as CacheTraceRecord;
-        if (parsed.v === 1 && typeof parsed.callId === 'string') records.push(parsed);
+        value = JSON.parse(line);
       } catch {
-        // A torn last line from a crash: ignore it, the rest is still good.
+        continue; // torn by a crash mid-append
       }
+      const record = recordSchema.safeParse(value);
+      if (record.success) records.push(record.data);
     }
   }
   return records;

@@ -1,11 +1,11 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../base/logger.js';
 import { createFakeClock } from '../../testing/fake-clock.js';
 import { CACHE_TRACE_STAGES, type CacheTraceSnapshot, createCacheTraceWriter } from './cache-trace.js';
-import { showCacheTrace } from './cache-trace-reader.js';
+import { readCacheTraceRecords, showCacheTrace } from './cache-trace-reader.js';
 import { createCallTrace } from './call-trace.js';
 import { redactSecrets } from './redact-secrets.js';
 
@@ -48,6 +48,20 @@ describe('cache trace', () => {
     expect(shown.calls[3]?.reason).toMatch(/^message 1 changed/);
     expect(shown.calls[0]?.stages.map((s) => s.stage)).toEqual([...CACHE_TRACE_STAGES]);
     expect((await showCacheTrace(dir, 'agent:main:main', 1)).calls).toHaveLength(1);
+  });
+
+  it('skips, by design, a line torn by a crash and a line that is not a record, and keeps the rest', async () => {
+    const writer = createCacheTraceWriter({ dir, clock: createFakeClock() });
+    await traceCall(writer, 'c1', { system: 'S', tools, messages: [] });
+    const file = join(dir, 'cache-trace.jsonl');
+    const good = await readFile(file, 'utf8');
+    const [first] = good.split('\n');
+    const notARecord = JSON.stringify({ ...JSON.parse(first!), callId: 'c0', stage: 'someday' });
+    await writeFile(file, `${notARecord}\n${good}{"v":1,"ts":`);
+    const records = await readCacheTraceRecords(dir);
+    expect(records.map((record) => record.callId)).toEqual(CACHE_TRACE_STAGES.map(() => 'c1'));
+    // The reader changes nothing: the file keeps every line as it was.
+    expect(await readFile(file, 'utf8')).toBe(`${notARecord}\n${good}{"v":1,"ts":`);
   });
 
   it('writes sizes and hashes only, unless debug; secrets never', async () => {
