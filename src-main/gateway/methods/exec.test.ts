@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import * as pty from 'node-pty';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../base/clock.js';
+import { DisposableStore } from '../../base/disposable.js';
 import { silentLogger } from '../../base/logger.js';
 import {
   ApprovalService,
@@ -44,6 +45,8 @@ let approvals: ApprovalService;
 let events: PublishedEvent[];
 let approversOnline: boolean;
 let ids: number;
+/** What a test's setup registers (the bus subscription, the methods), released after it. */
+let lifetimes: DisposableStore;
 let parser: BashParser;
 beforeAll(async () => {
   parser = await loadBashParser();
@@ -62,9 +65,10 @@ const call = (method: string, params: unknown, options: { scopes?: string[]; ack
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'hearth-exec-methods-'));
   clock = createFakeClock();
+  lifetimes = new DisposableStore();
   const bus = new GatewayEventBus();
   events = [];
-  bus.onDidPublish((event) => events.push(event));
+  lifetimes.add(bus.onDidPublish((event) => events.push(event)));
   approversOnline = true;
   ids = 0;
   approvals = new ApprovalService({
@@ -77,17 +81,20 @@ beforeEach(async () => {
     screen: createCommandScreen(parser, { home: '/home/me' }),
   });
   registry = new MethodRegistry();
-  registerExecMethods(registry, {
-    approvals,
-    describe: (command) => ({
-      commands: [{ name: command, args: [], via: [], source: command }],
-      findings: [],
-      parseError: false,
+  lifetimes.add(
+    registerExecMethods(registry, {
+      approvals,
+      describe: (command) => ({
+        commands: [{ name: command, args: [], via: [], source: command }],
+        findings: [],
+        parseError: false,
+      }),
+      defaultCwd: '/work',
     }),
-    defaultCwd: '/work',
-  });
+  );
 });
 afterEach(async () => {
+  lifetimes.dispose();
   approvals.dispose();
   await approvals.flushHistory();
   await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
@@ -201,7 +208,7 @@ describe('exec tool and approvals, wired as the host wires them', () => {
     const workspaceDir = paths.workspaceDir('main');
     await mkdir(workspaceDir, { recursive: true });
     const bus = new GatewayEventBus();
-    bus.onDidPublish((event) => events.push(event));
+    lifetimes.add(bus.onDidPublish((event) => events.push(event)));
     const capability = await createExecCapability({
       paths,
       clock: systemClock,
@@ -215,11 +222,13 @@ describe('exec tool and approvals, wired as the host wires them', () => {
       ...(judge ? { judge } : {}),
     });
     const wired = new MethodRegistry();
-    registerExecMethods(wired, {
-      approvals: capability.approvals,
-      describe: capability.describe,
-      defaultCwd: workspaceDir,
-    });
+    lifetimes.add(
+      registerExecMethods(wired, {
+        approvals: capability.approvals,
+        describe: capability.describe,
+        defaultCwd: workspaceDir,
+      }),
+    );
     const toolContext = {
       agentId: 'main',
       sessionKey: 'agent:main:main',
