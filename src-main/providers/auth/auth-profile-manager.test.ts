@@ -151,6 +151,41 @@ describe('auth profile bad input', () => {
     await expect(manager.set({ id: 'n', provider: 'openai', type: 'api_key' })).rejects.toThrow(/needs a secret/);
   });
 
+  it('a stored oauth secret that is not one fails naming the field, never the value, and is left as it is', async () => {
+    const manager = await make();
+    await manager.set({
+      id: 'o',
+      provider: 'openai',
+      type: 'oauth',
+      secret: JSON.stringify({ access: 'at', refresh: 'rt', expires: clock.now() + 3_600_000 }),
+    });
+    const broken = JSON.stringify({
+      access: 'sk-very-secret-access',
+      refresh: 'sk-very-secret-refresh',
+      expires: 'soon',
+    });
+    await secrets.set(secretAccount('o'), broken);
+    const again = await make();
+    const error = await again.credential(again.get('o')!).then(
+      () => undefined,
+      (caught: unknown) => caught as Error,
+    );
+    expect(error?.message).toMatch(
+      /auth profile "o" is oauth but its secret is not \{access, refresh, expires\} JSON \(expires: Invalid input: expected number, received string\); it was left as it is/,
+    );
+    expect(error?.message).not.toMatch(/sk-very-secret/);
+    expect(await secrets.get(secretAccount('o'))).toBe(broken);
+
+    await secrets.set(secretAccount('o'), 'sk-very-secret-plain-key');
+    const fresh = await make();
+    const plain = await fresh.credential(fresh.get('o')!).then(
+      () => undefined,
+      (caught: unknown) => caught as Error,
+    );
+    expect(plain?.message).toMatch(/\(not JSON\)/);
+    expect(plain?.message).not.toMatch(/sk-very-secret/);
+  });
+
   it('refuses to remove a profile declared in config, and reports a corrupt stats file by name', async () => {
     config.profiles = { cfg: { provider: 'openai', type: 'api_key' } };
     const manager = await make();

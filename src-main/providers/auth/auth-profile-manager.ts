@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Clock } from '../../base/clock.js';
 import type { Disposable } from '../../base/disposable.js';
 import type { Logger } from '../../base/logger.js';
@@ -28,6 +29,13 @@ import {
 } from './auth-profile-file.js';
 
 /** Exchanges a refresh token for a new access token; one per provider that supports OAuth. */
+// Typed by the interface it decodes, so a field added to the secret without its schema breaks the build.
+const oauthSecretSchema: z.ZodType<OAuthSecret> = z.looseObject({
+  access: z.string().min(1),
+  refresh: z.string().min(1),
+  expires: z.number(),
+});
+
 export type OAuthRefresher = (profile: AuthProfile, refreshToken: string) => Promise<OAuthSecret>;
 
 export interface AuthProfileManagerDeps {
@@ -132,19 +140,26 @@ export async function createAuthProfileManager(deps: AuthProfileManagerDeps): Pr
     return secret;
   }
 
+  /**
+   * The stored secret of an oauth profile. Errors name the field, never the value: neither
+   * JSON.parse's message (it quotes the text) nor the input goes into them, only zod's wording.
+   */
   function parseOAuth(profile: AuthProfile, secret: string): OAuthSecret {
+    const fail = (why: string) =>
+      new AuthProfileError(
+        `auth profile "${profile.id}" is oauth but its secret is not {access, refresh, expires} JSON (${why}); it was left as it is`,
+        profile.id,
+      );
+    let value: unknown;
     try {
-      const value = JSON.parse(secret) as OAuthSecret;
-      if (typeof value.access === 'string' && typeof value.refresh === 'string' && typeof value.expires === 'number') {
-        return value;
-      }
+      value = JSON.parse(secret);
     } catch {
-      // reported below
+      throw fail('not JSON');
     }
-    throw new AuthProfileError(
-      `auth profile "${profile.id}" is oauth but its secret is not {access, refresh, expires} JSON`,
-      profile.id,
-    );
+    const parsed = oauthSecretSchema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    const issue = parsed.error.issues[0];
+    throw fail(`${issue?.path.join('.') || 'secret'}: ${issue?.message ?? 'invalid'}`);
   }
 
   async function refreshOAuth(profile: AuthProfile, current: OAuthSecret): Promise<OAuthSecret | undefined> {
