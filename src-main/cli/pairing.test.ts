@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../base/clock.js';
+import type { Disposable } from '../base/disposable.js';
 import { decodeSetupCode, encodeSetupCode } from '../protocol/index.js';
 import { connectParams, openRawSocket } from '../testing/raw-gateway-socket.js';
 import { createTempHome } from '../testing/temp-home.js';
@@ -96,10 +97,15 @@ describe('pairing a remote client', () => {
       paired: { deviceId: string; online: boolean }[];
     };
     const phoneDevice = listed.paired.find((d) => d.online)!;
-    const closed = new Promise((resolve) => again!.onDidChangeState((s) => s.status === 'disconnected' && resolve(s)));
+    let watching: Disposable | undefined;
+    const closed = new Promise((resolve) => {
+      watching = again!.onDidChangeState((s) => s.status === 'disconnected' && resolve(s));
+    });
     const revoke = await desktopCli(['devices', 'revoke', phoneDevice.deviceId]);
     expect(revoke.stdout).toMatch(/closed 1 connection/);
     await closed;
+    watching?.dispose();
+    again!.dispose();
     await expect(connectToPairedGateway(phone.context, paired.url)).rejects.toThrow(/device token mismatch/);
   });
 

@@ -14,6 +14,8 @@ export const leakCheckedFolders = [
   'app',
   'base',
   'channels',
+  'cli',
+  'cli-backends',
   'cron',
   'exec',
   'gateway',

@@ -74,12 +74,15 @@ export function registerModelCommands(memory: Command, context: CliContext, deps
     .action(async (name: string | undefined, opts: { agent: string; activate: boolean; reembed: boolean }) => {
       const local = await localModels();
       const wanted = name ?? DEFAULT_MODEL;
-      local.onDidChange(progressReporter(context));
+      const reporting = local.onDidChange(progressReporter(context));
       let outcome: MemoryModelStatus;
       try {
         outcome = await local.install(wanted, { activate: opts.activate });
       } catch (error) {
         throw new CliError((error as Error).message);
+      } finally {
+        // The download is over: its progress has nothing more to say (and the CLI may run in-process).
+        reporting.dispose();
       }
       context.stdout(`installed ${wanted} in ${outcome.dir}\n`);
       if (!opts.activate) return;

@@ -16,7 +16,12 @@ import {
   resolveScope,
 } from '../../memory/index.js';
 import { configuredWorkspace, createHearthPaths, type HearthPaths } from '../../paths/index.js';
-import { bundledPluginsDir, loadInstalledPlugins, type PluginsConfig } from '../../plugins/index.js';
+import {
+  bundledPluginsDir,
+  type InstalledPlugins,
+  loadInstalledPlugins,
+  type PluginsConfig,
+} from '../../plugins/index.js';
 import { openSecretStore, type SecretStore } from '../../secrets/index.js';
 import { createSessionStore } from '../../sessions/index.js';
 import { type CliContext, CliError } from '../cli-context.js';
@@ -48,8 +53,9 @@ async function settingsFromFile(
 async function memoryBackendFor(context: CliContext, plugins: PluginsConfig): Promise<MemoryBackend> {
   const paths = context.paths();
   let backend: MemoryBackend | undefined;
+  let installed: InstalledPlugins | undefined;
   try {
-    const installed = await loadInstalledPlugins({
+    installed = await loadInstalledPlugins({
       bundledDir: bundledPluginsDir(),
       userExtensionsDir: paths.userExtensionsDir,
       config: () => plugins,
@@ -66,6 +72,9 @@ async function memoryBackendFor(context: CliContext, plugins: PluginsConfig): Pr
     });
   } catch (error) {
     throw new CliError(error instanceof Error ? error.message : String(error));
+  } finally {
+    // The backend is created: the command needs none of the other plugins' registrations.
+    installed?.registry.dispose();
   }
   if (!backend) throw new CliError('memory is off (plugins.slots.memory is "none")');
   return backend;
