@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeOAuthServer, startFakeOAuthServer } from '../testing/fake-oauth-server.js';
-import { McpNeedsAuthorizationError, McpOAuthProvider, type McpOAuthStore, oauthSecretName } from './mcp-oauth.js';
+import {
+  McpNeedsAuthorizationError,
+  McpOAuthEntryError,
+  McpOAuthProvider,
+  type McpOAuthStore,
+  oauthSecretName,
+} from './mcp-oauth.js';
 
 // The OAuth client provider against the fake authorization server on loopback: what a turn may and
 // may not do without the person, where tokens go, and one refresh for requests that meet an expired
@@ -91,12 +97,40 @@ describe('McpOAuthProvider', () => {
     expect(await provider(store, 'http://127.0.0.1:1/mcp').tokens()).toMatchObject({ access_token: 'a1' });
     // The same name pointed at another server: its tokens are never sent there.
     expect(await provider(store, 'https://elsewhere.example/mcp').tokens()).toBeUndefined();
-    // A damaged entry reads as nothing stored.
-    expect(await provider(memoryStore({ [oauthSecretName('docs')]: '{not json' })).tokens()).toBeUndefined();
 
     await first.clear();
     expect(store.entries.has(oauthSecretName('docs'))).toBe(false);
     expect(first.status()).toEqual({ authorized: false });
+  });
+
+  it('a damaged entry fails naming the field, never a token, is left as it is, and clearing it starts over', async () => {
+    const damaged = JSON.stringify({
+      serverUrl: 'http://127.0.0.1:1/mcp',
+      tokens: { access_token: 'at-very-secret', token_type: 'Bearer', expires_in: 'soon' },
+    });
+    const store = memoryStore({ [oauthSecretName('docs')]: damaged });
+    const oauthProvider = provider(store, 'http://127.0.0.1:1/mcp');
+    const error = await oauthProvider.tokens().then(
+      () => undefined,
+      (caught: unknown) => caught as Error,
+    );
+    expect(error).toBeInstanceOf(McpOAuthEntryError);
+    expect(error?.message).toBe(
+      'the saved authorization of MCP server "docs" (secret store entry mcp-oauth:docs) cannot be read (tokens.expires_in: Invalid input: expected number, received string); it was left as it is: run mcp.auth.clear {"server":"docs"} and authorize again',
+    );
+    expect(error?.message).not.toContain('at-very-secret');
+    await expect(oauthProvider.saveTokens({ access_token: 'a2', token_type: 'Bearer' })).rejects.toThrow(
+      McpOAuthEntryError,
+    );
+    expect(store.entries.get(oauthSecretName('docs'))).toBe(damaged);
+
+    store.entries.set(
+      oauthSecretName('docs'),
+      '{"serverUrl": "http://127.0.0.1:1/mcp", "tokens": {"access_token": "x"',
+    );
+    await expect(oauthProvider.tokens()).rejects.toThrow(/cannot be read \(not JSON\)/);
+    await oauthProvider.clear();
+    expect(await oauthProvider.tokens()).toBeUndefined();
   });
 
   it('sends one refresh for requests that meet an expired token together, and both get its tokens', async () => {

@@ -6,6 +6,7 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { z } from 'zod';
 
 /**
  * OAuth 2.1 for remote MCP servers (the MCP authorization spec): the SDK runs the flow
@@ -32,6 +33,45 @@ interface Saved {
   tokens?: OAuthTokens;
   /** When the access token expires (from `expires_in`), for the status. */
   expiresAt?: number;
+}
+
+// Typed by the interface it decodes, so a field added to an entry without its schema breaks the
+// build; `loose`, so what the SDK or the authorization server added (redirect_uris, …) is kept.
+const savedSchema: z.ZodType<Saved> = z.looseObject({
+  serverUrl: z.string(),
+  client: z
+    .looseObject({
+      client_id: z.string().min(1),
+      client_secret: z.string().optional(),
+      client_id_issued_at: z.number().optional(),
+      client_secret_expires_at: z.number().optional(),
+    })
+    .optional(),
+  tokens: z
+    .looseObject({
+      access_token: z.string(),
+      id_token: z.string().optional(),
+      token_type: z.string(),
+      expires_in: z.number().optional(),
+      scope: z.string().optional(),
+      refresh_token: z.string().optional(),
+      issuer: z.string().optional(),
+    })
+    .optional(),
+  expiresAt: z.number().optional(),
+});
+
+/**
+ * A server's saved registration and tokens that are not what Hearth wrote. Never read as nothing
+ * stored: the next save would overwrite the entry. Names the field only, never a token.
+ */
+export class McpOAuthEntryError extends Error {
+  constructor(server: string, reason: string) {
+    super(
+      `the saved authorization of MCP server "${server}" (secret store entry ${oauthSecretName(server)}) cannot be read (${reason}); it was left as it is: run mcp.auth.clear {"server":"${server}"} and authorize again`,
+    );
+    this.name = 'McpOAuthEntryError';
+  }
 }
 
 /**
@@ -237,11 +277,18 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   private async load(): Promise<Saved | undefined> {
-    this.loaded ??= this.deps.store.get(oauthSecretName(this.deps.server)).then((raw) => {
-      const parsed = parseSaved(raw);
-      // Tokens for another URL are never sent to this one.
-      this.saved = parsed?.serverUrl === this.deps.serverUrl ? parsed : { serverUrl: this.deps.serverUrl };
-    });
+    if (!this.loaded) {
+      const loading = this.deps.store.get(oauthSecretName(this.deps.server)).then((raw) => {
+        const parsed = parseSaved(this.deps.server, raw);
+        // Tokens for another URL are never sent to this one.
+        this.saved = parsed?.serverUrl === this.deps.serverUrl ? parsed : { serverUrl: this.deps.serverUrl };
+      });
+      this.loaded = loading;
+      // A damaged entry is read again next time, so fixing or clearing it needs no restart.
+      loading.catch(() => {
+        if (this.loaded === loading) this.loaded = undefined;
+      });
+    }
     await this.loaded;
     return this.saved;
   }
@@ -256,13 +303,17 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 }
 
-function parseSaved(raw: string | undefined): Saved | undefined {
+function parseSaved(server: string, raw: string | undefined): Saved | undefined {
   if (!raw) return undefined;
+  let value: unknown;
   try {
-    const value = JSON.parse(raw) as Saved;
-    return typeof value?.serverUrl === 'string' ? value : undefined;
+    value = JSON.parse(raw);
   } catch {
-    // A damaged entry costs an authorization, never the server.
-    return undefined;
+    // JSON.parse's message quotes the text, which holds tokens: left out.
+    throw new McpOAuthEntryError(server, 'not JSON');
   }
+  const parsed = savedSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new McpOAuthEntryError(server, `${issue?.path.join('.') || 'entry'}: ${issue?.message ?? 'invalid'}`);
 }
