@@ -76,6 +76,14 @@ describe('hearth doctor: formats and upgrades', () => {
     );
   });
 
+  it('names a broken upgrades.json as a failed check instead of failing itself', async () => {
+    await writeOldHome(temp.home, { 'state/upgrades.json': '{"version": 1, "held": 7}' });
+    const result = await doctor();
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/✗ upgrades: .*upgrades\.json.*held.*Hearth will not start until it is fixed\n/);
+    expect(result.stdout).toContain('gateway port');
+  });
+
   it('says when a start was undone after crashing twice', async () => {
     await writeOldHome(temp.home);
     const paths = createHearthPaths(temp.home);

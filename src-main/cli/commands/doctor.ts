@@ -69,7 +69,19 @@ export async function runDoctor(context: CliContext, probes: DoctorProbes = {}):
     checks.push({ name: 'config', ok: false, level: 'error', detail: `${paths.configFile}: ${detail}` });
   }
 
-  checks.push(...(await upgradeChecks(paths)));
+  try {
+    checks.push(...(await upgradeChecks(paths)));
+  } catch (error) {
+    // A hand-broken upgrades.json or backup manifest stops the start (it holds what a crash
+    // restore relies on); doctor is where the person finds out which file and field.
+    const detail = error instanceof Error ? error.message : String(error);
+    checks.push({
+      name: 'upgrades',
+      ok: false,
+      level: 'error',
+      detail: `${detail}; Hearth will not start until it is fixed`,
+    });
+  }
 
   const free = await portFree(port);
   checks.push({
