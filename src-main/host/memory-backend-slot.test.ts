@@ -36,6 +36,8 @@ async function choose(plugins: Partial<PluginsConfig>, userPlugins: Record<strin
     log,
     uid: process.getuid?.(),
   });
+  // The registry holds every plugin's registrations, as the host's does until it stops.
+  cleanups.push(async () => installed.registry.dispose());
   const backend = resolveMemoryBackend({
     plugins: installed.registry,
     slots: config.slots,
