@@ -6,7 +6,7 @@ import { ensureNoDisposablesAreLeakedInTestFile } from './leak-check.js';
  * its tests and hooks created (listeners, timers, stores) is still undisposed after its last
  * afterAll. Every folder of src-main is on it (config, fs, paths and subagents have no tests yet,
  * so theirs are checked from the first); a new folder joins once its files pass (docs/ARCHITECTURE.md
- * "Lifetimes"). The extensions' tests (extensions/) are not checked yet.
+ * "Lifetimes").
  */
 export const leakCheckedFolders = [
   'acp',
@@ -47,6 +47,10 @@ export const leakCheckedFolders = [
 ];
 
 const testPath = expect.getState().testPath ?? '';
-if (leakCheckedFolders.some((folder) => testPath.includes(`/src-main/${folder}/`))) {
+// The bundled plugins' own tests (extensions/*/) are checked as a whole: all of them pass.
+if (
+  testPath.includes('/extensions/') ||
+  leakCheckedFolders.some((folder) => testPath.includes(`/src-main/${folder}/`))
+) {
   ensureNoDisposablesAreLeakedInTestFile();
 }
