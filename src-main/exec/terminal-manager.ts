@@ -87,6 +87,8 @@ export class TerminalManager implements Disposable {
         });
         this.terminals.delete(terminalId);
         store.dispose();
+        // Its process is gone and its last output delivered: release the session's own emitters.
+        session.dispose();
       }),
     );
     this.terminals.set(terminalId, { info, session, store });
@@ -118,7 +120,11 @@ export class TerminalManager implements Disposable {
   }
 
   dispose(): void {
-    for (const entry of this.terminals.values()) entry.session.dispose();
+    for (const entry of this.terminals.values()) {
+      entry.store.dispose();
+      entry.session.dispose();
+    }
+    this.terminals.clear();
   }
 
   private get(terminalId: string): Entry {

@@ -239,6 +239,8 @@ export class GatewayCore implements InProcessGateway, Disposable {
 
   connectInProcess(options: InProcessConnectOptions = {}): InProcessConnection {
     const listeners = new Set<(frame: ServerFrame) => void>();
+    // The subscriptions handed out by onFrame; a closed connection sends nothing more, so they end with it.
+    const subscriptions = new DisposableStore();
     let resolveClosed!: (value: { code: number; reason: string }) => void;
     const closed = new Promise<{ code: number; reason: string }>((resolve) => {
       resolveClosed = resolve;
@@ -258,7 +260,10 @@ export class GatewayCore implements InProcessGateway, Disposable {
       isOwnControlUi: true,
       trustedInProcess: true,
     });
-    connection.onClose((code, reason) => resolveClosed({ code, reason }));
+    connection.onClose((code, reason) => {
+      subscriptions.dispose();
+      resolveClosed({ code, reason });
+    });
     void options;
     return {
       connId: connection.connId,
@@ -266,7 +271,7 @@ export class GatewayCore implements InProcessGateway, Disposable {
       onFrame: (listener) => {
         listeners.add(listener);
         for (const frame of backlog.splice(0)) listener(frame);
-        return toDisposable(() => listeners.delete(listener));
+        return subscriptions.add(toDisposable(() => listeners.delete(listener)));
       },
       closed,
       dispose: () => connection.close(closeCodes.normal, 'closed by client'),

@@ -9,7 +9,7 @@ describe('the tolerance log', () => {
     const log = createMemoryLogger();
     const registry = new MethodRegistry({ onTolerated: createToleranceLog(log) });
     let seenLimit: number | undefined;
-    registry.handle('trace.show', (params) => {
+    const handler = registry.handle('trace.show', (params) => {
       seenLimit = params.limit;
       return { sessionKey: params.sessionKey, calls: [] };
     });
@@ -23,6 +23,7 @@ describe('the tolerance log', () => {
       const outcome = await registry.dispatch('trace.show', { sessionKey: 'main', limit: 5000, view: 'all' }, call);
       expect(outcome.ok).toBe(true);
     }
+    handler.dispose();
     expect(seenLimit).toBe(1000);
     expect(log.entries).toEqual([
       {

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lanceDbMemoryBackend } from '../../../extensions/memory-lancedb/index.js';
+import type { Disposable } from '../../base/disposable.js';
 import { silentLogger } from '../../base/logger.js';
 import { createHashedEmbedder } from '../../memory/embedders/hashed-embedder.js';
 import { type MemoryConfigInput, parseMemoryConfig } from '../../memory/memory-config.js';
@@ -31,7 +32,10 @@ const reader = call(['operator.read']);
 const admin = call(['operator.admin']);
 
 let service: MemoryService | undefined;
+/** The method registrations of each test's setup, released after it. */
+const registrations: Disposable[] = [];
 afterEach(async () => {
+  for (const registration of registrations.splice(0)) registration.dispose();
   await service?.close();
   service = undefined;
 });
@@ -49,8 +53,8 @@ async function setup(config: MemoryConfigInput = {}) {
     isAlive: () => false,
   });
   const registry = new MethodRegistry();
-  registerMemoryMethods(registry, { memory: service });
-  registerDreamsMethods(registry, { memory: service });
+  registrations.push(registerMemoryMethods(registry, { memory: service }));
+  registrations.push(registerDreamsMethods(registry, { memory: service }));
   return { fixture, registry, service };
 }
 
@@ -192,7 +196,7 @@ describe('memory.* and dreams.* methods', () => {
       log: silentLogger,
     });
     const restarted = new MethodRegistry();
-    registerDreamsMethods(restarted, { memory: service });
+    registrations.push(registerDreamsMethods(restarted, { memory: service }));
     const after = await restarted.dispatch('dreams.status', {}, reader);
     expect(after).toMatchObject({ payload: { enabled: false, last } });
     expect((after as { payload: Record<string, unknown> }).payload.next).toBeUndefined();

@@ -2,6 +2,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DisposableStore } from '../../base/disposable.js';
 import { silentLogger } from '../../base/index.js';
 import { createHearthPaths, type HearthPaths } from '../../paths/index.js';
 import { createSessionStore, type SessionStore } from '../../sessions/index.js';
@@ -38,7 +39,10 @@ const call = async (method: string, params: unknown, scopes = ['operator.write']
 };
 const keysOf = (answer: Answer) => ((answer.payload?.sessions ?? []) as { key: string }[]).map((row) => row.key);
 
+/** What a test's setup registers (the bus subscription, the methods), released after it. */
+let lifetimes: DisposableStore;
 beforeEach(async () => {
+  lifetimes = new DisposableStore();
   home = await mkdtemp(join(tmpdir(), 'hearth-session-chats-'));
   paths = createHearthPaths(home);
   clock = createFakeClock();
@@ -47,11 +51,12 @@ beforeEach(async () => {
   const bus = new GatewayEventBus();
   events = [];
   labels = 0;
-  bus.onDidPublish((event) => events.push(event));
-  registerSessionsMethods(registry, { store, bus, clock, newLabel: () => `chat-${++labels}` });
+  lifetimes.add(bus.onDidPublish((event) => events.push(event)));
+  lifetimes.add(registerSessionsMethods(registry, { store, bus, clock, newLabel: () => `chat-${++labels}` }));
 });
 
 afterEach(async () => {
+  lifetimes.dispose();
   await store.flush();
   await rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DisposableStore } from '../../base/disposable.js';
 import { silentLogger } from '../../base/index.js';
 import { createHearthPaths } from '../../paths/index.js';
 import { createSessionStore, type SessionStore } from '../../sessions/index.js';
@@ -30,18 +31,22 @@ const call = (method: string, params: unknown, scopes = ['operator.write']) => {
   return registry.dispatch(method, params, context);
 };
 
+/** What a test's setup registers (the bus subscription, the methods), released after it. */
+let lifetimes: DisposableStore;
 beforeEach(async () => {
+  lifetimes = new DisposableStore();
   home = await mkdtemp(join(tmpdir(), 'hearth-sessions-methods-'));
   clock = createFakeClock();
   store = createSessionStore({ paths: createHearthPaths(home), clock, log: silentLogger });
   registry = new MethodRegistry();
   const bus = new GatewayEventBus();
   events = [];
-  bus.onDidPublish((event) => events.push(event));
-  registerSessionsMethods(registry, { store, bus, clock });
+  lifetimes.add(bus.onDidPublish((event) => events.push(event)));
+  lifetimes.add(registerSessionsMethods(registry, { store, bus, clock }));
 });
 
 afterEach(async () => {
+  lifetimes.dispose();
   await store.flush();
   await rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
@@ -135,8 +140,8 @@ describe('sessions methods', () => {
     const other = new MethodRegistry();
     const bus = new GatewayEventBus();
     const seen: PublishedEvent[] = [];
-    bus.onDidPublish((event) => seen.push(event));
-    const registration = registerSessionsMethods(other, { store, bus });
+    lifetimes.add(bus.onDidPublish((event) => seen.push(event)));
+    const registration = lifetimes.add(registerSessionsMethods(other, { store, bus }));
     const session = await store.resolve('main', 'main');
     await store.append('main', session.sessionId, [{ kind: 'user', id: 'u1', ts: 1, text: 'hi' }]);
     await store.sync('main', session.sessionId);

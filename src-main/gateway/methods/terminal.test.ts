@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as pty from 'node-pty';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DisposableStore } from '../../base/disposable.js';
 import { type BashParser, createCommandScreen, loadBashParser, TerminalManager } from '../../exec/index.js';
 import { testCaller } from '../../testing/test-caller.js';
 import type { CallerIdentity } from '../caller.js';
@@ -50,11 +51,14 @@ async function waitFor(check: () => boolean, what: string): Promise<void> {
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/** What a test's setup registers (the bus subscription, the methods), released after it. */
+let lifetimes: DisposableStore;
 beforeEach(async () => {
+  lifetimes = new DisposableStore();
   dir = await mkdtemp(join(tmpdir(), 'hearth-terminal-'));
   bus = new GatewayEventBus();
   events = [];
-  bus.onDidPublish((event) => events.push(event));
+  lifetimes.add(bus.onDidPublish((event) => events.push(event)));
   terminals = new TerminalManager({
     spawnPty: pty.spawn,
     events: bus,
@@ -62,13 +66,16 @@ beforeEach(async () => {
     screen: createCommandScreen(parser, { home: dir }),
   });
   registry = new MethodRegistry();
-  registerTerminalMethods(registry, {
-    terminals,
-    workspaceDir: () => dir,
-    env: () => ({ PATH: '/usr/bin:/bin', HOME: dir, PS1: '$ ' }),
-  });
+  lifetimes.add(
+    registerTerminalMethods(registry, {
+      terminals,
+      workspaceDir: () => dir,
+      env: () => ({ PATH: '/usr/bin:/bin', HOME: dir, PS1: '$ ' }),
+    }),
+  );
 });
 afterEach(async () => {
+  lifetimes.dispose();
   terminals.dispose();
   await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CACHE_TRACE_STAGES, createCacheTraceWriter } from '../../agent/context/index.js';
+import type { Disposable } from '../../base/disposable.js';
 import type { TraceShowResult } from '../../protocol/methods/trace.js';
 import { createFakeClock } from '../../testing/fake-clock.js';
 import { testCaller } from '../../testing/test-caller.js';
@@ -24,10 +25,11 @@ const call = (params: unknown, scopes = ['operator.read']) => {
   return registry.dispatch('trace.show', params, context);
 };
 
+let registration: Disposable;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'hearth-trace-method-'));
   registry = new MethodRegistry();
-  registerTraceMethods(registry, { cacheTraceDir: dir });
+  registration = registerTraceMethods(registry, { cacheTraceDir: dir });
   const writer = createCacheTraceWriter({ dir, clock: createFakeClock() });
   for (const [callId, system] of [
     ['c1', 'S'],
@@ -43,7 +45,10 @@ beforeEach(async () => {
     }
   }
 });
-afterEach(() => rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }));
+afterEach(async () => {
+  registration.dispose();
+  await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+});
 
 describe('trace.show', () => {
   it('explains the miss for a session given by its short key, without content', async () => {
