@@ -181,6 +181,12 @@ export function checkMarkdownV2(text: string): string | undefined {
       i++;
       continue;
     }
+    // Inside a link's (...) part Telegram asks only ')' and '\\' to be escaped: a URL's '#', '.'
+    // or '-' are its own characters there.
+    if (parenDepth > 0) {
+      if (ch === ')') parenDepth--;
+      continue;
+    }
     if (text.startsWith('```', i)) {
       inPre = !inPre;
       i += 2;
