@@ -1,13 +1,11 @@
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
-import { type FakeLlmServer, type FakeReply, startFakeLlmServer } from '../../src-main/testing/fake-llm/index.js';
+import type { FakeLlmServer, FakeReply } from '../../src-main/testing/fake-llm/index.js';
 import { connectRaw } from '../../src-main/testing/raw-gateway-socket.js';
-import { createTempHome } from '../../src-main/testing/temp-home.js';
-import { startTestHost, type TestHost } from '../../src-main/testing/test-host.js';
+import type { TestHost } from '../../src-main/testing/test-host.js';
 import { ChatListPage } from './pages/chat-list-page.js';
 import { ControlUiPage } from './pages/control-ui-page.js';
+import { type RealHostWithFakeModel, startRealHostWithFakeModel } from './real-host-with-fake-model.js';
 
 // Issue 20 in the Control UI, on the real composed host with the fake LLM: a person creates an
 // agent, switches to it with the agent switcher, starts a named chat, and watches a subagent the
@@ -17,42 +15,19 @@ import { ControlUiPage } from './pages/control-ui-page.js';
 const uiDir = process.env.HEARTH_E2E_UI_DIR ?? fileURLToPath(new URL('../../dist/renderer/', import.meta.url));
 process.env.LANCEDB_LOG ??= 'error';
 
+let real: RealHostWithFakeModel;
 let llm: FakeLlmServer;
-let temp: { home: string; cleanup(): Promise<void> };
 let host: TestHost;
 test.beforeAll(async () => {
-  llm = await startFakeLlmServer();
-  temp = await createTempHome('hearth-e2e-agents-');
-  await writeFile(
-    join(temp.home, 'hearth.json'),
-    JSON.stringify({
-      providers: { openai: { kind: 'openai', baseURL: llm.baseUrlFor('openai') } },
-      agents: { defaults: { model: 'openai/gpt-4o' } },
-      memory: { recall: { enabled: false } },
-    }),
-  );
-  host = await startTestHost({
-    home: temp.home,
+  real = await startRealHostWithFakeModel({
+    homePrefix: 'hearth-e2e-agents-',
     controlUiDir: uiDir,
-    env: { ...process.env, HEARTH_SECRET_STORE: 'file' },
+    secret: 'sk-e2e-agents-CCCC',
   });
-  const { socket } = await connectRaw(host.wsUrl, { token: host.token, scopes: ['operator.admin'] });
-  try {
-    const added = await socket.request('auth.profiles.set', {
-      id: 'openai-e2e',
-      provider: 'openai',
-      type: 'api_key',
-      secret: 'sk-e2e-agents-CCCC',
-    });
-    if (!added.ok) throw new Error(`auth.profiles.set failed: ${JSON.stringify(added.error)}`);
-  } finally {
-    socket.close();
-  }
+  ({ llm, host } = real);
 });
 test.afterAll(async () => {
-  await host?.close();
-  await llm?.close();
-  await temp?.cleanup();
+  await real?.close();
 });
 
 async function gatewayCall(method: string, params: unknown): Promise<unknown> {

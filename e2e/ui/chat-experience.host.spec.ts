@@ -1,12 +1,9 @@
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { type FakeLlmServer, startFakeLlmServer } from '../../src-main/testing/fake-llm/index.js';
-import { connectRaw } from '../../src-main/testing/raw-gateway-socket.js';
-import { createTempHome } from '../../src-main/testing/temp-home.js';
-import { startTestHost, type TestHost } from '../../src-main/testing/test-host.js';
+import type { FakeLlmServer } from '../../src-main/testing/fake-llm/index.js';
+import type { TestHost } from '../../src-main/testing/test-host.js';
 import { ControlUiPage } from './pages/control-ui-page.js';
+import { type RealHostWithFakeModel, startRealHostWithFakeModel } from './real-host-with-fake-model.js';
 
 // Issue 22's "The chat itself" on the real composed host with a fake model server on loopback:
 // GFM and code copy, readable chat names, the Ctrl-K palette, the shortcuts help, Esc to stop, and
@@ -32,43 +29,20 @@ const answer = [
   '```',
 ].join('\n');
 
+let real: RealHostWithFakeModel;
 let llm: FakeLlmServer;
-let temp: { home: string; cleanup(): Promise<void> };
 let host: TestHost;
 test.beforeAll(async () => {
-  llm = await startFakeLlmServer();
-  temp = await createTempHome('hearth-e2e-chat-');
-  await writeFile(
-    join(temp.home, 'hearth.json'),
-    JSON.stringify({
-      providers: { openai: { kind: 'openai', baseURL: llm.baseUrlFor('openai') } },
-      agents: { defaults: { model: 'openai/gpt-4o' } },
-      memory: { recall: { enabled: false } },
-    }),
-  );
-  host = await startTestHost({
-    home: temp.home,
+  real = await startRealHostWithFakeModel({
+    homePrefix: 'hearth-e2e-chat-',
     controlUiDir: uiDir,
-    env: { ...process.env, HEARTH_SECRET_STORE: 'file' },
+    secret: 'sk-e2e-chat-CCCC',
+    label: 'OpenAI',
   });
-  const { socket } = await connectRaw(host.wsUrl, { token: host.token, scopes: ['operator.admin'] });
-  try {
-    const added = await socket.request('auth.profiles.set', {
-      id: 'openai-e2e',
-      provider: 'openai',
-      type: 'api_key',
-      secret: 'sk-e2e-chat-CCCC',
-      label: 'OpenAI',
-    });
-    if (!added.ok) throw new Error(`auth.profiles.set failed: ${JSON.stringify(added.error)}`);
-  } finally {
-    socket.close();
-  }
+  ({ llm, host } = real);
 });
 test.afterAll(async () => {
-  await host?.close();
-  await llm?.close();
-  await temp?.cleanup();
+  await real?.close();
 });
 
 test.describe.configure({ mode: 'serial' });

@@ -1,13 +1,12 @@
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
-import { type FakeLlmServer, startFakeLlmServer } from '../../src-main/testing/fake-llm/index.js';
-import { connectRaw } from '../../src-main/testing/raw-gateway-socket.js';
-import { createTempHome } from '../../src-main/testing/temp-home.js';
-import { startTestHost, type TestHost } from '../../src-main/testing/test-host.js';
+import type { FakeLlmServer } from '../../src-main/testing/fake-llm/index.js';
+import type { TestHost } from '../../src-main/testing/test-host.js';
 import { ControlUiPage } from './pages/control-ui-page.js';
+import { type RealHostWithFakeModel, startRealHostWithFakeModel } from './real-host-with-fake-model.js';
 
 // Approvals where the person is (issue 22): the request shows inline in the chat, on every device
 // looking at it, and settles everywhere at once; the decision and the output stay in the transcript.
@@ -19,42 +18,19 @@ process.env.LANCEDB_LOG ??= 'error';
 const docsShots = process.env.HEARTH_DOCS_SCREENSHOTS === '1';
 const docsDir = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
 
+let real: RealHostWithFakeModel;
 let llm: FakeLlmServer;
-let temp: { home: string; cleanup(): Promise<void> };
 let host: TestHost;
 test.beforeAll(async () => {
-  llm = await startFakeLlmServer();
-  temp = await createTempHome('hearth-e2e-inline-approvals-');
-  await writeFile(
-    join(temp.home, 'hearth.json'),
-    JSON.stringify({
-      providers: { openai: { kind: 'openai', baseURL: llm.baseUrlFor('openai') } },
-      agents: { defaults: { model: 'openai/gpt-4o' } },
-      memory: { recall: { enabled: false } },
-    }),
-  );
-  host = await startTestHost({
-    home: temp.home,
+  real = await startRealHostWithFakeModel({
+    homePrefix: 'hearth-e2e-inline-approvals-',
     controlUiDir: uiDir,
-    env: { ...process.env, HEARTH_SECRET_STORE: 'file' },
+    secret: 'sk-e2e-inline-DDDD',
   });
-  const { socket } = await connectRaw(host.wsUrl, { token: host.token, scopes: ['operator.admin'] });
-  try {
-    const added = await socket.request('auth.profiles.set', {
-      id: 'openai-e2e',
-      provider: 'openai',
-      type: 'api_key',
-      secret: 'sk-e2e-inline-DDDD',
-    });
-    if (!added.ok) throw new Error(`auth.profiles.set failed: ${JSON.stringify(added.error)}`);
-  } finally {
-    socket.close();
-  }
+  ({ llm, host } = real);
 });
 test.afterAll(async () => {
-  await host?.close();
-  await llm?.close();
-  await temp?.cleanup();
+  await real?.close();
 });
 test.beforeEach(() => {
   llm.reset();

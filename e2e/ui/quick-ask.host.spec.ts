@@ -1,12 +1,10 @@
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { type FakeLlmServer, startFakeLlmServer } from '../../src-main/testing/fake-llm/index.js';
+import type { FakeLlmServer } from '../../src-main/testing/fake-llm/index.js';
 import { connectRaw } from '../../src-main/testing/raw-gateway-socket.js';
-import { createTempHome } from '../../src-main/testing/temp-home.js';
-import { startTestHost, type TestHost } from '../../src-main/testing/test-host.js';
+import type { TestHost } from '../../src-main/testing/test-host.js';
 import { ControlUiPage } from './pages/control-ui-page.js';
+import { type RealHostWithFakeModel, startRealHostWithFakeModel } from './real-host-with-fake-model.js';
 
 // Issue 22's quick-ask window, its renderer route on the real composed host with the fake LLM:
 // the desktop's small composer window loads `#/quick-ask`; a question typed there starts a new
@@ -21,42 +19,19 @@ process.env.LANCEDB_LOG ??= 'error';
 /** The quick-ask BrowserWindow's size (QUICK_ASK_WIDTH × QUICK_ASK_HEIGHT). */
 const WINDOW = { width: 640, height: 160 };
 
+let real: RealHostWithFakeModel;
 let llm: FakeLlmServer;
-let temp: { home: string; cleanup(): Promise<void> };
 let host: TestHost;
 test.beforeAll(async () => {
-  llm = await startFakeLlmServer();
-  temp = await createTempHome('hearth-e2e-quick-ask-');
-  await writeFile(
-    join(temp.home, 'hearth.json'),
-    JSON.stringify({
-      providers: { openai: { kind: 'openai', baseURL: llm.baseUrlFor('openai') } },
-      agents: { defaults: { model: 'openai/gpt-4o' } },
-      memory: { recall: { enabled: false } },
-    }),
-  );
-  host = await startTestHost({
-    home: temp.home,
+  real = await startRealHostWithFakeModel({
+    homePrefix: 'hearth-e2e-quick-ask-',
     controlUiDir: uiDir,
-    env: { ...process.env, HEARTH_SECRET_STORE: 'file' },
+    secret: 'sk-e2e-quick-ask-QQQQ',
   });
-  const { socket } = await connectRaw(host.wsUrl, { token: host.token, scopes: ['operator.admin'] });
-  try {
-    const added = await socket.request('auth.profiles.set', {
-      id: 'openai-e2e',
-      provider: 'openai',
-      type: 'api_key',
-      secret: 'sk-e2e-quick-ask-QQQQ',
-    });
-    if (!added.ok) throw new Error(`auth.profiles.set failed: ${JSON.stringify(added.error)}`);
-  } finally {
-    socket.close();
-  }
+  ({ llm, host } = real);
 });
 test.afterAll(async () => {
-  await host?.close();
-  await llm?.close();
-  await temp?.cleanup();
+  await real?.close();
 });
 
 /** The key of the chat whose first message is `text` (from the gateway's own list). */
