@@ -117,8 +117,15 @@ test('onboarding in Chinese: the same form, tested but not saved', async ({ brow
     await page.goto(`${host.url}/?view=chat#token=${encodeURIComponent(host.token)}`);
     const title = page.getByRole('heading', { name: '欢迎使用 Hearth' });
     await expect(title).toBeVisible();
+    await shoot(page, ui, 'start', title, 'zh');
     await page.getByLabel('OpenAI 兼容').check();
     await page.getByLabel('接口地址（Base URL）').fill(endpoint.baseUrlFor('openai-compatible'));
+    // A wrong key first: the provider's refusal is shown in its own words, inside the Chinese form.
+    await page.getByLabel('API 密钥（如果接口需要）').fill('sk-e2e-wrong-key');
+    await page.getByRole('button', { name: '测试连接' }).click();
+    const refusal = page.getByRole('alert').filter({ hasText: '测试失败' });
+    await expect(refusal).toContainText('Incorrect API key provided.');
+    await shoot(page, ui, 'refused', refusal, 'zh');
     await page.getByLabel('API 密钥（如果接口需要）').fill(goodKey);
     await page.getByRole('button', { name: '测试连接' }).click();
     await expect(page.getByRole('status').filter({ hasText: '已连接：有 3 个模型可用。' })).toBeVisible();
