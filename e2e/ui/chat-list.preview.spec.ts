@@ -26,9 +26,11 @@ test('chat list: readable names, a new named chat renamed and deleted, a fork fr
   await expect(chats.list.getByText('agent:main:main')).toHaveCount(0);
   await expect(chats.chat(/old-notes/)).toHaveCount(0);
 
+  // A fresh chat is "New chat" until its first message or a rename names it, never its generated label.
   await chats.newChat();
-  await expect(chats.title).toHaveText('chat-00000001');
-  await chats.rename('chat-00000001', 'Groceries');
+  await expect(chats.title).toHaveText('New chat');
+  await expect(chats.list.getByText('chat-00000001')).toHaveCount(0);
+  await chats.rename('New chat', 'Groceries');
   await expect(chats.chat('Groceries')).toBeVisible();
   await ui.screenshot('chat-list-named');
 
@@ -41,6 +43,6 @@ test('chat list: readable names, a new named chat renamed and deleted, a fork fr
   await chats.chat('Main').click();
   await expect(ui.transcript.getByText('Can you check why the build is failing?')).toBeVisible();
   await chats.forkFrom('Can you check why the build is failing?');
-  await expect(chats.title).toHaveText('chat-00000002');
+  await expect(chats.title).toHaveText('New chat');
   expect(gateway.calls('sessions.fork')).toMatchObject([{ key: 'agent:main:main', messageId: 'm1' }]);
 });
