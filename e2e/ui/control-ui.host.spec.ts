@@ -253,7 +253,14 @@ test('memory: a planted daily note is indexed by the host and found from the Mem
   await ui.open(host.url, host.token, 'memory');
   await ui.searchMemory('green tea');
   await expect(ui.memoryHits.first()).toContainText('oat milk', { timeout: 15_000 });
-  await expect(ui.memoryHits.first()).toContainText(notePath);
+  // A hit is shown as a dated note (its day from the daily file's name), not as its path.
+  const [year, month, day] = notePath
+    .match(/(\d{4})-(\d{2})-(\d{2})/)!
+    .slice(1)
+    .map(Number);
+  await expect(ui.memoryHits.first()).toContainText(
+    new Date(year!, month! - 1, day!).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' }),
+  );
   await expect(ui.memoryHits.first().locator('mark').first()).toBeVisible();
   await ui.screenshot('host-memory');
 });
