@@ -1,5 +1,6 @@
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useT } from '../../app/stores-context.js';
+import { ModalDialog } from './modal-dialog.js';
 import { filterCommands, moveSelection, type PaletteCommand } from './palette-model.js';
 
 /**
@@ -16,11 +17,6 @@ export function CommandPalette({ commands, onClose }: { commands: PaletteCommand
   const current = shown.length === 0 ? -1 : Math.min(active, shown.length - 1);
 
   useEffect(() => {
-    const before = document.activeElement as HTMLElement | null;
-    input.current?.focus();
-    return () => before?.focus?.();
-  }, []);
-  useEffect(() => {
     document.getElementById(`${listId}-${current}`)?.scrollIntoView?.({ block: 'nearest' });
   }, [listId, current]);
 
@@ -29,80 +25,71 @@ export function CommandPalette({ commands, onClose }: { commands: PaletteCommand
     onClose();
     command.run();
   };
-  const onKeyDown = (event: KeyboardEvent) => {
-    // The palette owns every key while open: nothing reaches the view's shortcuts underneath.
-    event.stopPropagation();
-    if (event.nativeEvent.isComposing) return;
-    const chord = (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k';
-    if (event.key === 'Escape' || chord) {
-      event.preventDefault();
-      onClose();
-    } else if (event.key === 'Enter') {
+  const onKey = (event: KeyboardEvent) => {
+    if (event.key === 'Enter') {
       event.preventDefault();
       run(shown[current]);
     } else if (['ArrowDown', 'ArrowUp'].includes(event.key) || (query === '' && ['Home', 'End'].includes(event.key))) {
       event.preventDefault();
       setActive(moveSelection(current, event.key, shown.length));
-    } else if (event.key === 'Tab') {
-      // A one-field dialog: Tab stays in it.
-      event.preventDefault();
     }
   };
 
   return (
-    <div className="palette-layer">
-      <div className="palette-backdrop" onClick={onClose} aria-hidden="true" />
-      <div
-        className="palette card"
-        role="dialog"
-        aria-modal="true"
+    <ModalDialog
+      className="palette card"
+      label={t('palette.label')}
+      testId="command-palette"
+      initialFocus={input}
+      closesOn={isPaletteChord}
+      onKey={onKey}
+      onClose={onClose}
+    >
+      <input
+        ref={input}
+        className="input palette-input"
+        role="combobox"
+        aria-expanded="true"
+        aria-controls={listId}
+        aria-autocomplete="list"
+        aria-activedescendant={current >= 0 ? `${listId}-${current}` : undefined}
         aria-label={t('palette.label')}
-        onKeyDown={onKeyDown}
-        data-testid="command-palette"
-      >
-        <input
-          ref={input}
-          className="input palette-input"
-          role="combobox"
-          aria-expanded="true"
-          aria-controls={listId}
-          aria-autocomplete="list"
-          aria-activedescendant={current >= 0 ? `${listId}-${current}` : undefined}
-          aria-label={t('palette.label')}
-          placeholder={t('palette.placeholder')}
-          value={query}
-          onChange={(e) => {
-            setQuery(e.target.value);
-            setActive(0);
-          }}
-        />
-        <div id={listId} className="palette-list" role="listbox" aria-label={t('palette.label')}>
-          {shown.map((command, i) => (
-            // biome-ignore lint/a11y/useKeyWithClickEvents: keys are the filter box's (aria-activedescendant); a click runs too
-            <div
-              key={command.id}
-              id={`${listId}-${i}`}
-              role="option"
-              tabIndex={-1}
-              aria-selected={i === current}
-              className="palette-option"
-              onPointerMove={() => i !== current && setActive(i)}
-              onClick={() => run(command)}
-            >
-              <span>{command.label}</span>
-              {command.hint && <kbd className="palette-hint">{command.hint}</kbd>}
-            </div>
-          ))}
-        </div>
-        {shown.length === 0 && (
-          <p className="faint palette-empty" role="status">
-            {t('palette.empty')}
-          </p>
-        )}
-        <p className="faint palette-footer" aria-hidden="true">
-          {t('palette.hint')}
-        </p>
+        placeholder={t('palette.placeholder')}
+        value={query}
+        onChange={(e) => {
+          setQuery(e.target.value);
+          setActive(0);
+        }}
+      />
+      <div id={listId} className="palette-list" role="listbox" aria-label={t('palette.label')}>
+        {shown.map((command, i) => (
+          // biome-ignore lint/a11y/useKeyWithClickEvents: keys are the filter box's (aria-activedescendant); a click runs too
+          <div
+            key={command.id}
+            id={`${listId}-${i}`}
+            role="option"
+            tabIndex={-1}
+            aria-selected={i === current}
+            className="palette-option"
+            onPointerMove={() => i !== current && setActive(i)}
+            onClick={() => run(command)}
+          >
+            <span>{command.label}</span>
+            {command.hint && <kbd className="palette-hint">{command.hint}</kbd>}
+          </div>
+        ))}
       </div>
-    </div>
+      {shown.length === 0 && (
+        <p className="faint palette-empty" role="status">
+          {t('palette.empty')}
+        </p>
+      )}
+      <p className="faint palette-footer" aria-hidden="true">
+        {t('palette.hint')}
+      </p>
+    </ModalDialog>
   );
 }
+
+/** Ctrl/⌘-K again closes what it opened. */
+const isPaletteChord = (event: KeyboardEvent) => (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k';
