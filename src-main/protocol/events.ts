@@ -3,6 +3,7 @@ import type { DeliveryOutcome } from './delivery-target.js';
 import type { AgentPauseState } from './methods/agent.js';
 import type { ChatHistoryMessage } from './methods/chat.js';
 import type { PairingRequestView } from './methods/devices.js';
+import type { DreamRunView } from './methods/dreams.js';
 import type { ExecApprovalView } from './methods/exec.js';
 import type { HealthResult, HeartbeatLastResult } from './methods/gateway.js';
 import type { McpServerStatus } from './methods/mcp.js';
@@ -121,12 +122,13 @@ export type MemoryChangedEvent =
   | { reason: 'config' }
   | { reason: 'model'; model: MemoryModelStatus };
 
-/** `dreams.changed`: a Dreaming run wrote new reports (for one agent, and one person's memory if per-user). */
-export interface DreamsChangedEvent {
-  agentId: string;
-  userId?: string;
-  reason: 'scheduled' | 'manual';
-}
+/**
+ * `dreams.changed`: a Dreaming run wrote new reports (for one agent, and one person's memory if
+ * per-user), or a run moved on (`progress`: its phases so far, then its result or error).
+ */
+export type DreamsChangedEvent =
+  | { agentId: string; userId?: string; reason: 'scheduled' | 'manual' }
+  | { agentId: string; userId?: string; reason: 'progress'; run: DreamRunView };
 
 /** `cron.changed`: the jobs changed, or a job's run ended (`run`; `delivery` says whether the UI should announce it). */
 export type CronChangedEvent =

@@ -55,6 +55,47 @@ export interface DreamsRunResult {
   promoted: string[];
 }
 
+/** The steps of one Dreaming run, in order (docs/MEMORY.md "Dreaming"). */
+export type DreamPhaseName = 'light' | 'rem' | 'deep' | 'write';
+
+/**
+ * One phase of a run. `done` / `total` count its units where they are known up front: light the
+ * daily-note files read, rem the candidates weighed, deep the candidates checked, write the
+ * files written.
+ */
+export interface DreamPhaseProgress {
+  name: DreamPhaseName;
+  state: 'waiting' | 'running' | 'done' | 'failed' | 'skipped';
+  done?: number;
+  total?: number;
+  /** A failed phase: what went wrong, in the words of the error. */
+  error?: string;
+}
+
+/** A Dreaming run as it goes: what `dreams.status.run` returns and `dreams.changed` (progress) carries. */
+export interface DreamRunView {
+  /** New for every run. */
+  id: string;
+  mode: 'preview' | 'review' | 'apply';
+  /** Who started it: a `dreams.run` request (the app), the nightly schedule, or `hearth memory promote`. */
+  origin: 'app' | 'schedule' | 'cli';
+  state: 'running' | 'done' | 'failed';
+  startedAt: number;
+  endedAt?: number;
+  phases: DreamPhaseProgress[];
+  /** A finished run: what it found and did. */
+  result?: {
+    day: string;
+    notesSeen: number;
+    recalls: number;
+    candidates: number;
+    promoted: number;
+    queued: number;
+  };
+  /** A failed run: the error (also on the phase that failed, when one was going). */
+  error?: string;
+}
+
 export const dreamsMethods = {
   'dreams.status': method<{
     enabled: boolean;
@@ -67,6 +108,8 @@ export const dreamsMethods = {
     pending: number;
     /** The scope's most recent run, kept across restarts. */
     last?: { at: number; promoted: number; applied: boolean; queued?: number };
+    /** The run going now (from any process), else the scope's latest one, with its phases. */
+    run?: DreamRunView;
   }>()({
     scope: 'operator.read',
     params: z.object({ agentId, userId }).strict(),
