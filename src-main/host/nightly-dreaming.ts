@@ -75,7 +75,7 @@ export async function dreamEveryAgent(deps: NightlyDreamingDeps): Promise<Nightl
     }
     for (const scope of scopes) {
       try {
-        const summary = await deps.memory.dream(agentId, scope, true);
+        const summary = await deps.memory.dream(agentId, scope, true, { origin: 'schedule' });
         run.dreamed.push({ agentId, scopeId: scope.id, promoted: summary.promoted.length });
         deps.dreamed(agentId, scope);
       } catch (error) {

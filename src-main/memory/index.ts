@@ -7,6 +7,8 @@ export {
   shouldCapture,
 } from './capture.js';
 export { DreamingLockedError, processIsAlive } from './dreaming/dream-lock.js';
+export type { DreamOrigin, DreamRunView } from './dreaming/dream-run.js';
+export { watchDreamRuns } from './dreaming/dream-run-watch.js';
 export { DEEP_GATES, type DeepSignals, type DreamCandidate } from './dreaming/dream-signals.js';
 export {
   analyse,
@@ -74,7 +76,7 @@ export type { IndexProgress, IndexReport } from './memory-index.js';
 export { agentScope, type MemoryScope, resolveScope, resolveUserId, userScope } from './memory-scope.js';
 export { MemoryService, type MemoryServiceDeps } from './memory-service.js';
 export { createMemoryTools, type MemoryToolsOptions } from './memory-tools.js';
-export { nodeWatchSource, type WatchSource, watchMemoryFiles } from './memory-watcher.js';
+export { nodeWatchSource, shareWatchSource, type WatchSource, watchMemoryFiles } from './memory-watcher.js';
 export {
   createAgentRewriters,
   createQueryRewriter,

@@ -2,6 +2,7 @@ import type { Clock } from '../base/clock.js';
 import type { Logger } from '../base/logger.js';
 import type { HearthPaths } from '../paths/index.js';
 import { processIsAlive } from './dreaming/dream-lock.js';
+import { type DreamOrigin, type DreamRunView, readDreamRun } from './dreaming/dream-run.js';
 import { noteKey } from './dreaming/dream-signals.js';
 import { analyse, type DreamingDeps, type DreamMode, type DreamSummary, runDreaming } from './dreaming/dreaming.js';
 import { nextDreamingRun } from './dreaming/dreaming-schedule.js';
@@ -14,6 +15,7 @@ import { MemoryEngine } from './memory-engine.js';
 import { localDate } from './memory-files.js';
 import type { IndexProgress } from './memory-index.js';
 import type { MemoryScope } from './memory-scope.js';
+import { dreamsStateDir } from './recall-log.js';
 
 export interface MemoryServiceDeps {
   paths: HearthPaths;
@@ -30,6 +32,8 @@ export interface MemoryServiceDeps {
   /** Tonight's DREAMS.md entry for an agent, written by that agent's model (the plain summary when it fails). */
   writeDiary?(summary: DreamSummary, agentId: string): Promise<string>;
   onProgress?(agentId: string, progress: IndexProgress): void;
+  /** Each step of a Dreaming run this process makes, for one agent's scope (the gateway's `dreams.changed`). */
+  onDreamProgress?(agentId: string, scope: MemoryScope, run: DreamRunView): void;
   /** False when the caller syncs itself right after opening (`hearth memory index`); default true. */
   syncOnOpen?: boolean;
 }
@@ -37,6 +41,8 @@ export interface MemoryServiceDeps {
 /** All agents' memory engines, opened lazily; what tools, gateway methods and the CLI share. */
 export class MemoryService {
   private readonly engines = new Map<string, Promise<MemoryEngine>>();
+  /** Ids of the Dreaming runs this process is making now (a run file naming this pid but no such run was interrupted). */
+  private readonly runsHere = new Set<string>();
 
   constructor(readonly deps: MemoryServiceDeps) {}
 
@@ -76,7 +82,7 @@ export class MemoryService {
     return engine;
   }
 
-  private async dreamingDeps(agentId: string, scope: MemoryScope): Promise<DreamingDeps> {
+  private async dreamingDeps(agentId: string, scope: MemoryScope, origin?: DreamOrigin): Promise<DreamingDeps> {
     const engine = await this.engine(agentId);
     const { clock } = this.deps;
     return {
@@ -87,17 +93,35 @@ export class MemoryService {
       lookbackDays: this.deps.config.dreaming.lookbackDays,
       lock: { pid: this.deps.pid ?? process.pid, now: () => clock.now(), isAlive: this.deps.isAlive ?? processIsAlive },
       writeDiary: this.deps.writeDiary && ((summary) => this.deps.writeDiary!(summary, agentId)),
+      ...(origin
+        ? {
+            reporting: {
+              origin,
+              onChange: (run: DreamRunView) => {
+                if (run.state === 'running') this.runsHere.add(run.id);
+                else this.runsHere.delete(run.id);
+                this.deps.onDreamProgress?.(agentId, scope, run);
+              },
+            },
+          }
+        : {}),
     };
   }
 
   /**
    * One Dreaming run. `true` is the scheduled kind of run: it queues for review when
    * `memory.dreaming.review` is on, else it applies; `false` previews; a mode says exactly.
+   * `origin` says who asked; the run's phases are told to `onDreamProgress` and kept for `dreamStatus`.
    */
-  async dream(agentId: string, scope: MemoryScope, mode: boolean | DreamMode): Promise<DreamSummary> {
+  async dream(
+    agentId: string,
+    scope: MemoryScope,
+    mode: boolean | DreamMode,
+    options: { origin?: DreamOrigin } = {},
+  ): Promise<DreamSummary> {
     const resolved: DreamMode =
       mode === true ? (this.deps.config.dreaming.review ? 'review' : 'apply') : mode === false ? 'preview' : mode;
-    const deps = await this.dreamingDeps(agentId, scope);
+    const deps = await this.dreamingDeps(agentId, scope, options.origin ?? 'app');
     const summary = await runDreaming(deps, { mode: resolved });
     // Kept beside the scope's Dreaming state, so "last run" survives a restart.
     await writeLastDream(deps.workspaceDir, scope, {
@@ -173,7 +197,26 @@ export class MemoryService {
     const next = enabled ? nextDreamingRun(cron, new Date(this.deps.clock.now()))?.getTime() : undefined;
     const last = await readLastDream(engine.workspaceDir, scope);
     const pending = (await this.pending(agentId, scope)).length;
-    return { enabled, cron, review, pending, ...(next ? { next } : {}), ...(last ? { last } : {}) };
+    const run = await this.dreamRun(agentId, scope);
+    return {
+      enabled,
+      cron,
+      review,
+      pending,
+      ...(next ? { next } : {}),
+      ...(last ? { last } : {}),
+      ...(run ? { run } : {}),
+    };
+  }
+
+  /** The scope's Dreaming run going now — this process's or another's (`hearth memory promote`) — else its latest. */
+  async dreamRun(agentId: string, scope: MemoryScope): Promise<DreamRunView | undefined> {
+    const engine = await this.engine(agentId);
+    return readDreamRun(dreamsStateDir(engine.workspaceDir, scope), {
+      pid: this.deps.pid ?? process.pid,
+      isAlive: this.deps.isAlive ?? processIsAlive,
+      runsHere: this.runsHere,
+    });
   }
 
   /** After a turn: capture the user's message when it carries a trigger (scope from the resolved account). */

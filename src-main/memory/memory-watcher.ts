@@ -41,3 +41,16 @@ export function watchMemoryFiles(options: {
     subscription.dispose();
   });
 }
+
+/** One watcher shared by several listeners (one recursive fs.watch per workspace, not one per use). */
+export function shareWatchSource(source: WatchSource): WatchSource & Disposable {
+  const listeners = new Set<(path: string) => void>();
+  const watching = source((path) => {
+    for (const listener of listeners) listener(path);
+  });
+  const shared = (listener: (path: string) => void) => {
+    listeners.add(listener);
+    return toDisposable(() => listeners.delete(listener));
+  };
+  return Object.assign(shared, { dispose: () => watching.dispose() });
+}

@@ -7,6 +7,7 @@ import { accountOfSession } from '../../host/session-person.js';
 import {
   agentScope,
   createEmbedder,
+  type DreamRunView,
   type IndexProgress,
   type MemoryBackend,
   type MemoryConfig,
@@ -96,6 +97,31 @@ function secretResolver(context: CliContext): (name: string) => Promise<string> 
   };
 }
 
+const PHASE_DONE: Record<DreamRunView['phases'][number]['name'], (count: number) => string> = {
+  light: (n) => `read ${n} daily note file${n === 1 ? '' : 's'}`,
+  rem: (n) => `weighed ${n} recalled note${n === 1 ? '' : 's'}`,
+  deep: (n) => `checked ${n} candidate${n === 1 ? '' : 's'}`,
+  write: (n) => `wrote ${n} file${n === 1 ? '' : 's'}`,
+};
+
+/** A Dreaming run's phases on stderr as each ends (stdout stays the run's result). */
+function dreamReporter(context: CliContext): (run: DreamRunView) => void {
+  const said = new Map<string, string>();
+  return (run) => {
+    for (const phase of run.phases) {
+      if (phase.state === 'waiting' || phase.state === 'running' || said.get(phase.name) === phase.state) continue;
+      said.set(phase.name, phase.state);
+      const what =
+        phase.state === 'done'
+          ? PHASE_DONE[phase.name](phase.total ?? 0)
+          : phase.state === 'skipped'
+            ? 'nothing to do'
+            : `failed: ${phase.error}`;
+      context.stderr(`dreaming ${phase.name}: ${what}\n`);
+    }
+  };
+}
+
 /** `hearth memory …`: status, index, search, promote, promote-explain, model. */
 export function registerMemoryCommands(program: Command, context: CliContext): void {
   const memory = program.command('memory').description('Inspect and maintain the agent memory');
@@ -103,7 +129,11 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
   const withService = async <T>(
     agent: string,
     run: (service: MemoryService, paths: HearthPaths) => Promise<T>,
-    options: { onProgress?(progress: IndexProgress): void; syncOnOpen?: boolean } = {},
+    options: {
+      onProgress?(progress: IndexProgress): void;
+      onDreamProgress?(run: DreamRunView): void;
+      syncOnOpen?: boolean;
+    } = {},
   ): Promise<T> => {
     if (!/^[a-z0-9][a-z0-9_-]{0,63}$/i.test(agent)) throw new CliError(`invalid --agent: ${agent}`);
     const settings = await settingsFromFile(context);
@@ -117,6 +147,7 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
       clock: context.clock,
       log: silentLogger,
       onProgress: (_agentId, progress) => options.onProgress?.(progress),
+      onDreamProgress: (_agentId, _scope, run) => options.onDreamProgress?.(run),
       syncOnOpen: options.syncOnOpen,
     });
     try {
@@ -265,51 +296,55 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
             '--approve/--reject decide on waiting candidates; they do not combine with --apply or --review',
           );
         if (opts.apply && opts.review) throw new CliError('--apply and --review are two different runs: pick one');
-        await withService(opts.agent, async (service, paths) => {
-          const scope = scopeOf(service.config, opts);
-          if (deciding) {
-            const outcome = await service.review(opts.agent, scope, { approve: opts.approve, reject: opts.reject });
-            for (const item of outcome.approved) context.stdout(`approved ${item.id}: ${item.text}\n`);
-            for (const item of outcome.rejected) context.stdout(`rejected ${item.id}: ${item.text}\n`);
-            for (const item of outcome.refused) context.stdout(`not approved ${item.id}: ${item.reason}\n`);
-            if (outcome.rebased && outcome.approved.length > 0)
-              context.stdout('MEMORY.md had changed since; the notes were appended after your edits\n');
-            return;
-          }
-          const mode = opts.apply ? 'apply' : opts.review || service.config.dreaming.review ? 'review' : 'preview';
-          // Like the nightly run: the agent's conversations of the last day are filed first (a preview writes nothing).
-          if (mode !== 'preview') {
-            const sessions = createSessionStore({ paths, clock: context.clock, log: silentLogger });
-            await ingestRecentTranscripts(
-              { sessions, memory: service, clock: context.clock, accountOf: accountOfSession },
-              opts.agent,
+        await withService(
+          opts.agent,
+          async (service, paths) => {
+            const scope = scopeOf(service.config, opts);
+            if (deciding) {
+              const outcome = await service.review(opts.agent, scope, { approve: opts.approve, reject: opts.reject });
+              for (const item of outcome.approved) context.stdout(`approved ${item.id}: ${item.text}\n`);
+              for (const item of outcome.rejected) context.stdout(`rejected ${item.id}: ${item.text}\n`);
+              for (const item of outcome.refused) context.stdout(`not approved ${item.id}: ${item.reason}\n`);
+              if (outcome.rebased && outcome.approved.length > 0)
+                context.stdout('MEMORY.md had changed since; the notes were appended after your edits\n');
+              return;
+            }
+            const mode = opts.apply ? 'apply' : opts.review || service.config.dreaming.review ? 'review' : 'preview';
+            // Like the nightly run: the agent's conversations of the last day are filed first (a preview writes nothing).
+            if (mode !== 'preview') {
+              const sessions = createSessionStore({ paths, clock: context.clock, log: silentLogger });
+              await ingestRecentTranscripts(
+                { sessions, memory: service, clock: context.clock, accountOf: accountOfSession },
+                opts.agent,
+              );
+            }
+            const summary = await service.dream(opts.agent, scope, mode, { origin: 'cli' });
+            const passing = summary.candidates.filter(
+              (candidate) => candidate.failures.length === 0 && !candidate.withdrawn,
             );
-          }
-          const summary = await service.dream(opts.agent, scope, mode);
-          const passing = summary.candidates.filter(
-            (candidate) => candidate.failures.length === 0 && !candidate.withdrawn,
-          );
-          const note = {
-            preview: ' (preview; --apply to write MEMORY.md)',
-            review: ' (review; --approve ID or --reject ID)',
-            apply: '',
-          }[mode];
-          context.stdout(`${summary.candidates.length} candidates, ${passing.length} pass the gates${note}\n`);
-          for (const candidate of summary.candidates)
-            context.stdout(
-              `${candidate.signals.score.toFixed(3)}  ${candidate.text}${candidate.failures.length ? `  [held: ${candidate.failures.join(', ')}]` : ''}\n`,
-            );
-          if (mode === 'apply') context.stdout(`promoted ${summary.promoted.length}\n`);
-          const pending = await service.pending(opts.agent, scope);
-          if (pending.length === 0) return;
-          context.stdout(`waiting for review: ${pending.length}\n`);
-          for (const item of pending) {
-            context.stdout(
-              `\n${item.id}  ${item.text}  (${item.path}:${item.line}, score ${item.score.toFixed(3)})${item.rebased ? '  [MEMORY.md changed since; diff re-based]' : ''}\n`,
-            );
-            context.stdout(`${item.diff}\n`);
-          }
-        });
+            const note = {
+              preview: ' (preview; --apply to write MEMORY.md)',
+              review: ' (review; --approve ID or --reject ID)',
+              apply: '',
+            }[mode];
+            context.stdout(`${summary.candidates.length} candidates, ${passing.length} pass the gates${note}\n`);
+            for (const candidate of summary.candidates)
+              context.stdout(
+                `${candidate.signals.score.toFixed(3)}  ${candidate.text}${candidate.failures.length ? `  [held: ${candidate.failures.join(', ')}]` : ''}\n`,
+              );
+            if (mode === 'apply') context.stdout(`promoted ${summary.promoted.length}\n`);
+            const pending = await service.pending(opts.agent, scope);
+            if (pending.length === 0) return;
+            context.stdout(`waiting for review: ${pending.length}\n`);
+            for (const item of pending) {
+              context.stdout(
+                `\n${item.id}  ${item.text}  (${item.path}:${item.line}, score ${item.score.toFixed(3)})${item.rebased ? '  [MEMORY.md changed since; diff re-based]' : ''}\n`,
+              );
+              context.stdout(`${item.diff}\n`);
+            }
+          },
+          { onDreamProgress: dreamReporter(context) },
+        );
       },
     );
 

@@ -8,6 +8,7 @@ import type { MemoryScope } from '../memory-scope.js';
 import { noteBody } from '../note-lines.js';
 import { dreamsStateDir, pruneRecalls, readRecalls } from '../recall-log.js';
 import { acquireDreamLock, type DreamLockDeps } from './dream-lock.js';
+import { type DreamProgress, type DreamRunReporting, DreamRunTracker } from './dream-run.js';
 import {
   conceptTags,
   type DeepSignals,
@@ -34,7 +35,12 @@ export interface DreamingDeps {
   lookbackDays?: number;
   /** Writes the DREAMS.md entry in the model's voice; a plain factual summary is used without it. */
   writeDiary?(summary: DreamSummary): Promise<string>;
+  /** Where the run tells its phases as it goes (kept in `memory/.dreams/run.json` too). */
+  reporting?: DreamRunReporting;
 }
+
+/** For `analyse` and the rest when nobody listens (a preview of candidates, `explain`). */
+const quiet: DreamProgress = { start() {}, step() {}, end() {}, skip() {} };
 
 export interface ScoredCandidate extends DreamCandidate {
   signals: DeepSignals;
@@ -78,37 +84,76 @@ export async function runDreaming(
   const stateDir = dreamsStateDir(deps.workspaceDir, deps.scope);
   await mkdir(stateDir, { recursive: true });
   const lock = await acquireDreamLock(stateDir, deps.lock);
+  // Tracked only once the lock is ours: a refused run never touches the running one's progress.
+  const tracker = deps.reporting
+    ? new DreamRunTracker({ stateDir, pid: deps.lock.pid, now: deps.now, mode, reporting: deps.reporting })
+    : undefined;
+  const progress = tracker ?? quiet;
   try {
-    const summary = await analyse(deps);
+    const summary = await analyse(deps, progress);
     summary.mode = mode;
     summary.applied = mode === 'apply';
     // Recalls older than the look-back window are never read again: a run that may write drops
     // them (Hearth's own log, rewritten only when there is something to drop).
     if (mode !== 'preview')
       await pruneRecalls(deps.workspaceDir, deps.scope, localDate(deps.now() - (deps.lookbackDays ?? 30) * DAY_MS));
-    const promotable = await selectPromotable(deps, summary, mode);
-    if (promotable.length === 0) return summary;
-    if (mode === 'apply') await promote(deps, summary, promotable);
-    if (mode === 'review')
-      summary.queued = await queueCandidates(
-        { workspaceDir: deps.workspaceDir, scope: deps.scope, now: deps.now, day: () => summary.day },
-        promotable.map((candidate) => ({ ...candidate, score: candidate.signals.score })),
-      );
-    await writeReports(deps, summary);
+    const promotable = await selectPromotable(deps, summary, mode, progress);
+    progress.end('deep');
+    if (promotable.length > 0) await write(deps, summary, promotable, mode, progress);
+    else progress.skip('write');
+    tracker?.finish({
+      day: summary.day,
+      notesSeen: summary.notesSeen,
+      recalls: summary.recalls,
+      candidates: summary.candidates.length,
+      promoted: summary.promoted.length,
+      queued: summary.queued.length,
+    });
     return summary;
+  } catch (error) {
+    tracker?.fail(error);
+    throw error;
   } finally {
+    await tracker?.flush();
     await lock.release();
   }
 }
 
+/** The write phase: MEMORY.md or the review queue, the three reports, and the diary when applied. */
+async function write(
+  deps: DreamingDeps,
+  summary: DreamSummary,
+  promotable: ScoredCandidate[],
+  mode: DreamMode,
+  progress: DreamProgress,
+): Promise<void> {
+  const files = mode === 'apply' ? 5 : mode === 'review' ? 4 : 3;
+  progress.start('write', files);
+  let done = 0;
+  const wrote = () => progress.step('write', ++done);
+  if (mode === 'apply') {
+    await promote(deps, summary, promotable);
+    wrote();
+  }
+  if (mode === 'review') {
+    summary.queued = await queueCandidates(
+      { workspaceDir: deps.workspaceDir, scope: deps.scope, now: deps.now, day: () => summary.day },
+      promotable.map((candidate) => ({ ...candidate, score: candidate.signals.score })),
+    );
+    wrote();
+  }
+  await writeReports(deps, summary, wrote);
+  progress.end('write');
+}
+
 /** Everything up to the Deep decision, without writing anything (also what `explain` uses). */
-export async function analyse(deps: DreamingDeps): Promise<DreamSummary> {
+export async function analyse(deps: DreamingDeps, progress: DreamProgress = quiet): Promise<DreamSummary> {
   const now = deps.now();
   const day = localDate(now);
   const since = localDate(now - (deps.lookbackDays ?? 30) * DAY_MS);
 
   // Light: recent daily notes and recalls; what was seen gets the light signal.
-  const notes = await recentNotes(deps, since);
+  const notes = await recentNotes(deps, since, progress);
   const seen = new Set(notes.map((note) => noteKey(note)));
   const recalls = (await readRecalls(deps.workspaceDir, deps.scope)).filter(
     (entry) => entry.day >= since && entry.text,
@@ -126,8 +171,10 @@ export async function analyse(deps: DreamingDeps): Promise<DreamSummary> {
     if (entry.day > group.last) group.last = entry.day;
     grouped.set(key, group);
   }
+  progress.end('light');
 
   // REM: concept tags shared across memories → reflections and candidate truths.
+  progress.start('rem', grouped.size);
   const tagCounts = new Map<string, number>();
   for (const note of notes) for (const tag of conceptTags(note)) tagCounts.set(tag, (tagCounts.get(tag) ?? 0) + 1);
   const reflections = [...tagCounts.entries()]
@@ -149,8 +196,10 @@ export async function analyse(deps: DreamingDeps): Promise<DreamSummary> {
     lightSeen: seen.has(key),
   }));
   const truths = await remTruths(deps.embedder, candidates);
+  progress.end('rem');
 
-  // Deep: score and gate each candidate.
+  // Deep: score and gate each candidate (the run then checks the passing ones against the files).
+  progress.start('deep', candidates.length);
   const scored = candidates
     .map((candidate) => {
       const signals = deepSignals(candidate, now);
@@ -187,18 +236,17 @@ async function remTruths(embedder: Embedder, candidates: DreamCandidate[]): Prom
   return kept.map(({ text, confidence }) => ({ text, confidence }));
 }
 
-async function recentNotes(deps: DreamingDeps, since: string): Promise<string[]> {
+async function recentNotes(deps: DreamingDeps, since: string, progress: DreamProgress): Promise<string[]> {
   const prefix = deps.scope.root ? `${deps.scope.root}/memory/` : 'memory/';
   const notes: string[] = [];
-  for (const file of await listMemoryFiles(deps.workspaceDir)) {
-    if (
-      !file.date ||
-      file.date < since ||
-      !file.path.startsWith(prefix) ||
-      file.path.slice(prefix.length).includes('/')
-    )
-      continue;
+  const files = (await listMemoryFiles(deps.workspaceDir)).filter(
+    (file) =>
+      file.date && file.date >= since && file.path.startsWith(prefix) && !file.path.slice(prefix.length).includes('/'),
+  );
+  progress.start('light', files.length);
+  for (const [index, file] of files.entries()) {
     const text = await readFile(join(deps.workspaceDir, file.path), 'utf8').catch(() => '');
+    progress.step('light', index + 1);
     for (const line of text.split('\n')) {
       const body = noteBody(line);
       if (body && !line.startsWith('#')) notes.push(body);
@@ -216,12 +264,14 @@ async function selectPromotable(
   deps: DreamingDeps,
   summary: DreamSummary,
   mode: DreamMode,
+  progress: DreamProgress,
 ): Promise<ScoredCandidate[]> {
   const existing = await readFile(join(deps.workspaceDir, staticPath(deps.scope)), 'utf8').catch(() => '');
   const existingKeys = new Set(existing.split('\n').map((line) => noteKey(noteBody(line))));
   const review = mode === 'review' ? await readPending(deps.workspaceDir, deps.scope) : undefined;
   const promotable: ScoredCandidate[] = [];
-  for (const candidate of summary.candidates) {
+  for (const [index, candidate] of summary.candidates.entries()) {
+    progress.step('deep', index + 1);
     if (candidate.failures.length > 0) continue;
     if (existingKeys.has(candidate.key)) {
       candidate.alreadyPromoted = true;
@@ -249,7 +299,7 @@ async function promote(deps: DreamingDeps, summary: DreamSummary, promotable: Sc
   summary.promoted = promoted;
 }
 
-async function writeReports(deps: DreamingDeps, summary: DreamSummary): Promise<void> {
+async function writeReports(deps: DreamingDeps, summary: DreamSummary, wrote: () => void): Promise<void> {
   const base = join(deps.workspaceDir, deps.scope.root, 'memory', 'dreaming');
   const pct = (value: number) => value.toFixed(3);
   const light = [
@@ -282,8 +332,11 @@ async function writeReports(deps: DreamingDeps, summary: DreamSummary): Promise<
   ];
   // Reports and the diary are derived from notes and recalls: they pass the secret catalogue too.
   await writeFileAtomic(join(base, 'light', `${summary.day}.md`), `${redactSecrets(light.join('\n'))}\n`);
+  wrote();
   await writeFileAtomic(join(base, 'rem', `${summary.day}.md`), `${redactSecrets(rem.join('\n'))}\n`);
+  wrote();
   await writeFileAtomic(join(base, 'deep', `${summary.day}.md`), `${redactSecrets(deep.join('\n'))}\n`);
+  wrote();
   if (!summary.applied) return;
   const diary = deps.writeDiary
     ? await deps.writeDiary(summary).catch(() => factualDiary(summary))
@@ -296,6 +349,7 @@ async function writeReports(deps: DreamingDeps, summary: DreamSummary): Promise<
       mode: 0o600,
     },
   );
+  wrote();
 }
 
 function factualDiary(summary: DreamSummary): string {

@@ -1,0 +1,109 @@
+import { spawn } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DreamRunView } from '../protocol/methods/dreams.js';
+import { plantRecalls } from '../testing/planted-recalls.js';
+import { connectRaw, type RawGatewaySocket } from '../testing/raw-gateway-socket.js';
+import { createTempHome } from '../testing/temp-home.js';
+import { startTestHost, type TestHost } from '../testing/test-host.js';
+
+// A Dreaming run reports its phases on the gateway whoever starts it: a `dreams.run` request (the
+// Dreams view) and `hearth memory promote` in another process (its run file, watched); the run
+// going now or the latest one is in `dreams.status.run` for a view that reloads.
+
+const bin = join(process.cwd(), 'bin', 'hearth.js');
+let temp: Awaited<ReturnType<typeof createTempHome>>;
+let host: TestHost;
+let socket: RawGatewaySocket;
+
+beforeAll(async () => {
+  temp = await createTempHome();
+  const workspace = join(temp.home, 'workspace');
+  await mkdir(join(workspace, 'memory'), { recursive: true });
+  await writeFile(join(workspace, 'MEMORY.md'), '# Memory\n');
+  await writeFile(join(workspace, 'memory', '2026-11-20.md'), '- Oat milk in coffee\n- The wifi is Hearth-5G\n');
+  await plantRecalls(
+    workspace,
+    [
+      { text: 'Oat milk in coffee', path: 'memory/2026-11-20.md', line: 1 },
+      { text: 'The wifi is Hearth-5G', path: 'memory/2026-11-20.md', line: 2 },
+    ],
+    new Date(),
+  );
+  host = await startTestHost({ home: temp.home, env: { HEARTH_SECRET_STORE: 'file' } });
+  ({ socket } = await connectRaw(host.wsUrl, { token: host.token, scopes: ['operator.admin'] }));
+});
+afterAll(async () => {
+  socket?.close();
+  await host?.close();
+  await temp?.cleanup();
+});
+
+/** Every progress event until the run with this origin has ended. */
+async function progressUntilEnd(origin: DreamRunView['origin']): Promise<DreamRunView[]> {
+  const seen: DreamRunView[] = [];
+  await socket.next((frame) => {
+    const payload = frame.payload as { reason?: string; agentId?: string; run?: DreamRunView } | undefined;
+    if (frame.event !== 'dreams.changed' || payload?.reason !== 'progress' || payload.run?.origin !== origin)
+      return false;
+    expect(payload.agentId).toBe('main');
+    seen.push(payload.run);
+    return payload.run.state !== 'running';
+  }, 60_000);
+  return seen;
+}
+
+describe('Dreaming progress over the gateway', () => {
+  it('a run the app starts tells each phase, then its result; dreams.status holds it', async () => {
+    const events = progressUntilEnd('app');
+    const run = await socket.request('dreams.run', { apply: true });
+    expect(run.ok).toBe(true);
+    const seen = await events;
+    expect(seen[0]).toMatchObject({ state: 'running', mode: 'apply' });
+    expect(seen[0]!.phases.every((phase) => phase.state === 'waiting')).toBe(true);
+    // Each phase starts only after the one before it is done.
+    const started = (name: string) => seen.findIndex((r) => r.phases.find((p) => p.name === name)!.state !== 'waiting');
+    const finished = (name: string) => seen.findIndex((r) => r.phases.find((p) => p.name === name)!.state === 'done');
+    expect(started('light')).toBeLessThanOrEqual(finished('light'));
+    expect(finished('light')).toBeLessThan(started('rem'));
+    expect(finished('rem')).toBeLessThan(started('deep'));
+    expect(finished('deep')).toBeLessThan(started('write'));
+    const last = seen.at(-1)!;
+    expect(last).toMatchObject({
+      state: 'done',
+      result: { notesSeen: 2, candidates: 2, promoted: 2, queued: 0 },
+      phases: [
+        { name: 'light', state: 'done', done: 1, total: 1 },
+        { name: 'rem', state: 'done', done: 2, total: 2 },
+        { name: 'deep', state: 'done', done: 2, total: 2 },
+        { name: 'write', state: 'done', done: 5, total: 5 },
+      ],
+    });
+    const status = await socket.request('dreams.status', {});
+    expect((status.payload as { run: DreamRunView }).run).toEqual(last);
+  }, 60_000);
+
+  it('`hearth memory promote` in another process is shown live too, from its run file', async () => {
+    const events = progressUntilEnd('cli');
+    const child = spawn(process.execPath, [bin, 'memory', 'promote'], {
+      env: { ...process.env, HEARTH_HOME: temp.home, HEARTH_FROM_SOURCE: '1', HEARTH_SECRET_STORE: 'file' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code, stderr).toBe(0);
+    // The CLI says each phase as it ends (stdout stays the run's result).
+    expect(stderr).toContain('dreaming light: read 1 daily note file\n');
+    expect(stderr).toContain('dreaming deep: checked 2 candidates\n');
+    // Both notes are in MEMORY.md already: nothing left to write.
+    expect(stderr).toContain('dreaming write: nothing to do\n');
+    const last = (await events).at(-1)!;
+    expect(last).toMatchObject({ origin: 'cli', mode: 'preview', state: 'done', result: { promoted: 0 } });
+    const status = await socket.request('dreams.status', {});
+    expect((status.payload as { run: DreamRunView }).run).toEqual(last);
+  }, 90_000);
+});
