@@ -24,6 +24,8 @@ import {
   requireEmbedderSecret,
   scheduleDreaming,
   scopeSettingsFor,
+  shareWatchSource,
+  watchDreamRuns,
   watchMemoryFiles,
 } from '../memory/index.js';
 import type { HearthPaths } from '../paths/index.js';
@@ -118,6 +120,14 @@ export function composeMemory(deps: ComposeMemoryDeps): HostMemory {
     clock,
     log: log.child({ part: 'memory' }),
     onProgress: (agentId, progress) => core.bus.publish('memory.changed', { agentId, progress }),
+    // Every step of a Dreaming run, whoever started it (the Dreams view shows the phases live).
+    onDreamProgress: (agentId, scope, run) =>
+      core.bus.publish('dreams.changed', {
+        agentId,
+        ...(scope.root ? { userId: scope.id.slice('user:'.length) } : {}),
+        reason: 'progress',
+        run,
+      }),
     // With a model configured, the diary entry is written by it; any failure falls back to the plain summary.
     writeDiary: async (summary, agentId) => {
       const ref = deps.primaryModel(agentId);
@@ -184,9 +194,20 @@ export function composeMemory(deps: ComposeMemoryDeps): HostMemory {
       try {
         // Seeding creates it too; an agent a config reload just added may get here first.
         mkdirSync(workspaceDir, { recursive: true });
+        const source = agent.add(shareWatchSource(nodeWatchSource(workspaceDir)));
+        // A run by another process (`hearth memory promote`) is shown live too, from its run file.
+        agent.add(
+          watchDreamRuns({
+            source,
+            workspaceDir,
+            pid: process.pid,
+            onRun: (userId, run) =>
+              core.bus.publish('dreams.changed', { agentId, ...(userId ? { userId } : {}), reason: 'progress', run }),
+          }),
+        );
         agent.add(
           watchMemoryFiles({
-            source: nodeWatchSource(workspaceDir),
+            source,
             clock,
             sync: async () => {
               await (await service.engine(agentId)).sync();
