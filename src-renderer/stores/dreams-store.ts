@@ -1,5 +1,10 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { DreamCandidateInfo, DreamPendingInfo, DreamsRunResult } from '../../src-main/protocol/methods/dreams.js';
+import type {
+  DreamCandidateInfo,
+  DreamPendingInfo,
+  DreamRunView,
+  DreamsRunResult,
+} from '../../src-main/protocol/methods/dreams.js';
 import { disposeAll, errorText, type GatewayPort } from './gateway-port.js';
 import { agentsMemory, type WhoseMemory, whoseMemory } from './whose-memory.js';
 
@@ -51,6 +56,11 @@ export interface DreamsState {
   runStartedAt?: number;
   /** What the last run from this view did: its mode, counts and what it queued or promoted. */
   result?: DreamsRunResult;
+  /**
+   * The scope's run going now, or its latest one, whoever started it (this view, the schedule,
+   * `hearth memory promote`): its phases live from `dreams.changed`, and from `dreams.status` after a reload.
+   */
+  currentRun?: DreamRunView;
   error?: string;
   refresh(): Promise<void>;
   /** preview: a dry run (nothing written); apply: promote; run: whatever the config says. */
@@ -116,6 +126,8 @@ export function createDreamsStore(
         client.request('dreams.pending', scope),
       ]);
       const s = status.status === 'fulfilled' ? status.value : undefined;
+      // An older gateway's status has no run: what this view already knows stays.
+      if (s?.run) adoptRun(s.run);
       set({
         whose,
         diary: diary.status === 'fulfilled' ? diary.value.content : '',
@@ -191,9 +203,23 @@ export function createDreamsStore(
       }
     },
   }));
+  /** A run of another id is a new run: the result this view kept belongs to an older one. */
+  function adoptRun(run: DreamRunView) {
+    const known = store.getState().currentRun;
+    // An event that arrives after the run's end (the file watch lags) does not undo it.
+    if (known && known.id === run.id && known.state !== 'running' && run.state === 'running') return;
+    store.setState(known && known.id !== run.id ? { currentRun: run, result: undefined } : { currentRun: run });
+  }
   const subscriptions = [
     client.onDidConnect(() => void store.getState().refresh()),
-    client.on('dreams.changed', () => void store.getState().refresh()),
+    client.on('dreams.changed', (event) => {
+      if (event.reason !== 'progress') return void store.getState().refresh();
+      // Only this view's scope: the agent it shows and, with per-user memory, the owner's own.
+      if (event.agentId !== agent() || event.userId !== store.getState().whose.params.userId) return;
+      adoptRun(event.run);
+      // A finished run changed the reports, the diary or the queue: read them again.
+      if (event.run.state !== 'running') void store.getState().refresh();
+    }),
   ];
   return Object.assign(store, { dispose: () => disposeAll(subscriptions) });
 }

@@ -23,48 +23,151 @@ function HowItWorks() {
   );
 }
 
-/** A run going now, then what it did: how much it read, scored, and promoted or left for review. */
+type RunView = NonNullable<ReturnType<ReturnType<typeof useStores>['dreams']['getState']>['currentRun']>;
+type PhaseView = RunView['phases'][number];
+
+/** One phase of the run: its name, where it is, how far (done of total) and, failed, why. */
+function PhaseRow({ phase }: { phase: PhaseView }) {
+  const t = useT();
+  const counted = phase.total !== undefined && phase.state !== 'waiting' && phase.state !== 'skipped';
+  return (
+    <li className={`dreams-phase is-${phase.state}`} data-phase={phase.name} data-state={phase.state}>
+      <span className="dreams-phase-mark" aria-hidden="true" />
+      <div className="dreams-phase-body">
+        <div className="dreams-phase-head">
+          <strong>{t(`dreams.phase.${phase.name}`)}</strong>
+          <span className="dreams-phase-state">{t(`dreams.phaseState.${phase.state}`)}</span>
+        </div>
+        {counted && (
+          <div className="dreams-phase-count">
+            <progress
+              value={phase.done ?? 0}
+              max={Math.max(phase.total ?? 0, 1)}
+              aria-label={t(`dreams.phase.${phase.name}`)}
+            />
+            <span>
+              {t(`dreams.phaseCount.${phase.name}`, { done: String(phase.done ?? 0), total: String(phase.total) })}
+            </span>
+          </div>
+        )}
+        {phase.error && (
+          <p className="dreams-phase-error" role="alert">
+            {phase.error}
+          </p>
+        )}
+      </div>
+    </li>
+  );
+}
+
+/**
+ * The run going now, phase by phase, whoever started it (this view, the schedule or `hearth memory
+ * promote`), then what it did: how much it read, scored, and promoted or left for review.
+ */
 function RunProgress({ onReview }: { onReview(): void }) {
   const t = useT();
-  const running = useDomain('dreams', (s) => s.running);
+  const asked = useDomain('dreams', (s) => s.running);
   const startedAt = useDomain('dreams', (s) => s.runStartedAt);
+  const run = useDomain('dreams', (s) => s.currentRun);
   const result = useDomain('dreams', (s) => s.result);
-  if (running)
+  // Between the click and the run's first step (recent conversations are filed first).
+  if (asked && run?.state !== 'running')
     return (
       <div className="card dreams-progress" role="status" data-testid="dreams-progress">
         <progress aria-label={t('dreams.run')} />
-        <span>{t('dreams.running', { when: formatTime(startedAt) })}</span>
+        <span>{t('dreams.starting', { when: formatTime(startedAt) })}</span>
       </div>
     );
-  if (!result) return null;
-  // An older gateway's answer has no `mode` or `queued` (review mode came later).
-  const queued = result.queued ?? [];
-  const mode = result.mode ?? (result.applied ? 'apply' : 'preview');
-  const counts = {
-    day: result.day,
-    candidates: String(result.candidates.length),
-    promoted: String(result.promoted.length),
-    queued: String(queued.length),
-  };
+  if (!run && !result) return null;
   return (
-    <section className="card dreams-result" role="status" data-testid="dreams-result" aria-label={t('dreams.result')}>
+    <section
+      className="card dreams-run"
+      data-testid="dreams-run"
+      data-state={run?.state}
+      aria-label={t('dreams.result')}
+    >
+      {run && (
+        <>
+          <p className="dreams-run-head" role="status">
+            <strong>
+              {t(`dreams.runState.${run.state}`, {
+                when: formatTime(run.state === 'running' ? run.startedAt : run.endedAt),
+              })}
+            </strong>{' '}
+            <span className="muted">
+              {t(`dreams.mode.${run.mode}`)} · {t(`dreams.origin.${run.origin}`)}
+            </span>
+          </p>
+          <ol className="dreams-phase-list" aria-label={t('dreams.phaseList')}>
+            {run.phases.map((phase) => (
+              <PhaseRow key={phase.name} phase={phase} />
+            ))}
+          </ol>
+          {run.state === 'failed' && !run.phases.some((phase) => phase.state === 'failed') && run.error && (
+            <p className="dreams-phase-error" role="alert">
+              {run.error}
+            </p>
+          )}
+        </>
+      )}
+      <RunResult run={run} result={result} onReview={onReview} />
+    </section>
+  );
+}
+
+/** What a finished run did: this view's own answer when it started it, else the counts the run reported. */
+function RunResult({
+  run,
+  result,
+  onReview,
+}: {
+  run?: RunView;
+  result?: ReturnType<ReturnType<typeof useStores>['dreams']['getState']>['result'];
+  onReview(): void;
+}) {
+  const t = useT();
+  if (run && run.state !== 'done') return null;
+  // An older gateway's answer has no `mode` or `queued` (review mode came later).
+  const mode = result?.mode ?? run?.mode ?? (result?.applied ? 'apply' : 'preview');
+  const counts = result
+    ? {
+        day: result.day,
+        candidates: String(result.candidates.length),
+        promoted: String(result.promoted.length),
+        queued: String((result.queued ?? []).length),
+        notes: String(result.notesSeen),
+        recalls: String(result.recalls),
+      }
+    : run?.result
+      ? {
+          day: run.result.day,
+          candidates: String(run.result.candidates),
+          promoted: String(run.result.promoted),
+          queued: String(run.result.queued),
+          notes: String(run.result.notesSeen),
+          recalls: String(run.result.recalls),
+        }
+      : undefined;
+  if (!counts) return null;
+  const promoted = result?.promoted ?? [];
+  return (
+    <div className="dreams-result" data-testid="dreams-result">
       <p className="dreams-result-line">
-        <strong>{t(`dreams.result.${mode}`, counts)}</strong>{' '}
-        {t('dreams.result.seen', { notes: String(result.notesSeen), recalls: String(result.recalls) })}
+        <strong>{t(`dreams.result.${mode}`, counts)}</strong> {t('dreams.result.seen', counts)}
       </p>
-      {mode === 'apply' && result.promoted.length > 0 && (
+      {mode === 'apply' && promoted.length > 0 && (
         <ul className="dreams-promoted">
-          {result.promoted.map((text) => (
+          {promoted.map((text) => (
             <li key={text}>{text}</li>
           ))}
         </ul>
       )}
-      {mode === 'review' && queued.length > 0 && (
+      {mode === 'review' && counts.queued !== '0' && (
         <button type="button" className="button small primary" onClick={onReview}>
           {t('dreams.result.openReview')}
         </button>
       )}
-    </section>
+    </div>
   );
 }
 
@@ -78,7 +181,8 @@ export function DreamsView() {
   const diary = useDomain('dreams', (s) => s.diary);
   const phases = useDomain('dreams', (s) => s.phases);
   const candidates = useDomain('dreams', (s) => s.candidates);
-  const running = useDomain('dreams', (s) => s.running);
+  // A run going now, from here or elsewhere: one at a time per scope (the lock would refuse a second).
+  const running = useDomain('dreams', (s) => s.running || s.currentRun?.state === 'running');
   const error = useDomain('dreams', (s) => s.error);
   const status = useDomain('dreams', (s) => s.status);
   const perUser = useDomain('dreams', (s) => s.whose.perUser);
