@@ -32,8 +32,8 @@ export type TurnPhase =
   | 'model-done'
   /** The reply is appended to the transcript. */
   | 'reply-appended'
-  /** The transcript is synced to disk (and the sessions' change announced). */
-  | 'reply-synced'
+  /** The reply is committed: the sessions' change announced, its fsync started in the background. */
+  | 'reply-committed'
   /** The final event is published to the event bus. */
   | 'final';
 

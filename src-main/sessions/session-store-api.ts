@@ -91,7 +91,7 @@ export interface SessionChange {
 }
 
 export interface SessionStore {
-  /** Fires after the change is on disk; `updated` once per `sync` (turn end) of a current session. */
+  /** Fires once the change is written; `updated` once per `sync` or `commit` of a current session. */
   readonly onDidChange: Event<SessionChange>;
   /** The session behind a key, created (with an empty transcript) when missing. */
   resolve(agentId: string, sessionKey: string): Promise<SessionRecord>;
@@ -100,6 +100,15 @@ export interface SessionStore {
   append(agentId: string, sessionId: string, messages: readonly AgentMessage[]): Promise<void>;
   /** fsyncs the transcript and writes the index if it changed. */
   sync(agentId: string, sessionId: string): Promise<void>;
+  /**
+   * What was appended is announced now (`updated` fires, as after `sync`), and made durable in
+   * the background: the transcript's fsync (shared with the next commit's when they overlap) and
+   * the index write follow without being waited for; `flush` waits for them. A chat turn commits
+   * its user message and its reply this way (docs/SESSIONS.md, "Durability"): an append that
+   * resolved is in the operating system's hands, so killing the process loses none of it; only
+   * a power cut or a kernel crash in the few milliseconds before the fsync could.
+   */
+  commit(agentId: string, sessionId: string): Promise<void>;
   read(agentId: string, sessionId: string, options?: ReadOptions): Promise<ReadResult>;
   list(options?: ListOptions): Promise<ListResult>;
   patch(agentId: string, sessionKey: string, patch: SessionPatch): Promise<SessionRecord>;
@@ -112,7 +121,7 @@ export interface SessionStore {
   delete(agentId: string, sessionKey: string, options?: DeleteOptions): Promise<boolean>;
   /** A new session `newKey` whose transcript is a copy of `sessionKey`'s up to a message. */
   fork(agentId: string, sessionKey: string, options: ForkOptions): Promise<SessionRecord>;
-  /** Writes pending index changes; for shutdown. */
+  /** Writes pending index changes and waits for the commits' fsyncs; for shutdown. */
   flush(): Promise<void>;
 }
 

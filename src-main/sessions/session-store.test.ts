@@ -261,6 +261,38 @@ describe('session store', () => {
     ]);
   });
 
+  it('commit announces at once and makes the turn durable in the background, which flush waits for', async () => {
+    const changes: unknown[] = [];
+    const listening = store.onDidChange((change) => changes.push(change));
+    onTestFinished(() => listening.dispose());
+    const session = await store.resolve('main', 'main');
+    await store.append('main', session.sessionId, [user(1, 'Book a table for two')]);
+    const userCommitted = store.commit('main', session.sessionId);
+    clock.advance(1000);
+    await store.append('main', session.sessionId, [assistant(1)]);
+    // Overlapping commits of one transcript: each announces, their fsyncs are shared.
+    await Promise.all([userCommitted, store.commit('main', session.sessionId)]);
+    const updated = { agentId: 'main', key: 'agent:main:main', reason: 'updated', sessionId: session.sessionId };
+    expect(changes.slice(-2)).toEqual([updated, updated]);
+    // Written before commit resolves: a reader (or the next start after a kill) sees both messages.
+    const onDisk = (await readFile(join(paths.sessionsDir('main'), `${session.sessionId}.jsonl`), 'utf8')).trim();
+    expect(
+      onDisk
+        .split('\n')
+        .slice(1)
+        .map((line) => (JSON.parse(line) as { id: string }).id),
+    ).toEqual(['u1', 'a1']);
+    await store.flush();
+    const reopened = await open().get('main', 'main');
+    expect(reopened).toMatchObject({ title: 'Book a table for two', messageCount: 2, updatedAt: clock.now() });
+    // A commit of a transcript that is not a session's (any more) announces nothing and fails nothing.
+    await store.reset('main', 'main');
+    await store.commit('main', session.sessionId);
+    await store.flush();
+    expect(changes.filter((change) => (change as { reason: string }).reason === 'updated')).toHaveLength(2);
+    expect(log.entries.filter((entry) => entry.level === 'error')).toEqual([]);
+  });
+
   it('writes the index and transcripts readable by the owner only', async () => {
     const session = await store.resolve('main', 'main');
     const { stat } = await import('node:fs/promises');

@@ -35,6 +35,8 @@ interface AgentState {
   entries: Map<string, IndexEntry>;
   keyBySessionId: Map<string, string>;
   dirty: boolean;
+  /** A background write of the index is queued and has not started: later changes ride on it. */
+  writeQueued: boolean;
 }
 
 const DEFAULT_READ_LIMIT = 200;
@@ -67,6 +69,7 @@ export function createSessionStore(deps: SessionStoreDeps): SessionStore {
         entries,
         keyBySessionId: new Map([...entries].map(([key, entry]) => [entry.sessionId, key])),
         dirty: false,
+        writeQueued: false,
       }));
       agents.set(agentId, state);
       // A failed load (permissions, disk) is retried on the next call rather than cached.
@@ -107,6 +110,50 @@ export function createSessionStore(deps: SessionStoreDeps): SessionStore {
   /** Index changes for one agent run one at a time. */
   const withAgent = <T>(agentId: string, job: (state: AgentState) => Promise<T>) =>
     queue.run(`index:${agentId}`, async () => job(await agentState(agentId)));
+
+  // What `commit` leaves to the background: fsyncs of transcripts and index writes, awaited by `flush`.
+  const background = new Set<Promise<void>>();
+  const inBackground = (work: Promise<void>, what: string, context: Record<string, unknown>) => {
+    const tracked = work.catch((error: unknown) => {
+      // A transcript deleted or reset meanwhile has nothing left to make durable.
+      if (error instanceof SessionStoreError && error.code === 'not_found') return;
+      log.error(`${what} failed`, { ...context, error: error instanceof Error ? error.message : String(error) });
+    });
+    background.add(tracked);
+    void tracked.finally(() => background.delete(tracked));
+  };
+
+  // One transcript's fsyncs: a request while one runs (which may have started before the caller's
+  // write) shares a single fsync after it, so a turn's two commits cost at most two, often one.
+  const fsyncs = new Map<string, { done: Promise<void>; next?: Promise<void> }>();
+  function fsyncCoalesced(agentId: string, sessionId: string, path: string): Promise<void> {
+    const slot = fsyncs.get(path);
+    if (slot) {
+      slot.next ??= slot.done
+        .catch(() => undefined)
+        .then(() => {
+          fsyncs.delete(path);
+          return fsyncCoalesced(agentId, sessionId, path);
+        });
+      return slot.next;
+    }
+    const done = notFoundAs(agentId, sessionId, () => syncTranscript(path)).finally(() => {
+      const current = fsyncs.get(path);
+      if (current?.done === done && !current.next) fsyncs.delete(path);
+    });
+    fsyncs.set(path, { done });
+    return done;
+  }
+
+  /** Writes the index once for every change made until the write starts. */
+  function persistSoon(agentId: string, state: AgentState): Promise<void> {
+    if (state.writeQueued) return Promise.resolve();
+    state.writeQueued = true;
+    return withAgent(agentId, async (current) => {
+      current.writeQueued = false;
+      if (current.dirty) await persist(agentId, current);
+    });
+  }
 
   async function startSession(agentId: string, key: string, state: AgentState): Promise<SessionRecord> {
     const sessionId = newSessionId();
@@ -153,6 +200,9 @@ export function createSessionStore(deps: SessionStoreDeps): SessionStore {
 
     async resolve(agentId, sessionKey) {
       const key = canonicalKey(agentId, sessionKey);
+      // A session that exists needs no index change, so it does not wait behind an index write.
+      const known = (await agentState(agentId)).entries.get(key);
+      if (known) return toRecord(agentId, key, known);
       return withAgent(agentId, async (state) => {
         const entry = state.entries.get(key);
         return entry ? toRecord(agentId, key, entry) : startSession(agentId, key, state);
@@ -192,6 +242,17 @@ export function createSessionStore(deps: SessionStoreDeps): SessionStore {
           didChange.fire({ reason: 'updated', agentId, key, sessionId });
         }
       });
+    },
+
+    async commit(agentId, sessionId) {
+      const path = sessionPath(agentId, sessionId);
+      const state = await agentState(agentId);
+      const key = state.keyBySessionId.get(sessionId);
+      if (key !== undefined && state.entries.get(key)?.sessionId === sessionId) {
+        didChange.fire({ reason: 'updated', agentId, key, sessionId });
+      }
+      inBackground(fsyncCoalesced(agentId, sessionId, path), 'transcript fsync', { agentId, sessionId });
+      if (state.dirty) inBackground(persistSoon(agentId, state), 'session index write', { agentId });
     },
 
     async read(agentId, sessionId, options = {}) {
@@ -328,6 +389,7 @@ export function createSessionStore(deps: SessionStoreDeps): SessionStore {
     },
 
     async flush() {
+      while (background.size > 0) await Promise.all([...background]);
       await queue.idle();
       for (const agentId of [...agents.keys()]) {
         await withAgent(agentId, async (state) => {

@@ -189,15 +189,16 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
             }),
           });
           const { user } = turn;
-          // The user's words are kept even if the turn then fails or the process dies.
+          // The user's words are kept even if the turn then fails or the process dies: the append
+          // has reached the file before the model is called (docs/SESSIONS.md, "Durability").
           if (turn.append) {
             await deps.sessions.append(agentId, record.sessionId, [user]);
-            // Synced (and so announced as session.message) now, not only when the turn ends: the
+            // Committed (and so announced as session.message) now, not only when the turn ends: the
             // question a phone sent shows on the desktop while the answer is written or waits on an
-            // approval. Not awaited: the model request does not wait on the disk.
+            // approval. Its fsync runs in the background: the model request does not wait on the disk.
             void deps.sessions
-              .sync(agentId, record.sessionId)
-              .catch((error: unknown) => log.warn('cannot sync the user message', { error: String(error) }));
+              .commit(agentId, record.sessionId)
+              .catch((error: unknown) => log.warn('cannot commit the user message', { error: String(error) }));
           }
           markTurnPhase('user-durable');
           const engine = deps.engineFor?.(agentId, run.sessionKey);
@@ -263,10 +264,12 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
             await deps.sessions.append(agentId, record.sessionId, answer);
           }
           markTurnPhase('reply-appended');
-          // On disk before the final event: a client that reacts to it (events, chat.history,
-          // OpenClaw's session.message, which the sync announces) finds the turn complete.
-          await deps.sessions.sync(agentId, record.sessionId);
-          markTurnPhase('reply-synced');
+          // Written and announced before the final event: a client that reacts to it (events,
+          // chat.history, OpenClaw's session.message, which the commit announces) finds the turn
+          // complete. The fsync follows in the background (shared with the next turn's when they
+          // overlap): kill -9 loses nothing written, only a power cut in those milliseconds could.
+          await deps.sessions.commit(agentId, record.sessionId);
+          markTurnPhase('reply-committed');
           if (outcome.status === 'ok') {
             end('ok');
             publisher.final(outcome.usage, outcome.stopReason, outcome.model);
