@@ -1,5 +1,5 @@
 import { type Disposable, toDisposable } from '../base/disposable.js';
-import type { ConfigService } from '../config/index.js';
+import type { HearthConfigService } from './hearth-config.js';
 
 /** The agents a host serves: `main` (always there, even with no list) plus every `agents.list[].id`, in that order. */
 export function configuredAgentIds(agents: { list: readonly { id: string }[] }): string[] {
@@ -14,7 +14,7 @@ export function configuredAgentIds(agents: { list: readonly { id: string }[] }):
  * per-agent upkeep (file watchers, seeding) then follows hearth.json without a restart.
  */
 export function followAgents(
-  config: Pick<ConfigService, 'current' | 'onDidChange'>,
+  config: Pick<HearthConfigService, 'current' | 'onDidChange'>,
   start: (agentId: string) => Disposable | undefined,
 ): Disposable {
   const running = new Map<string, Disposable | undefined>();

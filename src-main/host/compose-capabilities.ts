@@ -3,7 +3,6 @@ import type { RuntimeServices } from '../agent/index.js';
 import type { Clock } from '../base/clock.js';
 import { AsyncDisposableStore } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
-import type { ConfigService } from '../config/index.js';
 import type { ApprovalPrompter } from '../exec/index.js';
 import type { GatewayCore } from '../gateway/gateway-core.js';
 import type { HearthPaths } from '../paths/index.js';
@@ -12,6 +11,7 @@ import type { SecretStore } from '../secrets/index.js';
 import { openSecretStore } from '../secrets/index.js';
 import { createChannelOutbox } from './channel-outbox.js';
 import { createChannelToolsSlot } from './channel-tools-slot.js';
+import type { HearthConfigService } from './hearth-config.js';
 import { modelTextOf } from './model-text-of.js';
 import { whenFirstClient } from './when-first-client.js';
 import { wireAgent } from './wire-agent.js';
@@ -34,7 +34,7 @@ import { wireWorkspace } from './wire-workspace.js';
 
 export interface ComposeOptions {
   core: GatewayCore;
-  config: ConfigService;
+  config: HearthConfigService;
   paths: HearthPaths;
   clock: Clock;
   log: Logger;

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import type { Clock } from '../base/clock.js';
 import { type Disposable, DisposableStore } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
-import type { ConfigService } from '../config/index.js';
 import type { GatewayCore } from '../gateway/gateway-core.js';
 import {
   createActiveRecall,
@@ -35,13 +34,14 @@ import type { ToolDefinition } from '../tools/tool.js';
 import { withUsageTag } from '../usage/index.js';
 import { configuredAgentIds, followAgents } from './agent-roster.js';
 import { registerDreamsMethods, registerMemoryMethods, registerMemoryModelMethods } from './capability-methods.js';
+import type { HearthConfigService } from './hearth-config.js';
 import { dreamEveryAgent } from './nightly-dreaming.js';
 import { ingestRecentTranscripts } from './recent-transcripts.js';
 import { accountOfSession, personalScope } from './session-person.js';
 
 export interface ComposeMemoryDeps {
   core: Pick<GatewayCore, 'registry' | 'bus'>;
-  config: Pick<ConfigService, 'current' | 'onDidChange' | 'patch'>;
+  config: Pick<HearthConfigService, 'current' | 'onDidChange' | 'patch'>;
   /** The parsed `memory` block (read once at start). */
   memoryConfig: MemoryConfig;
   /** The plugin filling the `memory` slot. */

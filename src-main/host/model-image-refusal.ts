@@ -1,6 +1,6 @@
-import type { ConfigService } from '../config/index.js';
 import { type ModelCatalog, parseModelRef, resolveModelSelection } from '../providers/index.js';
 import type { ToolContext } from '../tools/tool.js';
+import type { HearthConfigService } from './hearth-config.js';
 
 /**
  * Why the model of a tool call would not see an image (a text-only model, or an API kind that
@@ -8,7 +8,7 @@ import type { ToolContext } from '../tools/tool.js';
  * the browser's screenshots) send a note instead of bytes the model cannot use.
  */
 export function modelImageRefusal(deps: {
-  config: Pick<ConfigService, 'current'>;
+  config: Pick<HearthConfigService, 'current'>;
   /** The model catalog, once the runtime exists (it is built after the tools). */
   catalog(): Pick<ModelCatalog, 'imageRefusal'> | undefined;
 }): (context: Pick<ToolContext, 'agentId' | 'modelRef'>) => string | undefined {

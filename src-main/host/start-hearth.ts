@@ -5,7 +5,6 @@ import { appRootFrom } from '../base/app-root.js';
 import { type Clock, systemClock } from '../base/clock.js';
 import { AsyncDisposableStore, toDisposable } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
-import { ConfigService } from '../config/index.js';
 import type { ApprovalPrompter } from '../exec/index.js';
 import { ApiTokenStore } from '../gateway/auth/api-tokens.js';
 import { BootstrapTokenStore } from '../gateway/auth/bootstrap-tokens.js';
@@ -30,6 +29,7 @@ import type { SecretStore } from '../secrets/index.js';
 import { configuredAgentIds } from './agent-roster.js';
 import { watchCanvas } from './canvas-watcher.js';
 import type { Capabilities } from './compose-capabilities.js';
+import { type HearthConfigService, openHearthConfig } from './hearth-config.js';
 import type { HearthHost } from './hearth-host.js';
 import { lanUrls } from './lan-addresses.js';
 import { HEARTH_VERSION } from './version.js';
@@ -93,7 +93,7 @@ export async function controlUiRoot(root: string | undefined, home: string): Pro
 export async function startHearth(options: StartHearthOptions): Promise<HearthHost> {
   const clock = options.clock ?? systemClock;
   // An agent's workspace may be configured (agents.list[].workspace): read from the live config.
-  let liveConfig: ConfigService | undefined;
+  let liveConfig: HearthConfigService | undefined;
   const paths: HearthPaths = createHearthPaths(options.home, {
     workspaceOf: (agentId) => configuredWorkspace(liveConfig?.current.agents, agentId),
   });
@@ -105,7 +105,7 @@ export async function startHearth(options: StartHearthOptions): Promise<HearthHo
     const bootLog = options.log ?? createFileLogger(paths.logsDir, 'gateway', 'info', () => logSecrets);
     // Before anything reads the home: a crash-twice restore, the newer-file refusal, migrations (docs/UPGRADES.md).
     const upgrade = await prepareStartUpgrade({ paths, clock, log: bootLog, appVersion: HEARTH_VERSION });
-    const config = root.add(await ConfigService.open({ path: paths.configFile, clock, log: bootLog }));
+    const config = root.add(await openHearthConfig({ path: paths.configFile, clock, log: bootLog }));
     liveConfig = config;
     const log =
       options.log ?? createFileLogger(paths.logsDir, 'gateway', config.current.logging.level, () => logSecrets);

@@ -13,7 +13,6 @@ import type { Clock } from '../base/clock.js';
 import { type AsyncDisposable, AsyncDisposableStore } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
 import { markTurnPhase } from '../base/turn-phases.js';
-import type { ConfigService } from '../config/index.js';
 import type { GatewayCore } from '../gateway/gateway-core.js';
 import type { HearthPaths } from '../paths/index.js';
 import type { InstalledPlugins } from '../plugins/index.js';
@@ -23,6 +22,7 @@ import type { Lanes, SessionStore } from '../sessions/index.js';
 import { createToolCatalogue, resolveToolCatalogueSettings, type TurnToolSet } from '../tools/catalogue/index.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { type UsageService, withUsageTag } from '../usage/index.js';
+import type { HearthConfigService } from './hearth-config.js';
 import { accountOfSession, memoryFlushTarget } from './session-person.js';
 import type { WiredMemory } from './wire-memory.js';
 import type { WorkspaceBootstrap } from './workspace-bootstrap.js';
@@ -41,7 +41,7 @@ export interface WiredAgent extends AsyncDisposable {
  */
 export async function wireAgent(deps: {
   core: Pick<GatewayCore, 'bus'>;
-  config: Pick<ConfigService, 'current'>;
+  config: Pick<HearthConfigService, 'current'>;
   paths: HearthPaths;
   clock: Clock;
   log: Logger;

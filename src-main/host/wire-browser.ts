@@ -1,6 +1,5 @@
 import type { Clock } from '../base/clock.js';
 import type { Logger } from '../base/logger.js';
-import type { ConfigService } from '../config/index.js';
 import type { ApprovalGate } from '../exec/index.js';
 import type { HearthPaths } from '../paths/index.js';
 import type { ModelCatalog } from '../providers/index.js';
@@ -11,6 +10,7 @@ import {
   createBrowserTool,
 } from '../tools/browser/index.js';
 import type { ToolDefinition } from '../tools/tool.js';
+import type { HearthConfigService } from './hearth-config.js';
 import { modelImageRefusal } from './model-image-refusal.js';
 
 export interface WiredBrowser {
@@ -26,7 +26,7 @@ export interface WiredBrowser {
  * host's clock. Nothing starts until an agent's first browser action.
  */
 export function wireBrowser(deps: {
-  config: Pick<ConfigService, 'current'>;
+  config: Pick<HearthConfigService, 'current'>;
   paths: HearthPaths;
   clock: Clock;
   log: Logger;

@@ -4,7 +4,6 @@ import type { Clock } from '../base/clock.js';
 import { type AsyncDisposable, AsyncDisposableStore, toDisposable } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
 import { type ChannelChat, ChannelHost, createChannelSendFileTool } from '../channels/index.js';
-import type { ConfigService } from '../config/index.js';
 import type { ApprovalService } from '../exec/index.js';
 import type { CallerIdentity } from '../gateway/caller.js';
 import type { GatewayCore } from '../gateway/gateway-core.js';
@@ -22,6 +21,7 @@ import { parseSessionKey, resolveRoute } from '../sessions/index.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { ChannelOutbox } from './channel-outbox.js';
 import type { ChannelToolsSlot } from './channel-tools-slot.js';
+import type { HearthConfigService } from './hearth-config.js';
 
 /**
  * A channel message reaches chat.send as this caller: it may write a chat turn and nothing else.
@@ -103,7 +103,7 @@ function webhookOn(routes: GatewayCore['httpRoutes'], path: string): ChannelWebh
 /** The channel plugins, run by the channel host, on the gateway as channels.* (docs/CHANNELS.md). */
 export async function wireChannels(deps: {
   core: Pick<GatewayCore, 'registry' | 'bus' | 'callAs' | 'subscribeAs' | 'httpRoutes'>;
-  config: Pick<ConfigService, 'current' | 'onDidChange' | 'patch'>;
+  config: Pick<HearthConfigService, 'current' | 'onDidChange' | 'patch'>;
   paths: HearthPaths;
   clock: Clock;
   log: Logger;

@@ -2,7 +2,6 @@ import type { RuntimeServices } from '../agent/index.js';
 import type { Clock } from '../base/clock.js';
 import { type AsyncDisposable, AsyncDisposableStore, type Disposable } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
-import type { ConfigService } from '../config/index.js';
 import type { ApprovalService } from '../exec/index.js';
 import { answerApproveCommand } from '../exec/index.js';
 import type { GatewayCore } from '../gateway/gateway-core.js';
@@ -19,13 +18,14 @@ import { createAuthProber, detectOllama, localServerHostsFrom, resolveModelSelec
 import type { SecretStore } from '../secrets/index.js';
 import { answerNewSessionCommand, type RouteInput, resolveRoute, type SessionStore } from '../sessions/index.js';
 import { learnTurnMessage } from '../skills/index.js';
+import type { HearthConfigService } from './hearth-config.js';
 import { accountOfSession } from './session-person.js';
 import type { WiredMemory } from './wire-memory.js';
 
 /** The runtime on the wire: chat (with its commands and channel routing), agent, models, auth profiles, traces. */
 export function wireChat(deps: {
   core: Pick<GatewayCore, 'registry' | 'bus'>;
-  config: Pick<ConfigService, 'current' | 'patch'>;
+  config: Pick<HearthConfigService, 'current' | 'patch'>;
   clock: Clock;
   paths: HearthPaths;
   log: Logger;

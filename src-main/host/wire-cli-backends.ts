@@ -8,13 +8,13 @@ import {
   createCliEngine,
   createCliSessionStore,
 } from '../cli-backends/index.js';
-import type { ConfigService } from '../config/index.js';
 import type { ApprovalGate } from '../exec/index.js';
 import type { HearthPaths } from '../paths/index.js';
 import type { InstalledPlugins } from '../plugins/index.js';
 import type { CliBackendService } from '../plugins/sdk/index.js';
 import { parseSessionKey } from '../sessions/index.js';
 import { currentUsageTag, type UsageService } from '../usage/index.js';
+import type { HearthConfigService } from './hearth-config.js';
 
 export interface WiredCliBackends {
   /** The engine of an agent's turn in a session when its config names one (`engine`), else undefined (the model loop). */
@@ -28,7 +28,7 @@ export interface WiredCliBackends {
  * counting what the CLI reports under the turn's tag (the runtime's aroundTurn sets it).
  */
 export async function wireCliBackends(deps: {
-  config: Pick<ConfigService, 'current'>;
+  config: Pick<HearthConfigService, 'current'>;
   paths: HearthPaths;
   clock: Clock;
   log: Logger;

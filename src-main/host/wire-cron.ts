@@ -3,7 +3,6 @@ import type { RuntimeServices } from '../agent/index.js';
 import type { Clock } from '../base/clock.js';
 import { type AsyncDisposable, AsyncDisposableStore } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
-import type { ConfigService } from '../config/index.js';
 import {
   type CronJobRunner,
   type CronRunResult,
@@ -18,6 +17,7 @@ import { registerCronMethods } from '../gateway/methods/cron.js';
 import type { HearthPaths } from '../paths/index.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { ChannelOutbox } from './channel-outbox.js';
+import type { HearthConfigService } from './hearth-config.js';
 
 export interface WiredCron extends AsyncDisposable {
   cron: CronService;
@@ -30,7 +30,7 @@ export interface WiredCron extends AsyncDisposable {
  */
 export async function wireCron(deps: {
   core: Pick<GatewayCore, 'registry' | 'bus'>;
-  config: Pick<ConfigService, 'current'>;
+  config: Pick<HearthConfigService, 'current'>;
   paths: HearthPaths;
   clock: Clock;
   log: Logger;

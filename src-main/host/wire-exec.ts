@@ -3,7 +3,6 @@ import * as pty from 'node-pty';
 import type { Clock } from '../base/clock.js';
 import { type AsyncDisposable, AsyncDisposableStore } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
-import type { ConfigService } from '../config/index.js';
 import {
   type ApprovalPrompter,
   createExecCapability,
@@ -18,6 +17,7 @@ import { registerTerminalMethods } from '../gateway/methods/terminal.js';
 import type { HearthPaths } from '../paths/index.js';
 import { hasScope } from '../protocol/index.js';
 import { withUsageTag } from '../usage/index.js';
+import type { HearthConfigService } from './hearth-config.js';
 
 export interface WiredExec extends AsyncDisposable {
   exec: ExecCapability;
@@ -29,7 +29,7 @@ export interface WiredExec extends AsyncDisposable {
  * An agent's exec settings: its own `agents.list[].tools.exec`, else `agents.defaults.tools.exec`,
  * else the root `tools.exec`; read on every use, so an edit applies to the next command.
  */
-export function execConfigFor(config: Pick<ConfigService, 'current'>, agentId: string): ExecConfig {
+export function execConfigFor(config: Pick<HearthConfigService, 'current'>, agentId: string): ExecConfig {
   const { agents, tools } = config.current;
   const own = agents.list.find((agent) => agent.id === agentId)?.tools?.exec;
   return execConfigSchema.parse(own ?? agents.defaults?.tools?.exec ?? tools.exec ?? {});
@@ -38,7 +38,7 @@ export function execConfigFor(config: Pick<ConfigService, 'current'>, agentId: s
 /** The exec host, approvals (wire, native dialogs, smart triage) and terminals, with their methods. */
 export async function wireExec(deps: {
   core: Pick<GatewayCore, 'registry' | 'bus' | 'callers'>;
-  config: Pick<ConfigService, 'current'>;
+  config: Pick<HearthConfigService, 'current'>;
   paths: HearthPaths;
   clock: Clock;
   log: Logger;

@@ -1,7 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Disposable } from '../base/disposable.js';
-import type { ConfigService } from '../config/index.js';
 import { type ApprovalGate, sensitiveHomePaths } from '../exec/index.js';
 import type { HearthPaths } from '../paths/index.js';
 import type { ModelCatalog } from '../providers/index.js';
@@ -16,6 +15,7 @@ import {
   WebSearchError,
   webToolsConfigSchema,
 } from '../tools/web/index.js';
+import type { HearthConfigService } from './hearth-config.js';
 import { modelImageRefusal } from './model-image-refusal.js';
 
 /**
@@ -28,7 +28,7 @@ import { modelImageRefusal } from './model-image-refusal.js';
  * are in an agent's prompt is the tool catalogue's call (its profile; `tools.deny`).
  */
 export function wireFileAndWebTools(deps: {
-  config: Pick<ConfigService, 'current' | 'onDidChange'>;
+  config: Pick<HearthConfigService, 'current' | 'onDidChange'>;
   paths: HearthPaths;
   env: Record<string, string | undefined>;
   approvals: ApprovalGate;

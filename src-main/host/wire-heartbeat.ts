@@ -5,7 +5,6 @@ import type { RuntimeServices } from '../agent/index.js';
 import type { Clock } from '../base/clock.js';
 import { type AsyncDisposable, type Disposable, DisposableStore, toDisposable } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
-import type { ConfigService } from '../config/index.js';
 import type { GatewayEventBus } from '../gateway/event-bus.js';
 import type { GatewayCore } from '../gateway/gateway-core.js';
 import {
@@ -27,6 +26,7 @@ import type { HearthPaths } from '../paths/index.js';
 import type { ChatEvent } from '../protocol/index.js';
 import type { HeartbeatLastResult, HeartbeatStatus } from '../protocol/methods/gateway.js';
 import type { ChannelOutbox } from './channel-outbox.js';
+import type { HearthConfigService } from './hearth-config.js';
 
 /**
  * The heartbeat's own named session (never the person's main chat, whose history it would grow
@@ -66,7 +66,7 @@ export function unansweredChannelMessages(bus: Pick<GatewayEventBus, 'onDidPubli
  */
 export function wireHeartbeat(deps: {
   core: Pick<GatewayCore, 'bus' | 'statusSections'>;
-  config: Pick<ConfigService, 'current' | 'onDidChange'>;
+  config: Pick<HearthConfigService, 'current' | 'onDidChange'>;
   paths: Pick<HearthPaths, 'workspaceDir' | 'stateDir'>;
   clock: Clock;
   log: Logger;

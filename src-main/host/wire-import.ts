@@ -2,7 +2,6 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Clock } from '../base/clock.js';
 import type { Disposable } from '../base/disposable.js';
-import type { ConfigService } from '../config/index.js';
 import type { CronService } from '../cron/index.js';
 import type { AllowlistStore } from '../exec/index.js';
 import type { GatewayCore } from '../gateway/gateway-core.js';
@@ -11,6 +10,7 @@ import { createImportService } from '../import/index.js';
 import type { HearthPaths } from '../paths/index.js';
 import type { AuthProfileManager } from '../providers/index.js';
 import type { SessionStore } from '../sessions/index.js';
+import type { HearthConfigService } from './hearth-config.js';
 
 /**
  * Import from OpenClaw / Hermes (docs/IMPORT.md) through the running gateway's own stores: the
@@ -19,7 +19,7 @@ import type { SessionStore } from '../sessions/index.js';
  */
 export function wireImport(deps: {
   core: Pick<GatewayCore, 'registry'>;
-  config: Pick<ConfigService, 'current' | 'snapshot' | 'patch'>;
+  config: Pick<HearthConfigService, 'current' | 'snapshot' | 'patch'>;
   paths: HearthPaths;
   clock: Clock;
   env: Record<string, string | undefined>;

@@ -3,13 +3,13 @@ import type { Clock } from '../base/clock.js';
 import { type AsyncDisposable, DisposableStore } from '../base/disposable.js';
 import { HearthError } from '../base/errors.js';
 import type { Logger } from '../base/logger.js';
-import type { ConfigService } from '../config/index.js';
 import type { ApprovalGate } from '../exec/index.js';
 import type { GatewayCore } from '../gateway/gateway-core.js';
 import { registerMcpMethods } from '../gateway/methods/mcp.js';
 import { type AgentMcpConfig, McpAlwaysAllowed, McpHub, type McpSecretSource, planMcpImport } from '../mcp/index.js';
 import type { HearthPaths } from '../paths/index.js';
 import type { ToolDefinition } from '../tools/tool.js';
+import type { HearthConfigService } from './hearth-config.js';
 import { HEARTH_VERSION } from './version.js';
 
 export interface WiredMcp extends AsyncDisposable {
@@ -27,7 +27,7 @@ export interface WiredMcp extends AsyncDisposable {
 export async function wireMcp(deps: {
   core: Pick<GatewayCore, 'registry' | 'bus' | 'httpRoutes'>;
   paths: Pick<HearthPaths, 'stateDir'>;
-  config: Pick<ConfigService, 'current' | 'onDidChange' | 'patch'>;
+  config: Pick<HearthConfigService, 'current' | 'onDidChange' | 'patch'>;
   secrets: McpSecretSource;
   approvals: ApprovalGate;
   /** The exec hard floor's reasons against a command line (`ApprovalService.screen`). */

@@ -1,7 +1,6 @@
 import type { Clock } from '../base/clock.js';
 import type { AsyncDisposable, Disposable } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
-import type { ConfigService } from '../config/index.js';
 import type { GatewayCore } from '../gateway/gateway-core.js';
 import { type MemoryConfig, parseMemoryConfig, scopeSettingsFor } from '../memory/index.js';
 import type { HearthPaths } from '../paths/index.js';
@@ -10,6 +9,7 @@ import type { SecretStore } from '../secrets/index.js';
 import type { SessionStore } from '../sessions/index.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { type ComposeMemoryDeps, composeMemory, type HostMemory } from './compose-memory.js';
+import type { HearthConfigService } from './hearth-config.js';
 import { resolveMemoryBackend } from './memory-backend-slot.js';
 
 export interface WiredMemory extends AsyncDisposable {
@@ -31,7 +31,7 @@ export interface WiredMemory extends AsyncDisposable {
  */
 export async function wireMemory(deps: {
   core: Pick<GatewayCore, 'registry' | 'bus' | 'connectionCount' | 'onDidChangeConnections'>;
-  config: Pick<ConfigService, 'current' | 'onDidChange' | 'patch'>;
+  config: Pick<HearthConfigService, 'current' | 'onDidChange' | 'patch'>;
   plugins: InstalledPlugins;
   paths: HearthPaths;
   secrets: SecretStore;

@@ -1,10 +1,10 @@
 import type { Clock } from '../base/clock.js';
 import { type Disposable, DisposableStore } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
-import type { ConfigService } from '../config/index.js';
 import type { GatewayCore } from '../gateway/gateway-core.js';
 import type { HttpRoute } from '../gateway/http-route-registry.js';
 import { configuredAgentIds } from './agent-roster.js';
+import type { HearthConfigService } from './hearth-config.js';
 import { HEARTH_VERSION } from './version.js';
 
 /** A route whose module loads on its first request: the gateway's cold start pays nothing for it. */
@@ -26,7 +26,7 @@ function lazyRoute(paths: readonly string[], load: () => Promise<HttpRoute>): Ht
  */
 export function wireOpenAiApi(deps: {
   core: Pick<GatewayCore, 'httpRoutes' | 'authenticateBearer' | 'callAs' | 'subscribeAs'>;
-  config: Pick<ConfigService, 'current'>;
+  config: Pick<HearthConfigService, 'current'>;
   clock: Clock;
   log: Logger;
 }): Disposable {

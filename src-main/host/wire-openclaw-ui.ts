@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import type { RuntimeServices } from '../agent/index.js';
 import type { Clock } from '../base/clock.js';
 import type { Disposable } from '../base/disposable.js';
-import type { ConfigService } from '../config/index.js';
 import { type ApprovalService, approvalsHistoryPath, createApprovalHistory, type ExecConfig } from '../exec/index.js';
 import type { GatewayCore } from '../gateway/gateway-core.js';
 import { openClawDefaults, registerOpenClawUiMethods } from '../gateway/methods/openclaw-ui.js';
@@ -10,6 +9,7 @@ import type { HearthPaths } from '../paths/index.js';
 import type { SessionDefaults } from '../protocol/methods/openclaw-chat.js';
 import { resolveModelSelection } from '../providers/index.js';
 import { configuredAgentIds } from './agent-roster.js';
+import type { HearthConfigService } from './hearth-config.js';
 import { HEARTH_VERSION } from './version.js';
 
 /**
@@ -35,7 +35,7 @@ export function createSessionDefaultsSlot(): SessionDefaultsSlot & {
 /** What OpenClaw's own Control UI and apps call beyond Hearth's own methods (docs/GATEWAY.md "OpenClaw clients"). */
 export function wireOpenClawUi(deps: {
   core: Pick<GatewayCore, 'registry' | 'bus' | 'callers' | 'uptimeMs' | 'version'>;
-  config: Pick<ConfigService, 'current'>;
+  config: Pick<HearthConfigService, 'current'>;
   paths: HearthPaths;
   clock: Clock;
   services: RuntimeServices;

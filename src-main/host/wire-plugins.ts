@@ -3,11 +3,11 @@ import type { BootstrapFilesHook } from '../agent/bootstrap/index.js';
 import { runsCompiled } from '../base/app-root.js';
 import type { Disposable } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
-import type { ConfigService } from '../config/index.js';
 import type { GatewayCore } from '../gateway/gateway-core.js';
 import type { HearthPaths } from '../paths/index.js';
 import { type InstalledPlugins, loadInstalledPlugins } from '../plugins/index.js';
 import type { ToolDefinition } from '../tools/tool.js';
+import type { HearthConfigService } from './hearth-config.js';
 import { wirePluginMethods } from './wire-plugin-methods.js';
 
 export interface WiredPlugins extends Disposable {
@@ -21,7 +21,7 @@ export interface WiredPlugins extends Disposable {
  */
 export async function wirePlugins(deps: {
   core: Pick<GatewayCore, 'registry'>;
-  config: Pick<ConfigService, 'current'>;
+  config: Pick<HearthConfigService, 'current'>;
   paths: HearthPaths;
   log: Logger;
   appRoot: string;

@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import type { Clock } from '../base/clock.js';
 import { type Disposable, DisposableStore } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
-import type { ConfigService } from '../config/index.js';
 import type { GatewayCore } from '../gateway/gateway-core.js';
 import { registerSkillsMethods } from '../gateway/methods/skills.js';
 import type { HearthPaths } from '../paths/index.js';
@@ -10,6 +9,7 @@ import type { SecretStore } from '../secrets/index.js';
 import { createSkillService, createSkillTools, type SkillService } from '../skills/index.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { configuredAgentIds } from './agent-roster.js';
+import type { HearthConfigService } from './hearth-config.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -25,7 +25,7 @@ export interface WiredSkills extends Disposable {
  */
 export function wireSkills(deps: {
   core: Pick<GatewayCore, 'registry'>;
-  config: Pick<ConfigService, 'current'>;
+  config: Pick<HearthConfigService, 'current'>;
   paths: HearthPaths;
   clock: Clock;
   log: Logger;

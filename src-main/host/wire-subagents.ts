@@ -5,7 +5,6 @@ import type { Clock } from '../base/clock.js';
 import { DisposableStore } from '../base/disposable.js';
 import { HearthError } from '../base/errors.js';
 import type { Logger } from '../base/logger.js';
-import type { ConfigService } from '../config/index.js';
 import type { GatewayCore } from '../gateway/gateway-core.js';
 import type { AgentEvent, ChatEvent } from '../protocol/events.js';
 import { DEFAULT_AGENT_ID, type Lanes, normalizeSessionKey, type SessionStore } from '../sessions/index.js';
@@ -13,6 +12,7 @@ import { createSubagents, type Subagents, subagentsSettings } from '../subagents
 import { createSessionsSendTool, createSubagentTools } from '../tools/sessions/index.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import { type UsageService, withUsageTag } from '../usage/index.js';
+import type { HearthConfigService } from './hearth-config.js';
 
 export interface WiredSubagents {
   subagents: Subagents;
@@ -28,7 +28,7 @@ export interface WiredSubagents {
  */
 export function wireSubagents(deps: {
   core: Pick<GatewayCore, 'registry' | 'bus'>;
-  config: Pick<ConfigService, 'current'>;
+  config: Pick<HearthConfigService, 'current'>;
   clock: Clock;
   log: Logger;
   services: RuntimeServices;

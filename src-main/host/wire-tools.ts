@@ -1,7 +1,6 @@
 import type { Clock } from '../base/clock.js';
 import { AsyncDisposableStore } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
-import type { ConfigService } from '../config/index.js';
 import type { ExecCapability } from '../exec/index.js';
 import type { GatewayCore } from '../gateway/gateway-core.js';
 import type { HearthPaths } from '../paths/index.js';
@@ -12,6 +11,7 @@ import type { SkillService } from '../skills/index.js';
 import { createCanvasTools } from '../tools/canvas/index.js';
 import { createSessionTools, type SessionSearchIndex } from '../tools/sessions/index.js';
 import type { ToolDefinition } from '../tools/tool.js';
+import type { HearthConfigService } from './hearth-config.js';
 import { wireBrowser } from './wire-browser.js';
 import { wireFileAndWebTools } from './wire-file-web-tools.js';
 import { wireSkills } from './wire-skills.js';
@@ -33,7 +33,7 @@ export interface WiredTools {
  */
 export function wireTools(deps: {
   core: Pick<GatewayCore, 'registry'>;
-  config: ConfigService;
+  config: HearthConfigService;
   paths: HearthPaths;
   clock: Clock;
   log: Logger;

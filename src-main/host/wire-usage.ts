@@ -2,11 +2,11 @@ import { join } from 'node:path';
 import type { Clock } from '../base/clock.js';
 import { DisposableStore } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
-import type { ConfigService } from '../config/index.js';
 import type { GatewayCore } from '../gateway/gateway-core.js';
 import { registerUsageMethods } from '../gateway/methods/usage.js';
 import type { HearthPaths } from '../paths/index.js';
 import { createUsageService, type UsageService } from '../usage/index.js';
+import type { HearthConfigService } from './hearth-config.js';
 
 export interface WiredUsage extends UsageService {}
 
@@ -17,7 +17,7 @@ export interface WiredUsage extends UsageService {}
  */
 export async function wireUsage(deps: {
   core: Pick<GatewayCore, 'registry' | 'bus'>;
-  config: Pick<ConfigService, 'current' | 'patch' | 'onDidChange'>;
+  config: Pick<HearthConfigService, 'current' | 'patch' | 'onDidChange'>;
   paths: HearthPaths;
   clock: Clock;
   log: Logger;

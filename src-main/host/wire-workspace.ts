@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import type { BootstrapFilesHook } from '../agent/bootstrap/index.js';
 import type { Logger } from '../base/logger.js';
-import type { ConfigService } from '../config/index.js';
 import { type MemoryConfig, parseMemoryConfig } from '../memory/index.js';
 import type { HearthPaths } from '../paths/index.js';
+import type { HearthConfigService } from './hearth-config.js';
 import { personalFolders } from './session-person.js';
 import { composeWorkspaceBootstrap, type WorkspaceBootstrap } from './workspace-bootstrap.js';
 
@@ -14,7 +14,7 @@ import { composeWorkspaceBootstrap, type WorkspaceBootstrap } from './workspace-
  * filled in when they load).
  */
 export function wireWorkspace(deps: {
-  config: ConfigService;
+  config: HearthConfigService;
   paths: HearthPaths;
   log: Logger;
   appRoot: string;

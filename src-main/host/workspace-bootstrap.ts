@@ -9,9 +9,9 @@ import {
 } from '../agent/bootstrap/index.js';
 import type { Disposable } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
-import type { ConfigService } from '../config/index.js';
 import type { HearthPaths } from '../paths/index.js';
 import { configuredAgentIds, followAgents } from './agent-roster.js';
+import type { HearthConfigService } from './hearth-config.js';
 
 export interface SessionRef {
   agentId: string;
@@ -21,7 +21,7 @@ export interface SessionRef {
 }
 
 export interface WorkspaceBootstrapDeps {
-  config: Pick<ConfigService, 'current' | 'onDidChange'>;
+  config: Pick<HearthConfigService, 'current' | 'onDidChange'>;
   paths: Pick<HearthPaths, 'workspaceDir'>;
   log: Logger;
   /** `resources/workspace/`: the files a new workspace starts with. */
