@@ -107,3 +107,47 @@ describe('Dreaming progress over the gateway', () => {
     expect((status.payload as { run: DreamRunView }).run).toEqual(last);
   }, 90_000);
 });
+
+describe('Dreaming progress from the schedule', () => {
+  it('the nightly run reports as schedule, and per person with per-user memory', async () => {
+    const home = await createTempHome();
+    await writeFile(
+      join(home.home, 'hearth.json'),
+      JSON.stringify({ memory: { scope: 'per-user', dreaming: { enabled: true, cron: '* * * * * *' } } }),
+    );
+    const bob = join(home.home, 'workspace', 'users', 'bob');
+    await mkdir(join(bob, 'memory'), { recursive: true });
+    await writeFile(join(bob, 'memory', '2026-11-20.md'), '- Bob takes black coffee\n');
+    await plantRecalls(
+      bob,
+      [{ text: 'Bob takes black coffee', path: 'users/bob/memory/2026-11-20.md', line: 1 }],
+      new Date(),
+    );
+    const scheduled = await startTestHost({ home: home.home, env: { HEARTH_SECRET_STORE: 'file' } });
+    const { socket: watcher } = await connectRaw(scheduled.wsUrl, {
+      token: scheduled.token,
+      scopes: ['operator.admin'],
+    });
+    try {
+      const frame = await watcher.next((f) => {
+        const payload = f.payload as { reason?: string; run?: DreamRunView } | undefined;
+        return f.event === 'dreams.changed' && payload?.reason === 'progress' && payload.run?.state === 'done';
+      }, 30_000);
+      expect(frame.payload).toMatchObject({
+        agentId: 'main',
+        userId: 'bob',
+        run: { origin: 'schedule', mode: 'apply', state: 'done', result: { promoted: 1 } },
+      });
+      // The schedule fires every second here: the status holds that run or already the next one,
+      // never one read as interrupted while its process is making it.
+      const status = await watcher.request('dreams.status', { userId: 'bob' });
+      const run = (status.payload as { run: DreamRunView }).run;
+      expect(run.origin).toBe('schedule');
+      expect(['running', 'done']).toContain(run.state);
+    } finally {
+      watcher.close();
+      await scheduled.close();
+      await home.cleanup();
+    }
+  }, 60_000);
+});

@@ -98,8 +98,8 @@ export class MemoryService {
             reporting: {
               origin,
               onChange: (run: DreamRunView) => {
-                if (run.state === 'running') this.runsHere.add(run.id);
-                else this.runsHere.delete(run.id);
+                // Ours until dream() returns: its last state may still be on its way to the file.
+                this.runsHere.add(run.id);
                 this.deps.onDreamProgress?.(agentId, scope, run);
               },
             },
@@ -122,7 +122,21 @@ export class MemoryService {
     const resolved: DreamMode =
       mode === true ? (this.deps.config.dreaming.review ? 'review' : 'apply') : mode === false ? 'preview' : mode;
     const deps = await this.dreamingDeps(agentId, scope, options.origin ?? 'app');
-    const summary = await runDreaming(deps, { mode: resolved });
+    let runId: string | undefined;
+    const reporting = deps.reporting && {
+      ...deps.reporting,
+      onChange: (run: DreamRunView) => {
+        runId = run.id;
+        deps.reporting!.onChange(run);
+      },
+    };
+    let summary: DreamSummary;
+    try {
+      summary = await runDreaming({ ...deps, reporting }, { mode: resolved });
+    } finally {
+      // runDreaming resolves once the run file holds the end state: from now on the file speaks for it.
+      if (runId) this.runsHere.delete(runId);
+    }
     // Kept beside the scope's Dreaming state, so "last run" survives a restart.
     await writeLastDream(deps.workspaceDir, scope, {
       at: this.deps.clock.now(),
