@@ -30,7 +30,14 @@ export type {
   TurnStatus,
 } from './runner/runner-types.js';
 export type { EngineTurnInput, TurnEngine } from './runner/turn-engine.js';
-export { type AgentPause, createAgentPause, PAUSED_MESSAGE, type PauseState } from './runtime/agent-pause.js';
+export {
+  type AgentPause,
+  createAgentPause,
+  PAUSED_MESSAGE,
+  type PauseSaving,
+  type PauseState,
+} from './runtime/agent-pause.js';
+export { agentPausePath, pauseSavingAt, readSavedPause } from './runtime/agent-pause-file.js';
 export {
   type AgentRuntime,
   type AgentRuntimeDeps,

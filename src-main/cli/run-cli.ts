@@ -37,6 +37,7 @@ const groups: Record<string, () => Promise<Register>> = {
   channels: async () => (await import('./commands/channels.js')).registerChannelsCommands,
   skills: async () => (await import('./commands/skills.js')).registerSkillsCommands,
   agents: async () => (await import('./commands/agents.js')).registerAgentsCommands,
+  agent: async () => (await import('./commands/agent.js')).registerAgentCommands,
   import: async () => (await import('./commands/import.js')).registerImportCommands,
 };
 

@@ -26,7 +26,7 @@ import type { Attachment } from '../messages.js';
 import { runTurn } from '../runner/run-turn.js';
 import type { RunnerContextHooks, RunnerDeps, TurnOutcome } from '../runner/runner-types.js';
 import type { TurnEngine } from '../runner/turn-engine.js';
-import { type AgentPause, createAgentPause } from './agent-pause.js';
+import { type AgentPause, createAgentPause, type PauseSaving } from './agent-pause.js';
 import { listModelRows, type ModelRowView } from './list-models.js';
 import { RunEventPublisher, type RuntimeEventSink } from './run-events.js';
 import { type RunRecord, RunRegistry } from './run-registry.js';
@@ -69,6 +69,8 @@ export interface AgentRuntimeDeps {
         RunnerContextHooks & {
           /** The user message is durable: work that needs only it (active recall) may start now. */
           userDurable?(user: { id: string; text: string }, earlierUserTexts: string[]): void;
+          /** The turn's end event is out: deferred diagnostics (the cache trace) are recorded now. */
+          afterTurn?(): void;
         })
     | undefined;
   newId?(): string;
@@ -84,6 +86,8 @@ export interface AgentRuntimeDeps {
    * for an engine config it cannot honour.
    */
   engineFor?(agentId: string, sessionKey: string): TurnEngine | undefined;
+  /** Where "Pause agent" is kept across restarts (state/agent-pause.json); without it, in memory only. */
+  pauseSaving?: PauseSaving;
 }
 
 export interface StartTurnInput {
@@ -218,7 +222,7 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
             });
           const request = async (): Promise<Parameters<typeof runTurn>[1]> => {
             // Made first, so recall runs alongside the system prompt and tools being assembled.
-            const hooks = deps.hooks?.(scope);
+            hooks = deps.hooks?.(scope);
             hooks?.userDurable?.(
               user,
               turn.history.flatMap((m) => (m.kind === 'user' && m.id !== user.id ? [m.text] : [])),
@@ -245,6 +249,7 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
               onEvent: (event) => publisher.onRunnerEvent(event),
             };
           };
+          let hooks: ReturnType<NonNullable<AgentRuntimeDeps['hooks']>>;
           let runModels: () => Promise<TurnOutcome>;
           if (engine) runModels = runEngine(engine);
           else {
@@ -283,6 +288,7 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
             log.warn('turn failed', { error: error.message });
             publisher.error(error.message, (error as { reason?: string }).reason);
           }
+          hooks?.afterTurn?.();
         },
         { signal: run.controller.signal },
       );
@@ -299,7 +305,7 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
     }
   }
 
-  const pause = createAgentPause(deps.clock);
+  const pause = createAgentPause(deps.clock, deps.pauseSaving);
   const runtime: AgentRuntime = {
     auth: deps.auth,
     sessions: deps.sessions,

@@ -21,6 +21,7 @@ import {
 } from '../../providers/index.js';
 import type { SecretStore } from '../../secrets/index.js';
 import type { Lanes, SessionStore } from '../../sessions/index.js';
+import { agentPausePath, pauseSavingAt } from './agent-pause-file.js';
 import { type AgentRuntime, type AgentRuntimeDeps, createAgentRuntime } from './agent-runtime.js';
 import type { RuntimeEventSink } from './run-events.js';
 
@@ -94,6 +95,8 @@ export async function createRuntimeServices(deps: RuntimeServicesDeps): Promise<
       auth,
       modelSelection: (agentId) => resolveModelSelection(deps.agents(), agentId),
       workspaceDir: (agentId) => deps.paths.workspaceDir(agentId),
+      // Read before any turn can start, so a paused Hearth comes back paused (heartbeat, cron, channels).
+      pauseSaving: await pauseSavingAt(agentPausePath(deps.paths.stateDir), deps.log.child({ part: 'agent-pause' })),
     }),
   );
   return {

@@ -75,7 +75,7 @@ export function registerAgentMethods(router: MethodRouter, deps: AgentMethodsDep
     }),
   );
   // "Pause agent": the runtime's switch refuses new turns of every kind while on (agent-pause.ts).
-  store.add(router.handle('agent.pause', async () => runtime.pause.pause()));
+  store.add(router.handle('agent.pause', async (params) => runtime.pause.pause(params.reason)));
   store.add(router.handle('agent.resume', async () => runtime.pause.resume()));
   store.add(router.handle('agent.pause.status', async () => runtime.pause.state));
   if (deps.bus) {

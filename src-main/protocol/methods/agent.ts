@@ -29,6 +29,10 @@ export interface AgentPauseState {
   paused: boolean;
   /** When it was paused (ms since the epoch), while paused. */
   since?: number;
+  /** The reason the person gave (`hearth agent pause --reason`), while paused. */
+  reason?: string;
+  /** The saved pause could not be read at start, so Hearth started paused: the file and what is wrong. */
+  problem?: string;
 }
 
 export const agentMethods = {
@@ -57,7 +61,7 @@ export const agentMethods = {
   'agent.pause': method<AgentPauseState>()({
     scope: 'operator.write',
     controlPlaneWrite: true,
-    params: z.object({}).strict(),
+    params: z.object({ reason: z.string().max(500).optional() }).strict(),
   }),
   'agent.resume': method<AgentPauseState>()({
     scope: 'operator.write',
