@@ -570,7 +570,6 @@ export const en = {
   'dreams.how.apply': 'Apply: run now and write the promotions into MEMORY.md straight away.',
   'dreams.how.run':
     'Run now: what the nightly run does: in review mode the promotions wait for you under Review, otherwise a preview.',
-  'dreams.running': 'Dreaming… reading notes and recalls, scoring candidates (started {when}).',
   'dreams.starting': 'Starting Dreaming… (asked {when})',
   'dreams.runState.running': 'Dreaming now (started {when})',
   'dreams.runState.done': 'Last run finished {when}',

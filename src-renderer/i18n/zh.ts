@@ -558,7 +558,6 @@ export const zh: Record<MessageKey, string> = {
   'dreams.how.preview': '预览：试运行。查看做梦会提升什么；不写入任何内容。',
   'dreams.how.apply': '应用：立即运行，并直接把提升内容写入 MEMORY.md。',
   'dreams.how.run': '立即运行：与夜间运行相同：审阅模式下提升内容在“审阅”中等你处理，否则为预览。',
-  'dreams.running': '正在做梦……读取笔记和回忆，为候选打分（开始于 {when}）。',
   'dreams.starting': '正在开始做梦……（请求于 {when}）',
   'dreams.runState.running': '正在做梦（开始于 {when}）',
   'dreams.runState.done': '上次运行完成于 {when}',

@@ -52,7 +52,7 @@ export interface DreamsState {
   candidates: PromotionCandidate[];
   promoted: string[];
   running: boolean;
-  /** When the run going now started (epoch ms), for "Dreaming… (started …)". */
+  /** When this view asked for a run (epoch ms), for "Starting Dreaming… (asked …)". */
   runStartedAt?: number;
   /** What the last run from this view did: its mode, counts and what it queued or promoted. */
   result?: DreamsRunResult;
