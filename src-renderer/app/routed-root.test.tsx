@@ -192,6 +192,30 @@ describe('hash routes', () => {
     expect(app.gateway.calls('agent.resume')).toEqual([{}]);
   });
 
+  it('shows a pause restored at start with its reason, and a damaged saved pause with its problem', async () => {
+    app = startTestApp(
+      { 'agent.pause.status': () => ({ paused: true, since: 1, reason: 'on holiday' }) },
+      { view: 'settings' },
+    );
+    renderWithStores(
+      app,
+      <RoutedRoot hash={fakeHash('')} desktop pair={() => {}}>
+        <App />
+      </RoutedRoot>,
+    );
+    await act(() => app.client.waitForConnected());
+    const banner = await screen.findByText('· on holiday');
+    expect(banner.closest('[role="status"]')?.textContent).toMatch(/^Hearth is paused: .*· on holiday/);
+    act(() =>
+      app.gateway.emit('agent.pause.changed', {
+        paused: true,
+        problem: '/home/x/state/agent-pause.json cannot be read (paused: expected boolean)',
+      }),
+    );
+    expect(await screen.findByText(/· \/home\/x\/state\/agent-pause\.json cannot be read/)).toBeTruthy();
+    expect(screen.queryByText('· on holiday')).toBeNull();
+  });
+
   it('quick ask shows a refusal where the person asked, and keeps the question', async () => {
     app = startTestApp({
       'sessions.create': () => ({ key: 'agent:main:quick-2' }),

@@ -37,6 +37,7 @@ export function RoutedRoot({ hash, desktop, pair, dismissQuickAsk, children }: R
   const [refused, setRefused] = useState<string>();
   const paused = useDomain('pause', (s) => s.paused);
   const pauseError = useDomain('pause', (s) => s.error);
+  const pauseWhy = useDomain('pause', (s) => s.problem ?? s.reason);
   const { pause } = useStores();
 
   useEffect(() => {
@@ -72,6 +73,7 @@ export function RoutedRoot({ hash, desktop, pair, dismissQuickAsk, children }: R
       {paused && (
         <div className="conn-banner agent-paused" role="status">
           <span>{t('pause.banner')}</span>
+          {pauseWhy && <span className="muted">· {pauseWhy}</span>}
           {pauseError && <span className="muted">· {pauseError}</span>}
           <button type="button" className="button" onClick={() => void pause.getState().resume()}>
             {t('pause.resume')}

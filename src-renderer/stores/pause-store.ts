@@ -1,12 +1,20 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { AgentPauseState } from '../../src-main/protocol/methods/agent.js';
 import { errorText, type GatewayPort } from './gateway-port.js';
 
 export interface PauseStoreState {
   /** "Pause agent" is on (the tray, or any client): new messages are refused until Resume. */
   paused: boolean;
+  /** The reason given with the pause (`hearth agent pause --reason`). */
+  reason?: string;
+  /** The saved pause could not be read at start, so Hearth came up paused: the server's words. */
+  problem?: string;
   error?: string;
   resume(): Promise<void>;
 }
+
+/** A pause survives restarts, so the banner says why it is on (the reason, or a damaged saved state). */
+const shown = (state: AgentPauseState) => ({ paused: state.paused, reason: state.reason, problem: state.problem });
 
 /**
  * Follows agent.pause.changed, and reads the state on every (re)connect, so every view can say
@@ -18,18 +26,18 @@ export function createPauseStore(client: GatewayPort): StoreApi<PauseStoreState>
     async resume() {
       try {
         const state = await client.request('agent.resume', {});
-        set({ paused: state.paused, error: undefined });
+        set({ ...shown(state), error: undefined });
       } catch (error) {
         set({ error: errorText(error) });
       }
     },
   }));
-  const changes = client.on('agent.pause.changed', (state) => store.setState({ paused: state.paused }));
+  const changes = client.on('agent.pause.changed', (state) => store.setState(shown(state)));
   const connects = client.onDidConnect(() => {
     client.request('agent.pause.status', {}).then(
-      (state) => store.setState({ paused: state.paused }),
+      (state) => store.setState(shown(state)),
       // An older gateway without pausing: never paused.
-      () => store.setState({ paused: false }),
+      () => store.setState({ paused: false, reason: undefined, problem: undefined }),
     );
   });
   return Object.assign(store, {
