@@ -51,6 +51,8 @@ export function createRemoteRelay(deps: RemoteRelayDeps): InProcessGateway {
         ended = true;
         socket?.close(code === 1006 ? 1000 : code, reason.slice(0, 120));
         resolveClosed({ code, reason });
+        // Nothing more comes on this connection: release the window's frame subscriptions with it.
+        frames.dispose();
       };
       const deliver = (frame: ServerFrame) => {
         if (!ended) frames.fire(frame);

@@ -10,9 +10,11 @@ import { openSecretStore, type SecretStore } from '../secrets/index.js';
 import { createTempHome } from '../testing/temp-home.js';
 import { startTestHost, type TestHost } from '../testing/test-host.js';
 import { DEVICE_KEY_ACCOUNT, deviceTokenAccount, RemoteGatewayIdentity } from './remote-gateway-identity.js';
+import { GATEWAYS_CHANNEL, serveGatewaysIpc } from './remote-gateway-ipc.js';
 import { type PairingProgress, pairDesktop, RemotePairingError } from './remote-gateway-pairing.js';
 import { createRemoteRelay, PIN_MISMATCH_CODE } from './remote-gateway-relay.js';
 import { CertificatePinError, openPinnedSocket } from './remote-gateway-socket.js';
+import { createGatewaySwitch, type GatewaysView, LOCAL_GATEWAY } from './remote-gateway-switch.js';
 
 // A real Hearth gateway with its remote-facing listener (TLS, self-signed) on loopback, and
 // this desktop's identity in a real (encrypted-file) secret store in a temp home of its own.
@@ -214,5 +216,88 @@ describe('desktop remote-gateway mode against a real TLS gateway', () => {
     const error = await pairDesktop(expired, pairingDeps()).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RemotePairingError);
     expect(error).toMatchObject({ kind: 'expired', message: expect.stringMatching(/expired/) });
+  });
+});
+
+describe('the gateway switch and its IPC channel', () => {
+  it('pairs through the switch, uses the paired gateway, switches back to this computer and forgets it', async () => {
+    const local = { connectInProcess: () => other.gateway.connectInProcess({ displayName: 'local window' }) };
+    let reloads = 0;
+    const switcher = createGatewaySwitch({
+      ...pairingDeps(),
+      local,
+      reloadWindows: () => {
+        reloads += 1;
+      },
+      logger: silentLogger,
+    });
+    await switcher.load();
+    expect(switcher.view).toEqual({ active: LOCAL_GATEWAY, gateways: [] });
+    const views: GatewaysView[] = [];
+    const watch = switcher.onDidChange((view) => views.push(view));
+    const progress: PairingProgress[] = [];
+    const waiting = new Promise<void>((resolve) => {
+      const sub = switcher.onDidChange((view) => {
+        if (view.pairing?.phase === 'waiting' && view.pairing.requestId) {
+          progress.push({ phase: 'waiting', deviceId: '', expiresAt: 0, requestId: view.pairing.requestId });
+          sub.dispose();
+          resolve();
+        }
+      });
+    });
+    const paired = switcher.pair(await setupLink());
+    await waiting;
+    await approveWhenWaiting(progress);
+    await paired;
+    const [gateway] = switcher.view.gateways;
+    expect(switcher.view.active).toBe(gateway!.id);
+    expect(switcher.view.pairing).toBeUndefined();
+    expect(reloads).toBe(1);
+    expect(JSON.stringify(views)).not.toContain((await identity.token(gateway!.id))!);
+
+    // A window now goes to the paired gateway through the pinned relay, not to this computer's.
+    const through = switcher.gateway.connectInProcess();
+    expect(through.connId).toMatch(/^remote-/);
+    through.dispose();
+
+    // IPC: only our own top-level document is heard; bad commands are named.
+    const handlers = new Map<string, (event: unknown, ...args: unknown[]) => unknown>();
+    const sent: unknown[] = [];
+    const ipc = serveGatewaysIpc({
+      ipcMain: {
+        handle: (channel, listener) => handlers.set(channel, listener as never),
+        removeHandler: (channel) => handlers.delete(channel),
+      },
+      switcher,
+      appOrigin: 'app://hearth',
+      receivers: () => [{ send: (_channel, view) => sent.push(view), isDestroyed: () => false }],
+      logger: silentLogger,
+    });
+    const invoke = (url: string, command: unknown, parent: unknown = null) =>
+      handlers.get(GATEWAYS_CHANNEL)!(
+        { sender: { id: 1 }, senderFrame: { url, parent } },
+        command,
+      ) as Promise<GatewaysView>;
+    await expect(invoke('https://evil.example/', { kind: 'view' })).rejects.toThrow('not allowed');
+    await expect(invoke('app://hearth/index.html', { kind: 'view' }, {})).rejects.toThrow('not allowed');
+    await expect(invoke('app://hearth/index.html', { kind: 'use', id: '../x' })).rejects.toThrow(/use needs "id"/);
+    await expect(invoke('app://hearth/index.html', { kind: 'jump' })).rejects.toThrow(
+      /unknown gateways command "jump"/,
+    );
+
+    expect(await invoke('app://hearth/index.html', { kind: 'use', id: LOCAL_GATEWAY })).toMatchObject({
+      active: LOCAL_GATEWAY,
+    });
+    expect(reloads).toBe(2);
+    expect((await identity.read()).active).toBe(LOCAL_GATEWAY);
+    expect(await invoke('app://hearth/index.html', { kind: 'forget', id: gateway!.id })).toEqual({
+      active: LOCAL_GATEWAY,
+      gateways: [],
+    });
+    expect(await identity.token(gateway!.id)).toBeUndefined();
+    expect(sent.length).toBeGreaterThan(0);
+    ipc.dispose();
+    watch.dispose();
+    switcher.dispose();
   });
 });
