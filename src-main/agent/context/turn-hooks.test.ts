@@ -155,7 +155,10 @@ describe('turn hooks', () => {
     const { hooks, recorded } = hooksWith();
     hooks.traceContext!({ step: 0, stage: 'session_loaded', messages: [] });
     hooks.traceContext!({ step: 0, stage: 'sanitized', messages: [] });
-    hooks.traceContext!({ step: 1, stage: 'session_loaded', messages: [] });
+    hooks.traceContext!({ step: 1, stage: 'session_loaded', messages: () => [] });
+    // Recorded once the turn's end event is out, not while the model is being called.
+    expect(recorded.traces).toEqual([]);
+    hooks.afterTurn();
     expect(recorded.traces).toEqual([
       { callId: 't1-0', stage: 'session_loaded' },
       { callId: 't1-0', stage: 'sanitized' },

@@ -42,6 +42,11 @@ export type TurnHooks = AgentLoopHooks &
      * hook then awaits this same answer for that message instead of asking again.
      */
     userDurable(user: { id: string; text: string }, earlierUserTexts: string[]): void;
+    /**
+     * The turn's end event is out: the cache trace of its model calls is recorded now, off the
+     * path from the request to the answer (hashing every stage's messages costs ~1 ms a call).
+     */
+    afterTurn(): void;
   };
 
 /**
@@ -61,6 +66,7 @@ export function createTurnHooks(deps: TurnHooksDeps): TurnHooks {
     contextWindow: deps.contextWindow,
   });
   const calls = new Map<number, CallTrace>();
+  const traced: Parameters<NonNullable<AgentLoopHooks['traceContext']>>[0][] = [];
   let recall: { messageId: string; prefix: Promise<string | undefined> } | undefined;
   const startRecall = (messageId: string, message: string, history: string[]) => {
     const prefix = deps.turnPrefix({ message, history });
@@ -111,18 +117,32 @@ export function createTurnHooks(deps: TurnHooksDeps): TurnHooks {
         truncated: { originalChars: cut.originalChars, keptChars: cut.keptChars },
       };
     },
-    traceContext({ step, stage, system, tools, messages }) {
-      let call = calls.get(step);
-      if (!call) {
-        call = createCallTrace({
-          writer: deps.traceWriter,
-          sessionKey: deps.sessionKey,
-          callId: `${deps.turnId}-${step}`,
-          log: deps.log,
-        });
-        calls.set(step, call);
+    traceContext(stage) {
+      // Kept as given (messages are immutable once made) until the turn ends: see afterTurn.
+      traced.push(stage);
+    },
+    afterTurn() {
+      for (const { step, stage, system, tools, messages } of traced.splice(0)) {
+        let call = calls.get(step);
+        if (!call) {
+          call = createCallTrace({
+            writer: deps.traceWriter,
+            sessionKey: deps.sessionKey,
+            callId: `${deps.turnId}-${step}`,
+            log: deps.log,
+          });
+          calls.set(step, call);
+        }
+        try {
+          call.stage(stage, { system, tools, messages: typeof messages === 'function' ? messages() : messages });
+        } catch (error) {
+          // Tracing is diagnostics: a snapshot that cannot be made is logged, never thrown at the turn.
+          deps.log.warn('cache trace stage skipped', {
+            stage,
+            error: error instanceof Error ? error.message : String(error),
+          });
+        }
       }
-      call.stage(stage, { system, tools, messages });
     },
   };
 }

@@ -22,7 +22,8 @@ export interface AgentLoopHooks extends ToolCallHooks {
     stage: ContextTraceStage;
     system?: string;
     tools?: unknown;
-    messages: readonly unknown[];
+    /** A function when the stage's messages cost work to make: the trace makes them when it writes. */
+    messages: readonly unknown[] | (() => readonly unknown[]);
   }): void;
 }
 
@@ -124,7 +125,7 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopResu
         stage: 'stream_context',
         system: input.system,
         tools: toolSchemas,
-        messages: toModelMessages(history),
+        messages: () => toModelMessages(history),
       });
     }
     input.onEvent({ type: 'start', step, model: input.modelRef });
