@@ -12,9 +12,27 @@ export function countRawTokens(text: string): number {
   return countO200kTokens(text);
 }
 
+// The system prompt and the tool list are counted again on every model call, and are the same
+// text from turn to turn: the last few long texts' counts are kept (a string key costs one pass
+// over its characters, tokenizing ~40 of them).
+const LONG_TEXT_CHARS = 1_000;
+const LONG_TEXTS_KEPT = 16;
+const longTextTokens = new Map<string, number>();
+
 /** Token estimate with the safety margin applied (what budgets compare against). */
 export function estimateTokens(text: string): number {
-  return Math.ceil(countRawTokens(text) * TOKEN_SAFETY_MARGIN);
+  if (text.length < LONG_TEXT_CHARS) return Math.ceil(countRawTokens(text) * TOKEN_SAFETY_MARGIN);
+  const known = longTextTokens.get(text);
+  if (known !== undefined) {
+    // Most recently used last, so the oldest goes first.
+    longTextTokens.delete(text);
+    longTextTokens.set(text, known);
+    return known;
+  }
+  const tokens = Math.ceil(countRawTokens(text) * TOKEN_SAFETY_MARGIN);
+  longTextTokens.set(text, tokens);
+  if (longTextTokens.size > LONG_TEXTS_KEPT) longTextTokens.delete(longTextTokens.keys().next().value!);
+  return tokens;
 }
 
 /** The text a message contributes to a prompt, as the model would see it. */
