@@ -48,41 +48,66 @@ export function oneLine(description: string): string {
  * restart, and the prompt of the next turn starts exactly as the last call of this one ended.
  */
 export function createToolCatalogue(deps: ToolCatalogueDeps): ToolCatalogue {
+  // A turn's set is the same as the last one of its agent while the tools and settings are: it is
+  // kept, so the prompt lines, summaries and the catalogue tools (whose schemas the agent loop
+  // converts once per schema object) are not made again every turn.
+  const lastSets = new Map<
+    string,
+    { settings: string; tools: readonly ToolDefinition[]; extra: readonly ToolDefinition[]; set: TurnToolSet }
+  >();
+  const sameTools = (a: readonly ToolDefinition[], b: readonly ToolDefinition[]) =>
+    a.length === b.length && a.every((tool, index) => tool === b[index]);
   return {
     forTurn(agentId, extra = []) {
       const settings = deps.settingsFor(agentId);
-      const denied = new Set(settings.deny);
-      const seen = new Set<string>([TOOLS_SEARCH, TOOLS_LOAD]);
-      const entries: CatalogueEntry[] = [];
-      const add = (tool: ToolDefinition, source: CatalogueEntry['source']) => {
-        // The first registration of a name wins; a plugin or MCP server cannot shadow a built-in.
-        if (seen.has(tool.name) || denied.has(tool.name)) return;
-        seen.add(tool.name);
-        entries.push({ name: tool.name, summary: oneLine(tool.description), source: tool.source ?? source, tool });
-      };
-      for (const tool of deps.tools()) add(tool, 'builtin');
-      for (const tool of extra) add(tool, 'mcp');
-      const coreNames = settings.profile === 'full' ? new Set(seen) : profileCoreNames(settings);
-      const promptLines = promptLinesOf(entries, coreNames);
-      if (settings.profile === 'full') return { core: entries.map((entry) => entry.tool), entries, promptLines };
+      const tools = [...deps.tools()];
+      const settingsKey = JSON.stringify(settings);
+      const last = lastSets.get(agentId);
+      if (last && last.settings === settingsKey && sameTools(last.tools, tools) && sameTools(last.extra, extra)) {
+        return last.set;
+      }
+      const set = buildSet(settings, tools, extra);
+      lastSets.set(agentId, { settings: settingsKey, tools, extra: [...extra], set });
+      return set;
+    },
+  };
+}
 
-      const core = entries.filter((entry) => coreNames.has(entry.name)).map((entry) => entry.tool);
-      const rest = entries.filter((entry) => !coreNames.has(entry.name));
-      if (rest.length === 0) return { core, entries, promptLines };
-      const byName = new Map(rest.map((entry) => [entry.name, entry]));
-      const catalogueTools = createCatalogueTools({ entries: rest, core: new Set(core.map((tool) => tool.name)) });
-      return {
-        core: [...core, ...catalogueTools],
-        entries,
-        promptLines,
-        onDemand: {
-          callable: rest.map((entry) => entry.tool),
-          loaded: (messages) =>
-            loadedToolNames(messages)
-              .map((name) => byName.get(name)?.tool)
-              .filter((tool): tool is ToolDefinition => tool !== undefined),
-        },
-      };
+function buildSet(
+  settings: ToolCatalogueSettings,
+  tools: readonly ToolDefinition[],
+  extra: readonly ToolDefinition[],
+): TurnToolSet {
+  const denied = new Set(settings.deny);
+  const seen = new Set<string>([TOOLS_SEARCH, TOOLS_LOAD]);
+  const entries: CatalogueEntry[] = [];
+  const add = (tool: ToolDefinition, source: CatalogueEntry['source']) => {
+    // The first registration of a name wins; a plugin or MCP server cannot shadow a built-in.
+    if (seen.has(tool.name) || denied.has(tool.name)) return;
+    seen.add(tool.name);
+    entries.push({ name: tool.name, summary: oneLine(tool.description), source: tool.source ?? source, tool });
+  };
+  for (const tool of tools) add(tool, 'builtin');
+  for (const tool of extra) add(tool, 'mcp');
+  const coreNames = settings.profile === 'full' ? new Set(seen) : profileCoreNames(settings);
+  const promptLines = promptLinesOf(entries, coreNames);
+  if (settings.profile === 'full') return { core: entries.map((entry) => entry.tool), entries, promptLines };
+
+  const core = entries.filter((entry) => coreNames.has(entry.name)).map((entry) => entry.tool);
+  const rest = entries.filter((entry) => !coreNames.has(entry.name));
+  if (rest.length === 0) return { core, entries, promptLines };
+  const byName = new Map(rest.map((entry) => [entry.name, entry]));
+  const catalogueTools = createCatalogueTools({ entries: rest, core: new Set(core.map((tool) => tool.name)) });
+  return {
+    core: [...core, ...catalogueTools],
+    entries,
+    promptLines,
+    onDemand: {
+      callable: rest.map((entry) => entry.tool),
+      loaded: (messages) =>
+        loadedToolNames(messages)
+          .map((name) => byName.get(name)?.tool)
+          .filter((tool): tool is ToolDefinition => tool !== undefined),
     },
   };
 }
