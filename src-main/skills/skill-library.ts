@@ -1,5 +1,5 @@
 import type { Dirent } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../base/logger.js';
 import { type ParsedSkill, parseSkillFile, SKILL_FILE } from './skill-file.js';
@@ -59,15 +59,36 @@ export async function skillFilesOf(dir: string): Promise<string[]> {
 }
 
 /** Reads one skill folder; undefined (and a warning) when its SKILL.md is missing or malformed. */
-export async function readSkillFolder(dir: string, origin: SkillOrigin, log?: Logger): Promise<Skill | undefined> {
+// Every turn lists the agent's skills for its system prompt: a SKILL.md whose size and times did
+// not change since it was last read is not read and parsed (YAML front matter) again.
+const parsedFiles = new Map<string, { stamp: string; parsed: ParsedSkill }>();
+
+async function parsedSkillFile(path: string): Promise<ParsedSkill | undefined> {
+  let stamp: string;
+  try {
+    const info = await stat(path);
+    stamp = `${info.size}:${info.mtimeMs}:${info.ctimeMs}:${info.ino}`;
+  } catch {
+    parsedFiles.delete(path);
+    return undefined;
+  }
+  const known = parsedFiles.get(path);
+  if (known?.stamp === stamp) return known.parsed;
   let text: string;
   try {
-    text = await readFile(join(dir, SKILL_FILE), 'utf8');
+    text = await readFile(path, 'utf8');
   } catch {
     return undefined;
   }
+  const parsed = parseSkillFile(text);
+  parsedFiles.set(path, { stamp, parsed });
+  return parsed;
+}
+
+export async function readSkillFolder(dir: string, origin: SkillOrigin, log?: Logger): Promise<Skill | undefined> {
   try {
-    const parsed = parseSkillFile(text);
+    const parsed = await parsedSkillFile(join(dir, SKILL_FILE));
+    if (!parsed) return undefined;
     const files = await skillFilesOf(dir);
     return { ...parsed, origin, dir, files, hasScripts: files.some(isScriptPath) };
   } catch (error) {
