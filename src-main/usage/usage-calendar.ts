@@ -32,9 +32,20 @@ function partsOf(ms: number, timeZone: string) {
   };
 }
 
+// The meter asks for today's key on every model call (its check and its record); formatting the
+// instant costs more than the rest of the check. The last answer is reused for instants a little
+// after it that cannot be on another local date: at most 10 minutes on, and more than an hour
+// (a DST change's size) before that date's end.
+const reuseMs = 10 * 60_000;
+let lastDay: { timeZone: string; from: number; until: number; day: string } | undefined;
+
 /** `YYYY-MM-DD` of an instant in a zone. */
 export function dayKeyOf(ms: number, timeZone: string): string {
-  return partsOf(ms, timeZone).day;
+  if (lastDay && lastDay.timeZone === timeZone && ms >= lastDay.from && ms < lastDay.until) return lastDay.day;
+  const { day, secondsIntoDay } = partsOf(ms, timeZone);
+  const untilDateEnds = (86_400 - secondsIntoDay - 1) * 1000 - hourMs;
+  lastDay = { timeZone, from: ms, until: ms + Math.max(0, Math.min(reuseMs, untilDateEnds)), day };
+  return day;
 }
 
 /** `YYYY-MM` of a day key. */
