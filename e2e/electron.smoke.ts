@@ -56,7 +56,7 @@ test.describe('Electron app (smoke)', () => {
           hasProcess: typeof scope.process,
         };
       });
-      expect(surface.keys).toEqual(['gatewayUrl', 'onFrame', 'send', 'version']);
+      expect(surface.keys).toEqual(['gatewayUrl', 'gateways', 'onFrame', 'onGatewaysChange', 'send', 'version']);
       expect([surface.hasRequire, surface.hasProcess]).toEqual(['undefined', 'undefined']);
 
       await expect(window.locator('output.badge', { hasText: 'Connected' }).first()).toBeAttached({ timeout: 30_000 });

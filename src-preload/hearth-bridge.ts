@@ -12,11 +12,46 @@ export interface HearthBridge {
   readonly version: string;
   /** The gateway's HTTP origin (for the canvas iframe); the page itself is served from app://hearth. */
   readonly gatewayUrl?: string;
+  /**
+   * Which gateway the desktop uses (this computer's, or another machine's it paired with): one
+   * command (`{kind: 'view' | 'pair' | 'cancel-pairing' | 'use' | 'forget', code?, id?}`),
+   * answered with the view. Works while the window has no gateway connection.
+   */
+  gateways(command: GatewaysCommand): Promise<GatewaysView>;
+  /** Every change of that view (pairing progress, the gateway in use, a certificate refused). */
+  onGatewaysChange(listener: (view: GatewaysView) => void): () => void;
+}
+
+/** A command to main's gateway switch (src-main/app/remote-gateway-ipc.ts parses it again). */
+export type GatewaysCommand =
+  | { kind: 'view' }
+  | { kind: 'pair'; code: string }
+  | { kind: 'cancel-pairing' }
+  | { kind: 'use'; id: string }
+  | { kind: 'forget'; id: string };
+
+/** What main says about gateways (src-main/app/remote-gateway-switch.ts); never a token or a key. */
+export interface GatewaysView {
+  /** `local` (this computer) or a paired gateway's id. */
+  active: string;
+  gateways: { id: string; name?: string; url: string; tlsFingerprint: string; pairedAt: number }[];
+  pairing?: {
+    phase: 'connecting' | 'waiting' | 'failed';
+    deviceId?: string;
+    expiresAt?: number;
+    gatewayName?: string;
+    requestId?: string;
+    notice?: string;
+    problem?: { kind: string; message: string };
+  };
+  /** Why the gateway in use cannot be reached or was refused (its certificate). */
+  problem?: string;
 }
 
 /** The parts of ipcRenderer the bridge uses. */
 export interface IpcRendererLike {
   send(channel: string, ...args: unknown[]): void;
+  invoke(channel: string, ...args: unknown[]): Promise<unknown>;
   on(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown;
   removeListener(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown;
 }

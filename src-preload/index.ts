@@ -1,5 +1,5 @@
 import type { ClientFrame, ServerFrame } from '../src-main/protocol/index.js';
-import type { HearthBridge, IpcRendererLike } from './hearth-bridge.js';
+import type { GatewaysCommand, GatewaysView, HearthBridge, IpcRendererLike } from './hearth-bridge.js';
 
 /**
  * The whole preload: a generic frame forwarder exposed to the page as
@@ -13,6 +13,8 @@ import type { HearthBridge, IpcRendererLike } from './hearth-bridge.js';
 const FRAME_CHANNEL = 'hearth:frame';
 const VERSION_ARG = '--hearth-version=';
 const GATEWAY_URL_ARG = '--hearth-gateway-url=';
+const GATEWAYS_CHANNEL = 'hearth:gateways';
+const GATEWAYS_CHANGED_CHANNEL = 'hearth:gateways-changed';
 /** Frames kept while the page has no listener (main greets a new page before its app subscribes). */
 const BACKLOG_LIMIT = 256;
 
@@ -47,6 +49,18 @@ function createBridge(ipc: IpcRendererLike, options: BridgeOptions): HearthBridg
       };
     },
     version: options.version,
+    gateways(command: GatewaysCommand): Promise<GatewaysView> {
+      return ipc.invoke(GATEWAYS_CHANNEL, command) as Promise<GatewaysView>;
+    },
+    onGatewaysChange(listener: (view: GatewaysView) => void): () => void {
+      if (typeof listener !== 'function') throw new TypeError('hearth.onGatewaysChange needs a function');
+      // Only the view reaches the page, never the IPC event (whose sender is ipcRenderer).
+      const relay = (_event: unknown, view: unknown) => listener(view as GatewaysView);
+      ipc.on(GATEWAYS_CHANGED_CHANNEL, relay);
+      return () => {
+        ipc.removeListener(GATEWAYS_CHANGED_CHANNEL, relay);
+      };
+    },
   };
   if (options.gatewayUrl) Object.assign(bridge, { gatewayUrl: options.gatewayUrl });
   return Object.freeze(bridge);
@@ -66,4 +80,12 @@ if (typeof process !== 'undefined' && process.type === 'renderer') {
   contextBridge.exposeInMainWorld('hearth', createBridge(ipcRenderer, optionsFromArgv(process.argv)));
 }
 
-export = { FRAME_CHANNEL, VERSION_ARG, GATEWAY_URL_ARG, createBridge, optionsFromArgv };
+export = {
+  FRAME_CHANNEL,
+  VERSION_ARG,
+  GATEWAY_URL_ARG,
+  GATEWAYS_CHANNEL,
+  GATEWAYS_CHANGED_CHANNEL,
+  createBridge,
+  optionsFromArgv,
+};

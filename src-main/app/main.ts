@@ -1,6 +1,7 @@
 // The Electron entry: the only file that loads the real `electron` module. It
 // wires the shell's parts (each a factory taking the Electron APIs it uses) around
 // the same core `hearth gateway run` starts. No logic of its own lives here.
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -40,6 +41,9 @@ import { guardNavigation } from './navigation-guard.js';
 import { createNotifier } from './notifications.js';
 import { denyPermissionsByDefault } from './permissions.js';
 import { createQuickAsk, QUICK_ASK_ROUTE, quickAskWindowOptions } from './quick-ask-window.js';
+import { RemoteGatewayIdentity } from './remote-gateway-identity.js';
+import { serveGatewaysIpc } from './remote-gateway-ipc.js';
+import { createGatewaySwitch } from './remote-gateway-switch.js';
 import { notifyFinishedRuns } from './run-notifications.js';
 import { createShellClient } from './shell-client.js';
 import { installCleanShutdown } from './shutdown.js';
@@ -183,8 +187,35 @@ async function start(): Promise<void> {
 
   parts.add(wakeOnResume(powerMonitor, () => started.wake(), logger));
 
+  // Windows talk to this computer's gateway, or to another machine's this desktop paired with (pinned TLS).
+  const switcher = parts.add(
+    createGatewaySwitch({
+      local: started.gateway,
+      identity: new RemoteGatewayIdentity(secrets.store, paths.identityDir),
+      version: app.getVersion(),
+      platform: process.platform,
+      displayName: `Hearth desktop (${hostname()})`,
+      now: () => systemClock.now(),
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      // A new gateway means new chats: every window starts over, nothing of the other one lingers.
+      reloadWindows: () => {
+        for (const open of BrowserWindow.getAllWindows()) open.webContents.reload();
+      },
+      logger,
+    }),
+  );
+  await switcher.load();
+  parts.add(
+    serveGatewaysIpc({
+      ipcMain,
+      switcher,
+      appOrigin: rendererOrigin,
+      receivers: () => BrowserWindow.getAllWindows().map((open) => open.webContents),
+      logger,
+    }),
+  );
   const bridge = parts.add(
-    createIpcBridge({ ipcMain, gateway: started.gateway, appOrigin: rendererOrigin, clock: systemClock, logger }),
+    createIpcBridge({ ipcMain, gateway: switcher.gateway, appOrigin: rendererOrigin, clock: systemClock, logger }),
   );
   const windowInput = {
     preloadPath: resource('dist', 'src-preload', 'index.js'),

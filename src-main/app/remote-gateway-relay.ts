@@ -130,7 +130,12 @@ export function createRemoteRelay(deps: RemoteRelayDeps): InProcessGateway {
               const hello = frame.payload as Partial<HelloOk> | undefined;
               // A token the gateway hands over on connect (issued or rotated) replaces the stored one.
               const issued = hello?.type === 'hello-ok' ? hello.auth?.deviceToken : undefined;
-              if (issued) void deps.identity.saveToken(deps.gateway.id, issued);
+              if (issued && hello?.auth) {
+                void deps.identity.saveToken(deps.gateway.id, issued);
+                // The page never holds the desktop's credentials: the token stays in main's secret store.
+                const { deviceToken: _kept, ...auth } = hello.auth;
+                frame = { ...frame, payload: { ...hello, auth } };
+              }
             }
             deliver(frame);
           });

@@ -157,6 +157,8 @@ describe('desktop remote-gateway mode against a real TLS gateway', () => {
       ok: true,
       payload: { auth: { method: 'device-token', scopes: ['operator.read', 'operator.write', 'operator.approvals'] } },
     });
+    // The page never sees the desktop's device token.
+    expect(JSON.stringify(hello)).not.toContain(token!);
     expect(await window.request('h1', 'health', {})).toMatchObject({ ok: true });
     // The other machine lists this desktop as an online, paired device.
     const devices = JSON.parse(await otherCli(['devices', 'list', '--json'])) as {

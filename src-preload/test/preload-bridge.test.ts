@@ -10,6 +10,10 @@ class FakeIpcRenderer extends EventEmitter implements IpcRendererLike {
   send(channel: string, ...args: unknown[]): void {
     this.sent.push({ channel, args });
   }
+  async invoke(channel: string, ...args: unknown[]): Promise<unknown> {
+    this.sent.push({ channel, args });
+    return { active: 'local', gateways: [] };
+  }
   /** What Electron does when main calls webContents.send(channel, frame). */
   deliver(frame: unknown): void {
     this.emit(FRAME_CHANNEL, { sender: this, ports: [] }, frame);
@@ -31,7 +35,14 @@ describe('preload (run as Electron runs a sandboxed preload)', () => {
     const { result, bridge } = await exposedBridge();
     expect([...result.exposed.keys()]).toEqual(['hearth']);
     expect(result.required).toEqual(['electron']);
-    expect(Object.keys(bridge).sort()).toEqual(['gatewayUrl', 'onFrame', 'send', 'version']);
+    expect(Object.keys(bridge).sort()).toEqual([
+      'gatewayUrl',
+      'gateways',
+      'onFrame',
+      'onGatewaysChange',
+      'send',
+      'version',
+    ]);
     expect(Object.values(bridge).filter((v) => typeof v === 'object')).toEqual([]);
     expect(Object.isFrozen(bridge)).toBe(true);
   });
@@ -97,5 +108,17 @@ describe('preload (run as Electron runs a sandboxed preload)', () => {
     expect(result.required).toEqual([]);
     expect(result.exposed.size).toBe(0);
     expect(typeof result.exports.createBridge).toBe('function');
+  });
+
+  it('hands gateway commands to main and only the view back to the page', async () => {
+    const { ipc, bridge } = await exposedBridge();
+    expect(await bridge.gateways({ kind: 'use', id: 'local' })).toEqual({ active: 'local', gateways: [] });
+    expect(ipc.sent).toEqual([{ channel: 'hearth:gateways', args: [{ kind: 'use', id: 'local' }] }]);
+    const views: unknown[][] = [];
+    const stop = bridge.onGatewaysChange((...args) => views.push(args));
+    ipc.emit('hearth:gateways-changed', { sender: ipc }, { active: 'abcdef0123456789', gateways: [] });
+    stop();
+    ipc.emit('hearth:gateways-changed', { sender: ipc }, { active: 'local', gateways: [] });
+    expect(views).toEqual([[{ active: 'abcdef0123456789', gateways: [] }]]);
   });
 });
