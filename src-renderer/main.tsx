@@ -5,6 +5,7 @@ import { parseHashRoute } from './app/hash-route.js';
 import { type HashSource, RoutedRoot } from './app/routed-root.js';
 import { StoresProvider } from './app/stores-context.js';
 import { setUpBrowserPairing } from './features/pairing/browser-pairing.js';
+import { createDesktopPairingStore, findDesktopGateways } from './features/pairing/desktop-pairing.js';
 import { PairingGate } from './features/pairing/pairing-gate.js';
 import { readLanguage, writeLanguage } from './features/settings/appearance.js';
 import { AppearanceContext, createAppearanceStore } from './features/settings/appearance-store.js';
@@ -49,7 +50,11 @@ const started = startClient({
   device: phone.device,
   deferStart: launchPairCode !== undefined,
 });
-const pairing = phone.createStore(() => started.restart?.());
+// Inside the desktop app main pairs (pinned TLS, its own key) and switches gateways; the page shows it.
+const desktop = started.kind === 'ipc' ? findDesktopGateways((window as { hearth?: unknown }).hearth) : undefined;
+const pairing = desktop
+  ? createDesktopPairingStore(desktop, 'Hearth desktop')
+  : phone.createStore(() => started.restart?.());
 
 const requestedView = new URLSearchParams(window.location.search).get('view') ?? '';
 const stores = createStores(started.client, {
@@ -109,6 +114,7 @@ createRoot(root).render(
             device={phone.device}
             restart={started.restart}
             onPairLink={onPairLink}
+            desktop={desktop}
           >
             {(openPairing) => <App onToken={started.useToken} onPair={started.restart ? openPairing : undefined} />}
           </PairingGate>

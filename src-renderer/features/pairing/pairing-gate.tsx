@@ -2,6 +2,8 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { type StoreApi, useStore } from 'zustand';
 import { useDomain } from '../../app/stores-context.js';
 import type { DeviceCredentials } from '../../gateway/device-identity-credentials.js';
+import type { DesktopGateways } from './desktop-pairing.js';
+import { GatewayIndicator } from './gateway-indicator.js';
 import { pairingProblem } from './pairing-messages.js';
 import { PairingScreen } from './pairing-screen.js';
 import type { PairingState } from './pairing-store.js';
@@ -18,6 +20,8 @@ export interface PairingGateProps {
   restart?: () => void;
   /** Pairing links followed later (`#/pair?code=…`, src-renderer/app/hash-route.ts): each starts pairing at once. */
   onPairLink?: (start: (code: string) => void) => () => void;
+  /** Inside the desktop app: which gateway it uses, shown in a corner with a menu to switch or pair. */
+  desktop?: DesktopGateways;
   /** The app; `openPairing` shows the "Pair this device" screen. */
   children: (openPairing: () => void) => ReactNode;
 }
@@ -26,7 +30,7 @@ export interface PairingGateProps {
  * Stands in front of the app on a phone: pairs with a setup code, and explains a device
  * token the desktop no longer accepts. Inside the desktop app it only renders the app.
  */
-export function PairingGate({ store, initialCode, device, restart, onPairLink, children }: PairingGateProps) {
+export function PairingGate({ store, initialCode, device, restart, onPairLink, desktop, children }: PairingGateProps) {
   const [pairing, setPairing] = useState(initialCode !== undefined);
   const phase = useStore(store, (s) => s.phase);
   const connection = useDomain('connection', (s) => s.connection);
@@ -68,6 +72,14 @@ export function PairingGate({ store, initialCode, device, restart, onPairLink, c
     return (
       <PairingScreen
         store={store}
+        onBack={
+          desktop
+            ? () => {
+                store.getState().cancel();
+                setPairing(false);
+              }
+            : undefined
+        }
         onUseToken={
           restart
             ? () => {
@@ -80,12 +92,14 @@ export function PairingGate({ store, initialCode, device, restart, onPairLink, c
       />
     );
   }
+  const openPairing = () => {
+    store.getState().cancel();
+    setPairing(true);
+  };
   return (
     <>
-      {children(() => {
-        store.getState().cancel();
-        setPairing(true);
-      })}
+      {children(openPairing)}
+      {desktop && <GatewayIndicator desktop={desktop} onPair={openPairing} />}
     </>
   );
 }

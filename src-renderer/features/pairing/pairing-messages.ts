@@ -8,6 +8,7 @@ export type PairingProblemKind =
   | 'timed-out'
   | 'rate-limited'
   | 'signature'
+  | 'certificate'
   | 'unsupported'
   | 'other';
 
@@ -64,6 +65,12 @@ export function pairingProblem(kind: PairingProblemKind, detail?: string): Pairi
         kind,
         title: "Your computer didn't accept this device's signature",
         message: `${detail ?? 'The device proof was refused.'} Check the phone's clock, reload this page and scan a new code.`,
+      };
+    case 'certificate':
+      return {
+        kind,
+        title: "That computer's certificate doesn't match the code",
+        message: `${detail ?? 'The gateway showed another TLS certificate than the code pins.'} Nothing was sent to it.`,
       };
     case 'unsupported':
       return {

@@ -5,7 +5,16 @@ import type { PairingState } from './pairing-store.js';
 import './pairing.css';
 
 /** The phone's side of pairing: paste/scan a code, wait for the desktop, or read why it failed. */
-export function PairingScreen({ store, onUseToken }: { store: StoreApi<PairingState>; onUseToken?: () => void }) {
+export function PairingScreen({
+  store,
+  onUseToken,
+  onBack,
+}: {
+  store: StoreApi<PairingState>;
+  onUseToken?: () => void;
+  /** The desktop: back to the app on the gateway it uses now. */
+  onBack?: () => void;
+}) {
   const phase = useStore(store, (s) => s.phase);
   const problem = useStore(store, (s) => s.problem);
   const deviceName = useStore(store, (s) => s.deviceName);
@@ -88,6 +97,11 @@ export function PairingScreen({ store, onUseToken }: { store: StoreApi<PairingSt
             <button className="button primary" type="submit" disabled={!input.trim()}>
               Pair
             </button>
+            {onBack && (
+              <button type="button" className="button ghost" onClick={onBack} data-testid="pairing-back">
+                Back
+              </button>
+            )}
             {onUseToken && (
               <button type="button" className="button ghost" onClick={onUseToken}>
                 Use a gateway token instead
