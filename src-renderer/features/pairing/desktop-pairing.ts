@@ -53,7 +53,9 @@ export function createDesktopPairingStore(desktop: DesktopGateways, deviceName: 
     fail: (problem) => set({ phase: 'failed', problem, notice: undefined }),
     cancel() {
       set({ phase: 'idle', problem: undefined, notice: undefined, requestId: undefined });
-      void desktop.gateways({ kind: 'cancel-pairing' }).catch(() => {});
+      void Promise.resolve()
+        .then(() => desktop.gateways({ kind: 'cancel-pairing' }))
+        .catch(() => {});
     },
   }));
   desktop.onGatewaysChange((view) => {

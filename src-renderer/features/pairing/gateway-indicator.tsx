@@ -28,7 +28,10 @@ export function GatewayIndicator({ desktop, onPair }: { desktop: DesktopGateways
   const [failure, setFailure] = useState<string | undefined>();
   useEffect(() => {
     const stop = desktop.onGatewaysChange(setView);
-    desktop.gateways({ kind: 'view' }).then(setView, () => setView(undefined));
+    // A preload without main's handler (an older shell, the test harness) just shows no indicator.
+    Promise.resolve()
+      .then(() => desktop.gateways({ kind: 'view' }))
+      .then(setView, () => setView(undefined));
     return stop;
   }, [desktop]);
   if (!view) return null;
@@ -36,7 +39,9 @@ export function GatewayIndicator({ desktop, onPair }: { desktop: DesktopGateways
   const label = active ? (active.name ?? hostOf(active.url)) : t('gateways.thisComputer');
   const run = (command: Parameters<DesktopGateways['gateways']>[0]) => {
     setFailure(undefined);
-    desktop.gateways(command).then(setView, (error: unknown) => setFailure(String(error)));
+    Promise.resolve()
+      .then(() => desktop.gateways(command))
+      .then(setView, (error: unknown) => setFailure(error instanceof Error ? error.message : String(error)));
   };
   return (
     <details className="gateway-indicator" data-testid="gateway-indicator" data-remote={active ? 'true' : 'false'}>
