@@ -47,6 +47,8 @@ describe('desktop pairing store', () => {
       message: expect.stringContaining('pinned sha256:aa, got sha256:bb.'),
     });
     store.getState().cancel();
+    await Promise.resolve();
+    await Promise.resolve();
     expect(desktop.commands.at(-1)).toEqual({ kind: 'cancel-pairing' });
   });
 });
