@@ -118,6 +118,61 @@ describe('native approval dialog', () => {
     expect(await answer).toEqual({ decision: 'allow-once', remember: 'session' });
   });
 
+  it('offers each "Always" scope the card offers, "in this folder" too, and answers with the scope pressed', async () => {
+    const { dialog, prompter, request } = setup();
+    const answer = prompter.prompt(
+      { ...request, command: 'ls -la', alwaysScopes: ['binary', 'exact', 'folder'] },
+      new AbortController().signal,
+    );
+    await flush();
+    const box = dialog.open[0]!;
+    expect(box.options.buttons).toEqual([
+      'Allow once',
+      'Always allow: any arguments',
+      'Always allow: exactly this',
+      'Always allow: in this folder',
+      'Deny',
+    ]);
+    expect(box.options.buttons[box.options.defaultId]).toBe('Deny');
+    expect(box.options.detail).toContain(
+      '• in this folder: this exact command, only in /home/me/project and the folders under it',
+    );
+    box.press('Always allow: in this folder');
+    expect(await answer).toEqual({ decision: 'allow-always', allowAlwaysScope: 'folder' });
+  });
+
+  it('a destructive request warns, puts Deny first as default and cancel, and offers only exact / folder', async () => {
+    const { dialog, prompter, request } = setup();
+    const answer = prompter.prompt(
+      {
+        ...request,
+        alwaysScopes: ['exact', 'folder'],
+        risk: {
+          level: 'destructive',
+          because: [{ code: 'deletes-recursive', detail: 'it deletes recursively' }],
+          writes: ['build'],
+          network: false,
+        },
+      },
+      new AbortController().signal,
+    );
+    await flush();
+    const box = dialog.open[0]!;
+    expect(box.options.buttons).toEqual([
+      'Deny',
+      'Allow once',
+      'Always allow: exactly this',
+      'Always allow: in this folder',
+    ]);
+    expect(box.options.defaultId).toBe(0);
+    expect(box.options.cancelId).toBe(0);
+    expect(box.options.message).toMatch(/^⚠ This command is destructive and cannot be undone\./);
+    expect(box.options.detail).toContain('• it deletes recursively');
+    expect(box.options.buttons.some((label) => label.includes('any arguments'))).toBe(false);
+    box.press('Always allow: exactly this');
+    expect(await answer).toEqual({ decision: 'allow-always', allowAlwaysScope: 'exact' });
+  });
+
   it('offers only the decisions the request allows, Deny always among them', async () => {
     const { dialog, prompter, request } = setup();
     const answer = prompter.prompt(

@@ -1,6 +1,16 @@
 import type { Clock, Logger } from '../base/index.js';
 import { Emitter, type Event } from '../base/index.js';
-import type { ApprovalDecision, ApprovalPrompter, ApprovalRequest } from '../exec/index.js';
+import type { ApprovalPrompter, ApprovalRequest } from '../exec/index.js';
+// The module itself, not exec/index.ts: the shell needs only these few functions.
+import {
+  type ApprovalChoice,
+  answerOf,
+  approvalChoices,
+  isDestructive,
+  SCOPE_SHORT,
+  scopeSentence,
+  scopesNamed,
+} from '../exec/index.js';
 import type { Notifier } from './notifications.js';
 
 /** Electron's MessageBoxOptions, the fields this sets. */
@@ -39,29 +49,28 @@ export interface ApprovalDialogDeps<W> {
 
 export const PROMPTER_NAME = 'desktop-dialog';
 
-/** A button of the box: the service's decisions, and allow-once kept for the rest of the chat. */
-export type DialogChoice = ApprovalDecision | 'allow-session';
-
-const buttonLabels: Record<DialogChoice, string> = {
-  'allow-once': 'Allow once',
-  'allow-session': 'Allow for this chat',
-  'allow-always': 'Always allow',
-  deny: 'Deny',
-};
-const buttonOrder: readonly DialogChoice[] = ['allow-once', 'allow-session', 'allow-always', 'deny'];
-
 /**
- * The choices offered, in button order. Deny is always there: declining must always be possible;
- * "for this chat" only where the request allows a session answer.
+ * The buttons of the box, in order: the inline card's choices (approval-choices.ts), so "Always"
+ * comes once per scope the request allows ("in this folder" too), and a destructive request
+ * offers only the narrow scopes with Deny first.
  */
-export function offeredDecisions(request: Pick<ApprovalRequest, 'allowedDecisions' | 'allowSession'>): DialogChoice[] {
-  return buttonOrder.filter((choice) =>
-    choice === 'deny'
-      ? true
-      : choice === 'allow-session'
-        ? request.allowSession === true && request.allowedDecisions.includes('allow-once')
-        : request.allowedDecisions.includes(choice),
-  );
+export function offeredDecisions(
+  request: Pick<ApprovalRequest, 'allowedDecisions' | 'allowSession' | 'alwaysScopes' | 'risk'>,
+): ApprovalChoice[] {
+  return approvalChoices(request);
+}
+
+function buttonLabel(choice: ApprovalChoice, named: boolean): string {
+  switch (choice.kind) {
+    case 'once':
+      return 'Allow once';
+    case 'session':
+      return 'Allow for this chat';
+    case 'always':
+      return named && choice.scope ? `Always allow: ${SCOPE_SHORT[choice.scope]}` : 'Always allow';
+    case 'deny':
+      return 'Deny';
+  }
 }
 
 export interface NativeApprovalPrompter extends ApprovalPrompter {
@@ -123,8 +132,9 @@ export function createNativeApprovalPrompter<W>(deps: ApprovalDialogDeps<W>): Na
         const { response } = await deps.showMessageBox(parent, approvalBoxOptions(request, local.signal));
         // A box closed by the signal reports the cancel button; that is not the user's answer.
         if (abortedBeforeAnswer) return undefined;
-        const choice = offeredDecisions(request)[response] ?? 'deny';
-        return choice === 'allow-session' ? { decision: 'allow-once', remember: 'session' } : choice;
+        const answer = answerOf(offeredDecisions(request)[response] ?? { kind: 'deny' });
+        // A plain decision where there is nothing more to say (what the dialog always answered).
+        return Object.keys(answer).length === 1 ? answer.decision : answer;
       } catch (error) {
         deps.logger.error('approval dialog failed', { approvalId: request.id, error: String(error) });
         return undefined;
@@ -139,14 +149,17 @@ export function createNativeApprovalPrompter<W>(deps: ApprovalDialogDeps<W>): Na
 }
 
 export function approvalBoxOptions(request: ApprovalRequest, signal: AbortSignal): ApprovalBoxOptions {
-  const decisions = offeredDecisions(request);
-  const denyIndex = decisions.indexOf('deny');
+  const choices = offeredDecisions(request);
+  const denyIndex = choices.findIndex((choice) => choice.kind === 'deny');
+  const named = scopesNamed(choices);
+  const warning = isDestructive(request) ? '⚠ This command is destructive and cannot be undone.\n\n' : '';
   return {
     type: 'warning',
     title: 'Approve command',
-    message: `Run this command?\n\n${request.command}`,
+    message: `${warning}Run this command?\n\n${request.command}`,
     detail: approvalDetail(request),
-    buttons: decisions.map((decision) => buttonLabels[decision]),
+    // Deny is the default and the cancel button, so Enter or Escape never approves.
+    buttons: choices.map((choice) => buttonLabel(choice, named)),
     defaultId: denyIndex,
     cancelId: denyIndex,
     noLink: true,
@@ -156,12 +169,18 @@ export function approvalBoxOptions(request: ApprovalRequest, signal: AbortSignal
 
 export function approvalDetail(request: ApprovalRequest): string {
   const lines = [`Folder: ${request.cwd}`, `Agent: ${request.agentId}`];
-  const why = request.reasons.map((reason) => reason.detail);
+  const why = [...(request.risk?.because ?? []), ...request.reasons].map((reason) => reason.detail);
   if (request.analysis.parseError) why.push('the command could not be fully understood');
   if (why.length > 0) lines.push('', 'Why it needs approval:', ...why.map((line) => `• ${line}`));
   const programs = request.analysis.commands.map((command) => command.name);
   if (programs.length > 0) lines.push('', `Programs: ${[...new Set(programs)].join(', ')}`);
-  if (offeredDecisions(request).includes('allow-always')) {
+  const always = offeredDecisions(request).flatMap((choice) => (choice.kind === 'always' ? [choice] : []));
+  if (always.length > 1) {
+    lines.push('', '"Always allow" adds a rule to the agent\'s allowlist:');
+    for (const { scope } of always) if (scope) lines.push(`• ${SCOPE_SHORT[scope]}: ${scopeSentence(scope, request)}`);
+  } else if (always[0]?.scope) {
+    lines.push('', `"Always allow" adds a rule to the agent's allowlist: ${scopeSentence(always[0].scope, request)}.`);
+  } else if (always.length === 1) {
     lines.push('', '"Always allow" adds this command to the agent\'s allowlist.');
   }
   return lines.join('\n');

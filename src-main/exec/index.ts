@@ -10,6 +10,15 @@ export {
   summariseAnalysis,
 } from './analysis-types.js';
 export {
+  type ApprovalChoice,
+  answerOf,
+  approvalChoices,
+  isDestructive,
+  SCOPE_SHORT,
+  scopeSentence,
+  scopesNamed,
+} from './approval-choices.js';
+export {
   type ApprovalHistory,
   type ApprovalHistoryEntry,
   approvalsHistoryPath,
