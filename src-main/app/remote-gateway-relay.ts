@@ -107,7 +107,7 @@ export function createRemoteRelay(deps: RemoteRelayDeps): InProcessGateway {
       const flush = () => {
         for (const frame of pendingFromWindow.splice(0)) connection.send(frame);
       };
-      openPinnedSocket(deps.gateway.urls[0]!, { pin: deps.gateway.tlsFingerprint }).then(
+      openFirstAddress(deps.gateway).then(
         (opened) => {
           if (ended) {
             opened.close(1000, 'window connection closed');
@@ -167,4 +167,21 @@ export function createRemoteRelay(deps: RemoteRelayDeps): InProcessGateway {
       return connection;
     },
   };
+}
+
+/**
+ * The code's addresses in order (the one that answered at pairing first): a laptop that changed
+ * network may answer on another. A certificate that does not match the pin ends the search at once.
+ */
+async function openFirstAddress(gateway: RemoteGatewayRecord): Promise<WebSocket> {
+  let last: unknown;
+  for (const url of gateway.urls) {
+    try {
+      return await openPinnedSocket(url, { pin: gateway.tlsFingerprint });
+    } catch (error) {
+      if (error instanceof CertificatePinError) throw error;
+      last = error;
+    }
+  }
+  throw last instanceof Error ? last : new Error(`cannot reach ${gateway.urls.join(', ')}`);
 }
