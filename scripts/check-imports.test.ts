@@ -77,6 +77,18 @@ describe('the import-boundary check (npm run lint)', () => {
     ]);
   });
 
+  it('fails config/ importing a capability, and roster/ or import/ importing the host', async () => {
+    await file('src-main/config/config-service.ts', "import { x } from '../base/index.js';\n");
+    await file('src-main/config/config-schema.ts', "import { memoryConfigSchema } from '../memory/index.js';\n");
+    await file('src-main/roster/roster-service.ts', "import { hearthConfigSchema } from '../host/hearth-config.js';\n");
+    await file('src-main/import/plan-import.ts', "import type { HearthConfig } from '../host/hearth-config.js';\n");
+    expect(violations().map((v) => `${v.file}: ${v.rule}`)).toEqual([
+      'src-main/config/config-schema.ts: config knows no capability (the schema aggregation lives in host/hearth-config.ts)',
+      'src-main/import/plan-import.ts: capabilities never import the gateway, the host or a shell',
+      'src-main/roster/roster-service.ts: capabilities never import the gateway, the host or a shell',
+    ]);
+  });
+
   it('fails product code that imports test support, and lets tests import it', async () => {
     await file('src-main/memory/recall.ts', "import { createFakeClock } from '../testing/fake-clock.js';\n");
     await file('src-main/memory/recall.test.ts', "import { createFakeClock } from '../testing/fake-clock.js';\n");

@@ -45,8 +45,25 @@ export const layerRules = [
       !target.startsWith('src-main/transcript/'),
   },
   {
+    // hearth.json's service is generic: the host passes the merge of every capability's section
+    // (host/hearth-config.ts), so a capability's settings never need config/ to know it.
+    name: 'config knows no capability (the schema aggregation lives in host/hearth-config.ts)',
+    from: ['src-main/config/'],
+    forbid: (target) =>
+      target.startsWith('src-main/') &&
+      !['src-main/base/', 'src-main/fs/', 'src-main/config/'].some((prefix) => target.startsWith(prefix)),
+  },
+  {
     name: 'capabilities never import the gateway, the host or a shell',
-    from: [...capabilities.map((c) => `src-main/${c}/`), 'src-main/tools/', 'src-main/fs/', 'src-main/logging/'],
+    from: [
+      ...capabilities.map((c) => `src-main/${c}/`),
+      'src-main/tools/',
+      'src-main/fs/',
+      'src-main/logging/',
+      // They edit hearth.json through their own view schemas, never the host's aggregation.
+      'src-main/roster/',
+      'src-main/import/',
+    ],
     forbid: (target) => above('gateway', 'host', 'app', 'cli').some((prefix) => target.startsWith(prefix)),
   },
   {

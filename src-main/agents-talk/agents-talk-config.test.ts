@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentsSectionSchema } from '../config/config-schema.js';
+import { agentsSectionSchema } from '../host/hearth-config.js';
 import { agentsTalkSettings } from './agents-talk-config.js';
 
 describe('agents.defaults.agentToAgent and agents.list[].canMessage', () => {

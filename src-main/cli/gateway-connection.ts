@@ -3,8 +3,8 @@ import { readFile } from 'node:fs/promises';
 import WebSocket from 'ws';
 import { systemClock } from '../base/clock.js';
 import { silentLogger } from '../base/logger.js';
-import { ConfigService } from '../config/index.js';
 import { gatewayTokenPath } from '../gateway/auth/gateway-secret.js';
+import { openHearthConfig } from '../host/hearth-config.js';
 import { HEARTH_VERSION } from '../host/version.js';
 import type { HearthPaths } from '../paths/index.js';
 import { createWebSocketTransport, GatewayClient, type WebSocketConstructor } from '../protocol/client/index.js';
@@ -25,7 +25,7 @@ export async function localGatewayTarget(
 ): Promise<GatewayTarget> {
   let url = overrides.url;
   if (!url) {
-    const config = await ConfigService.open({
+    const config = await openHearthConfig({
       path: paths.configFile,
       clock: systemClock,
       log: silentLogger,

@@ -2,17 +2,17 @@ import { createHash } from 'node:crypto';
 import { type FSWatcher, watch } from 'node:fs';
 import { copyFile, readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
+import type { z } from 'zod';
 import type { Clock } from '../base/clock.js';
 import type { Disposable } from '../base/disposable.js';
 import { Emitter } from '../base/emitter.js';
 import type { Logger } from '../base/logger.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { applyMergePatch, changedPaths, prefixMatches } from './config-diff.js';
-import type { HearthConfig } from './config-schema.js';
 import { type ConfigProblem, validateConfigText, validateConfigValue } from './config-validation.js';
 
-export interface ConfigChange {
-  config: HearthConfig;
+export interface ConfigChange<C> {
+  config: C;
   changedPaths: string[];
   hash: string;
 }
@@ -49,16 +49,18 @@ function hashText(text: string): string {
  * hearth.json, validated, hot-reloaded. An invalid edit keeps the last good config and
  * reports the problem; subsystems subscribe to the prefixes they care about and only
  * they hear about a change. Writes are atomic and keep the previous file as `.bak`.
+ * Which sections exist is the schema's business: the host passes the merge of every
+ * capability's section (host/hearth-config.ts), so this module knows no capability.
  */
-export class ConfigService implements Disposable {
-  private good: HearthConfig;
+export class ConfigService<C> implements Disposable {
+  private good: C;
   private goodParsed: unknown;
   private raw: string;
   private exists: boolean;
   private lastErrors: ConfigProblem[] | undefined;
   private watcher: FSWatcher | undefined;
   private debounce: Disposable | undefined;
-  private readonly didChange = new Emitter<ConfigChange>();
+  private readonly didChange = new Emitter<ConfigChange<C>>();
   private readonly didError = new Emitter<{ path: string; errors: ConfigProblem[] }>();
   /** Fires after any applied change (with every changed path). */
   readonly onDidChangeAny = this.didChange.event;
@@ -66,9 +68,11 @@ export class ConfigService implements Disposable {
 
   private constructor(
     readonly path: string,
+    /** What the file must match; config.schema shows it to editors as JSON Schema. */
+    readonly schema: z.ZodType<C>,
     private readonly clock: Clock,
     private readonly log: Logger,
-    initial: { config: HearthConfig; parsed: unknown; raw: string; exists: boolean; errors?: ConfigProblem[] },
+    initial: { config: C; parsed: unknown; raw: string; exists: boolean; errors?: ConfigProblem[] },
   ) {
     this.good = initial.config;
     this.goodParsed = initial.parsed;
@@ -81,7 +85,13 @@ export class ConfigService implements Disposable {
    * Loads the file. A missing file means defaults. An invalid file at start-up is an
    * error the caller reports (there is no last good config to keep yet).
    */
-  static async open(options: { path: string; clock: Clock; log: Logger; watch?: boolean }): Promise<ConfigService> {
+  static async open<C>(options: {
+    path: string;
+    schema: z.ZodType<C>;
+    clock: Clock;
+    log: Logger;
+    watch?: boolean;
+  }): Promise<ConfigService<C>> {
     let raw = '';
     let exists = true;
     try {
@@ -90,9 +100,9 @@ export class ConfigService implements Disposable {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       exists = false;
     }
-    const validation = validateConfigText(raw);
+    const validation = validateConfigText(options.schema, raw);
     if (!validation.ok) throw new ConfigValidationError(validation.errors);
-    const service = new ConfigService(options.path, options.clock, options.log, {
+    const service = new ConfigService(options.path, options.schema, options.clock, options.log, {
       config: validation.config,
       parsed: validation.parsed,
       raw,
@@ -102,7 +112,7 @@ export class ConfigService implements Disposable {
     return service;
   }
 
-  get current(): HearthConfig {
+  get current(): C {
     return this.good;
   }
 
@@ -123,7 +133,7 @@ export class ConfigService implements Disposable {
   }
 
   /** Calls `listener` only when a path under one of `prefixes` changed. */
-  onDidChange(prefixes: readonly string[], listener: (change: ConfigChange) => void): Disposable {
+  onDidChange(prefixes: readonly string[], listener: (change: ConfigChange<C>) => void): Disposable {
     return this.didChange.event((change) => {
       if (change.changedPaths.some((path) => prefixes.some((prefix) => prefixMatches(prefix, path)))) listener(change);
     });
@@ -139,7 +149,7 @@ export class ConfigService implements Disposable {
       raw = '';
     }
     if (raw === this.raw && this.lastErrors === undefined) return 'unchanged';
-    const validation = validateConfigText(raw);
+    const validation = validateConfigText(this.schema, raw);
     if (!validation.ok) {
       this.lastErrors = validation.errors;
       this.log.error('hearth.json is invalid; keeping the last good config', { errors: validation.errors });
@@ -153,7 +163,7 @@ export class ConfigService implements Disposable {
   /** Replaces the whole file (config.set). */
   async setRaw(raw: string, baseHash?: string): Promise<{ hash: string; backupPath?: string; changedPaths: string[] }> {
     if (baseHash !== undefined && baseHash !== this.hash) throw new ConfigConflictError();
-    const validation = validateConfigText(raw);
+    const validation = validateConfigText(this.schema, raw);
     if (!validation.ok) throw new ConfigValidationError(validation.errors);
     return this.write(raw, validation.config, validation.parsed);
   }
@@ -162,12 +172,12 @@ export class ConfigService implements Disposable {
   async patch(patch: Record<string, unknown>, baseHash?: string) {
     if (baseHash !== undefined && baseHash !== this.hash) throw new ConfigConflictError();
     const next = applyMergePatch(this.goodParsed ?? {}, patch);
-    const validation = validateConfigValue(next);
+    const validation = validateConfigValue(this.schema, next);
     if (!validation.ok) throw new ConfigValidationError(validation.errors);
     return this.write(`${JSON.stringify(next, null, 2)}\n`, validation.config, validation.parsed);
   }
 
-  private async write(raw: string, config: HearthConfig, parsed: unknown) {
+  private async write(raw: string, config: C, parsed: unknown) {
     let backupPath: string | undefined;
     if (this.exists) {
       backupPath = `${this.path}.bak`;
@@ -181,7 +191,7 @@ export class ConfigService implements Disposable {
     return { hash: this.hash, backupPath, changedPaths: changed };
   }
 
-  private apply(raw: string, config: HearthConfig, parsed: unknown): string[] {
+  private apply(raw: string, config: C, parsed: unknown): string[] {
     const changed = changedPaths(this.good, config);
     this.raw = raw;
     this.exists = true;

@@ -1,5 +1,4 @@
-import type { z } from 'zod';
-import { type HearthConfig, hearthConfigSchema } from './config-schema.js';
+import { z } from 'zod';
 
 export interface ConfigProblem {
   /** Dotted path into hearth.json, e.g. `gateway.port`; empty for the whole file. */
@@ -7,9 +6,7 @@ export interface ConfigProblem {
   message: string;
 }
 
-export type ConfigValidation =
-  | { ok: true; config: HearthConfig; parsed: unknown }
-  | { ok: false; errors: ConfigProblem[] };
+export type ConfigValidation<C> = { ok: true; config: C; parsed: unknown } | { ok: false; errors: ConfigProblem[] };
 
 function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys')
@@ -22,23 +19,27 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return issue.message;
 }
 
-/** Validates hearth.json text; every problem names where it is and what is wrong. */
-export function validateConfigText(text: string): ConfigValidation {
-  if (text.trim() === '') return { ok: true, config: hearthConfigSchema.parse({}), parsed: {} };
+/**
+ * Validates a config file's text against `schema` (the host passes the merge of every
+ * capability's section); every problem names where it is and what is wrong. Empty text is
+ * the schema's defaults.
+ */
+export function validateConfigText<C>(schema: z.ZodType<C>, text: string): ConfigValidation<C> {
+  if (text.trim() === '') return validateConfigValue(schema, {});
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
     return { ok: false, errors: [{ path: '', message: `not valid JSON: ${(error as Error).message}` }] };
   }
-  return validateConfigValue(parsed);
+  return validateConfigValue(schema, parsed);
 }
 
-export function validateConfigValue(parsed: unknown): ConfigValidation {
+export function validateConfigValue<C>(schema: z.ZodType<C>, parsed: unknown): ConfigValidation<C> {
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     return { ok: false, errors: [{ path: '', message: 'the config must be a JSON object' }] };
   }
-  const result = hearthConfigSchema.safeParse(parsed);
+  const result = schema.safeParse(parsed);
   if (result.success) return { ok: true, config: result.data, parsed };
   return {
     ok: false,
@@ -47,6 +48,15 @@ export function validateConfigValue(parsed: unknown): ConfigValidation {
       message: describeIssue(issue),
     })),
   };
+}
+
+/**
+ * The file as written, typed by `schema`'s input: checked against the schema and kept as it is
+ * (defaults not applied), so an edit that writes it back adds nothing. A capability below the
+ * host passes a view schema of just the sections it edits.
+ */
+export function asWrittenSchema<S extends z.ZodType>(schema: S, what: string): z.ZodType<z.input<S>, z.input<S>> {
+  return z.custom<z.input<S>>((value) => schema.safeParse(value).success, `${what} does not match its schema`);
 }
 
 export function formatProblems(errors: readonly ConfigProblem[]): string {

@@ -1,8 +1,8 @@
-import type { ConfigService } from '../config/index.js';
 import type { CronJob, CronJobInput } from '../cron/index.js';
 import type { AllowlistStore } from '../exec/index.js';
 import type { AuthProfileManager } from '../providers/index.js';
 import type { SessionStore } from '../sessions/index.js';
+import type { ImportConfig } from './import-config.js';
 
 /**
  * Where an import lands: the same services the running gateway uses, or ones opened on a
@@ -10,7 +10,7 @@ import type { SessionStore } from '../sessions/index.js';
  * session lands in the index the UI lists, a key in the secret store, a job in the scheduler.
  */
 export interface ImportTargets {
-  config: Pick<ConfigService, 'current' | 'snapshot' | 'patch'>;
+  config: ImportConfig;
   workspaceDir(agentId: string): string;
   /** Hearth's starter workspace files (resources/workspace): one still unedited may be replaced. */
   templatesDir?: string;

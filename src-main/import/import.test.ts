@@ -6,6 +6,7 @@ import { silentLogger } from '../base/logger.js';
 import { createHearthPaths, type HearthPaths } from '../paths/index.js';
 import { openSecretStore, type SecretStore } from '../secrets/index.js';
 import { createSessionStore } from '../sessions/index.js';
+import { openTestHearthConfig } from '../testing/hearth-config-opener.js';
 import { createTempHome } from '../testing/temp-home.js';
 import { type ImportReport, type ImportSource, openOfflineTargets, planImport, readImportSource } from './index.js';
 import { hermesKeys, hermesSessionIds, writeHermesFixture } from './testing/hermes-fixture.js';
@@ -31,7 +32,14 @@ afterEach(() => temp.cleanup());
 /** One run as the CLI does it: read the other tool's folder, plan against the home, apply or not. */
 async function run(source: ImportSource, apply: boolean): Promise<ImportReport> {
   const inventory = await readImportSource(source, sourceDir, temp.home);
-  const targets = await openOfflineTargets({ paths, secrets, clock: systemClock, log: silentLogger, templatesDir });
+  const targets = await openOfflineTargets({
+    paths,
+    secrets,
+    clock: systemClock,
+    log: silentLogger,
+    templatesDir,
+    openConfig: openTestHearthConfig,
+  });
   try {
     const plan = await planImport(inventory, targets);
     return apply ? await plan.apply() : plan.report;

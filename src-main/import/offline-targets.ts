@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Clock } from '../base/clock.js';
+import type { Disposable } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
-import { ConfigService } from '../config/index.js';
 import {
   type CronJob,
   type CronJobInput,
@@ -16,9 +16,12 @@ import type { HearthPaths } from '../paths/index.js';
 import { authConfigSchema, createAuthProfileManager } from '../providers/index.js';
 import type { SecretStore } from '../secrets/index.js';
 import { createSessionStore } from '../sessions/index.js';
+import type { ImportConfig } from './import-config.js';
 import type { ImportTargets } from './import-targets.js';
 
-export interface OfflineTargets extends ImportTargets {
+/** `config` is the caller's own type (the CLI reads the gateway's port from it too). */
+export interface OfflineTargets<C extends ImportConfig = ImportConfig> extends ImportTargets {
+  config: C;
   /** Writes what is pending (auth stats, permissions, the session index) and closes the config. */
   close(): Promise<void>;
 }
@@ -28,15 +31,20 @@ export interface OfflineTargets extends ImportTargets {
  * stores the gateway opens at start, so it finds everything there. Cron jobs are added to
  * `state/cron/jobs.json` as the scheduler would add them, without starting the scheduler.
  */
-export async function openOfflineTargets(deps: {
+export async function openOfflineTargets<C extends ImportConfig & Disposable>(deps: {
   paths: HearthPaths;
   secrets: SecretStore;
   clock: Clock;
   log: Logger;
   templatesDir?: string;
-}): Promise<OfflineTargets> {
+  /**
+   * Opens hearth.json (not watched: the CLI runs once). Passed in, as only the host knows every
+   * capability's section the file is checked against (host/hearth-config.ts openHearthConfig).
+   */
+  openConfig(path: string): Promise<C>;
+}): Promise<OfflineTargets<C>> {
   const { paths, clock, log } = deps;
-  const config = await ConfigService.open({ path: paths.configFile, clock, log, watch: false });
+  const config = await deps.openConfig(paths.configFile);
   const sessions = createSessionStore({ paths, clock, log });
   const auth = await createAuthProfileManager({
     stateDir: paths.stateDir,

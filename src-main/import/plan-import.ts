@@ -1,9 +1,9 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { type HearthConfigFile, hearthConfigFileSchema } from '../config/index.js';
 import { nextRunAfter, parseSchedule } from '../cron/index.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { type ImportFile, importFileSchema } from './import-config.js';
 import type { ImportTargets } from './import-targets.js';
 import {
   countItems,
@@ -43,10 +43,10 @@ const applyOrder: readonly ImportItemKind[] = [
 
 /**
  * hearth.json as written (not `current`, whose defaults a patch would write back), typed by the
- * merged schema's input: checked against it, so no field needs a cast to be read.
+ * import's view schema (import-config.ts): checked against it, so no field needs a cast to be read.
  */
-const rawConfig = (targets: ImportTargets): HearthConfigFile =>
-  hearthConfigFileSchema.parse(targets.config.snapshot().parsed ?? {});
+const rawConfig = (targets: ImportTargets): ImportFile =>
+  importFileSchema.parse(targets.config.snapshot().parsed ?? {});
 
 /**
  * Compares what the other tool has with what Hearth has, item by item. Nothing Hearth has is

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hearthConfigSchema } from '../config/config-schema.js';
+import { hearthConfigSchema } from '../host/hearth-config.js';
 import { importMcpServers } from './import-mcp-servers.js';
 import { mcpConfigSchema } from './mcp-config.js';
 

@@ -54,6 +54,7 @@ export type {
   TextQueryClause,
 } from './memory-backend.js';
 export {
+  agentMemoryConfigSchema,
   type MemoryConfig,
   type MemoryConfigInput,
   type MemoryRecallOverride,

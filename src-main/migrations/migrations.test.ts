@@ -2,7 +2,6 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../base/logger.js';
-import { hearthConfigSchema } from '../config/index.js';
 import { createHearthPaths, type HearthPaths } from '../paths/index.js';
 import { createFakeClock } from '../testing/fake-clock.js';
 import { oldHomeFiles, readHomeFiles, writeOldHome } from '../testing/old-home-fixture.js';
@@ -49,11 +48,6 @@ describe('format versions', () => {
       kind: 'unreadable',
       reason: expect.stringMatching(/^not JSON/),
     });
-  });
-
-  it('hearth.json may carry its own format version (a config written with one still loads)', () => {
-    expect(hearthConfigSchema.parse({ version: 1 }).version).toBe(1);
-    expect(() => hearthConfigSchema.parse({ version: 'one' })).toThrow(/version/);
   });
 
   it('the approvals step is a pure function of the older lists (same input, same rules)', () => {

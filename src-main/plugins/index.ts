@@ -16,4 +16,4 @@ export {
 export { PLUGIN_MANIFEST_FILE, type PluginManifest, pluginManifestSchema } from './plugin-manifest.js';
 export { type ContributionKind, PluginRegistry } from './plugin-registry.js';
 export { checkPluginFiles, type PluginRefusal, scanPluginSource, scanSourceText } from './plugin-safety.js';
-export type { PluginsConfig } from './plugins-config.js';
+export { type PluginsConfig, pluginsConfigSchema } from './plugins-config.js';

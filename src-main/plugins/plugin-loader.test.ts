@@ -2,10 +2,10 @@ import { chmod, chown, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { createMemoryLogger } from '../base/logger.js';
-import { pluginsConfigSchema } from '../config/config-schema.js';
 import { createTempHome } from '../testing/temp-home.js';
 import { discoverPlugins, installPlugin, loadPlugins, PluginInstallRefused } from './plugin-loader.js';
 import { PluginRegistry } from './plugin-registry.js';
+import { pluginsConfigSchema } from './plugins-config.js';
 
 let temp: { home: string; cleanup(): Promise<void> };
 beforeEach(async () => {

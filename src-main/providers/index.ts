@@ -68,6 +68,7 @@ export { defaultOllamaHost, detectOllama, type OllamaDetection, type OllamaDetec
 export {
   type AuthConfig,
   type AuthProfileConfig,
+  agentModelConfigSchema,
   authConfigSchema,
   authProfileConfigSchema,
   type ModelLimits,

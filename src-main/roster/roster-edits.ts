@@ -1,6 +1,6 @@
 import { HearthError } from '../base/errors.js';
-import type { HearthConfigFile } from '../config/index.js';
 import { isValidAgentId } from '../sessions/index.js';
+import type { RosterFile } from './roster-config.js';
 
 /**
  * The agents a person keeps in hearth.json (`agents.list[]`, `agents.bindings[]`), edited as data:
@@ -9,7 +9,7 @@ import { isValidAgentId } from '../sessions/index.js';
  * cannot be removed.
  */
 
-type AgentsFile = NonNullable<HearthConfigFile['agents']>;
+type AgentsFile = NonNullable<RosterFile['agents']>;
 /** One `agents.list[]` entry as the file holds it: routing's keys with every capability's slice, and any others. */
 export type RosterEntry = NonNullable<AgentsFile['list']>[number];
 export type RosterBinding = NonNullable<AgentsFile['bindings']>[number];

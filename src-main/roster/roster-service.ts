@@ -1,14 +1,10 @@
 import { readFile, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { HearthError } from '../base/errors.js';
-import {
-  ConfigConflictError,
-  type ConfigService,
-  ConfigValidationError,
-  hearthConfigFileSchema,
-} from '../config/index.js';
+import { ConfigConflictError, type ConfigService, ConfigValidationError } from '../config/index.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { HearthPaths } from '../paths/index.js';
+import { rosterFileSchema } from './roster-config.js';
 import {
   type AgentSettings,
   type AgentView,
@@ -21,7 +17,7 @@ import {
 } from './roster-edits.js';
 
 export interface RosterDeps {
-  config: Pick<ConfigService, 'snapshot' | 'patch'>;
+  config: Pick<ConfigService<unknown>, 'snapshot' | 'patch'>;
   paths: Pick<HearthPaths, 'home' | 'workspaceDir' | 'agentDir'>;
 }
 
@@ -71,7 +67,7 @@ export function createRoster(deps: RosterDeps): Roster {
   const read = (): { section: RosterSection; hash: string; defaults: RosterDefaults } => {
     const snapshot = deps.config.snapshot();
     // The file as written (not `current`, whose defaults would be written back with the edit).
-    const file = hearthConfigFileSchema.parse(snapshot.parsed ?? {});
+    const file = rosterFileSchema.parse(snapshot.parsed ?? {});
     return {
       defaults: file.tools?.exec ? { exec: file.tools.exec } : {},
       section: { list: file.agents?.list ?? [], bindings: file.agents?.bindings ?? [] },

@@ -23,6 +23,7 @@ export {
   agentsConfigSchema,
   bindingMatchSchema,
   bindingSchema,
+  createAgentsConfigSchema,
   routingConfigSchema,
   sessionConfigSchema,
 } from './routing-config.js';

@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../base/logger.js';
-import { ConfigService } from '../config/index.js';
+import { openHearthConfig } from '../host/hearth-config.js';
 import { createEmbedder } from '../memory/index.js';
 import type { UsageLimitEvent } from '../protocol/methods/usage.js';
 import { FailoverError } from '../providers/index.js';
@@ -234,7 +234,7 @@ describe('usage limits input', () => {
     const configPath = join(dir, 'hearth.json');
     await writeFile(configPath, JSON.stringify({ usage: { timeZone: 'UTC' } }));
     const clock = createFakeClock(midMonth);
-    const config = await ConfigService.open({ path: configPath, clock, log: silentLogger, watch: false });
+    const config = await openHearthConfig({ path: configPath, clock, log: silentLogger, watch: false });
     const usage = await createUsageService({
       dir,
       clock,

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { silentLogger } from '../../base/logger.js';
 import { redactValue } from '../../base/secret-redaction.js';
-import { ConfigService, ConfigValidationError, formatProblems, validateConfigText } from '../../config/index.js';
+import { ConfigValidationError, formatProblems } from '../../config/index.js';
+import { type HearthConfigService, openHearthConfig, validateHearthConfigText } from '../../host/hearth-config.js';
 import { type CliContext, CliError } from '../cli-context.js';
 
 function getPath(value: unknown, path: string): unknown {
@@ -25,9 +26,9 @@ function buildPatch(path: string, value: unknown): Record<string, unknown> {
   return keys.slice(0, -1).reduceRight<Record<string, unknown>>((inner, key) => ({ [key]: inner }), { [last]: value });
 }
 
-async function openConfig(context: CliContext): Promise<ConfigService> {
+async function openConfig(context: CliContext): Promise<HearthConfigService> {
   try {
-    return await ConfigService.open({
+    return await openHearthConfig({
       path: context.paths().configFile,
       clock: context.clock,
       log: silentLogger,
@@ -95,7 +96,7 @@ export function registerConfigCommands(program: Command, context: CliContext): v
         }
         throw error;
       }
-      const result = validateConfigText(text);
+      const result = validateHearthConfigText(text);
       if (!result.ok) throw new CliError(`${target} is invalid:\n${formatProblems(result.errors)}`);
       context.stdout(`${target} is valid\n`);
     });

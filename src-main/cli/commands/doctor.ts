@@ -2,8 +2,9 @@ import { stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import type { Command } from 'commander';
 import { silentLogger } from '../../base/logger.js';
-import { ConfigService, ConfigValidationError, formatProblems } from '../../config/index.js';
+import { ConfigValidationError, formatProblems } from '../../config/index.js';
 import { gatewayTokenPath } from '../../gateway/auth/gateway-secret.js';
+import { openHearthConfig } from '../../host/hearth-config.js';
 import { listBackups, readUpgradeReport } from '../../migrations/index.js';
 import type { HearthPaths } from '../../paths/index.js';
 import type { CliContext } from '../cli-context.js';
@@ -55,7 +56,7 @@ export async function runDoctor(context: CliContext, probes: DoctorProbes = {}):
 
   let port = 18_790;
   try {
-    const config = await ConfigService.open({
+    const config = await openHearthConfig({
       path: paths.configFile,
       clock: context.clock,
       log: silentLogger,

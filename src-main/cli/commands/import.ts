@@ -5,10 +5,12 @@ import type { Command } from 'commander';
 import { appRootFrom } from '../../base/app-root.js';
 import { silentLogger } from '../../base/logger.js';
 import { ConfigValidationError, formatProblems } from '../../config/index.js';
+import { type HearthConfigService, openHearthConfig } from '../../host/hearth-config.js';
 import {
   defaultSourceFolder,
   formatImportReport,
   type ImportSource,
+  type OfflineTargets,
   openOfflineTargets,
   planImport,
   readImportSource,
@@ -58,7 +60,7 @@ async function runImport(context: CliContext, source: ImportSource, options: Imp
   }
   const paths = context.paths();
   const { store } = await openSecretStore({ paths, log: silentLogger, env: context.env });
-  let targets: Awaited<ReturnType<typeof openOfflineTargets>>;
+  let targets: OfflineTargets<HearthConfigService>;
   try {
     targets = await openOfflineTargets({
       paths,
@@ -67,6 +69,7 @@ async function runImport(context: CliContext, source: ImportSource, options: Imp
       log: silentLogger,
       // Hearth's starter files, from the sources, the build or the bundle.
       templatesDir: join(appRootFrom(import.meta.url), 'resources', 'workspace'),
+      openConfig: (path) => openHearthConfig({ path, clock: context.clock, log: silentLogger, watch: false }),
     });
   } catch (error) {
     if (error instanceof ConfigValidationError)

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { silentLogger } from '../../base/logger.js';
-import { ConfigService, ConfigValidationError, formatProblems } from '../../config/index.js';
+import { ConfigValidationError, formatProblems } from '../../config/index.js';
+import { openHearthConfig } from '../../host/hearth-config.js';
 import {
   DEFAULT_MODEL,
   embedderMergePatch,
@@ -33,7 +34,7 @@ export function registerModelCommands(memory: Command, context: CliContext, deps
       now: () => context.clock.now(),
       currentEmbedder: () => config.embedder,
       switchEmbedder: async (embedder) => {
-        const service = await ConfigService.open({
+        const service = await openHearthConfig({
           path: paths.configFile,
           clock: context.clock,
           log: silentLogger,

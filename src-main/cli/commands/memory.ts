@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { silentLogger } from '../../base/logger.js';
-import { ConfigService } from '../../config/index.js';
+import { openHearthConfig } from '../../host/hearth-config.js';
 import { resolveMemoryBackend } from '../../host/memory-backend-slot.js';
 import { ingestRecentTranscripts } from '../../host/recent-transcripts.js';
 import { accountOfSession } from '../../host/session-person.js';
@@ -33,7 +33,7 @@ async function settingsFromFile(
   context: CliContext,
 ): Promise<{ memory: MemoryConfig; plugins: PluginsConfig; paths: HearthPaths }> {
   try {
-    const service = await ConfigService.open({
+    const service = await openHearthConfig({
       path: context.paths().configFile,
       clock: context.clock,
       log: silentLogger,

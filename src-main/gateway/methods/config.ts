@@ -1,12 +1,7 @@
 import { z } from 'zod';
 import { type Disposable, DisposableStore } from '../../base/disposable.js';
 import { redactValue } from '../../base/secret-redaction.js';
-import {
-  ConfigConflictError,
-  type ConfigService,
-  ConfigValidationError,
-  hearthConfigSchema,
-} from '../../config/index.js';
+import { ConfigConflictError, type ConfigService, ConfigValidationError } from '../../config/index.js';
 import { GatewayError } from '../../protocol/index.js';
 import type { MethodRouter } from '../method-router.js';
 
@@ -19,7 +14,14 @@ function toGatewayError(error: unknown): never {
   throw error;
 }
 
-export function registerConfigMethods(router: MethodRouter, config: ConfigService): Disposable {
+/**
+ * config.get / schema / set / patch over whichever file `config` holds: the JSON Schema shown to
+ * editors is the one the service validates with (the host's merge of every capability's section).
+ */
+export function registerConfigMethods(
+  router: MethodRouter,
+  config: Pick<ConfigService<unknown>, 'path' | 'schema' | 'snapshot' | 'setRaw' | 'patch'>,
+): Disposable {
   const store = new DisposableStore();
   // config.set and config.patch answer alike: where the file is, its new hash, what changed.
   const written = (result: { hash: string; backupPath?: string; changedPaths: string[] }) => ({
@@ -46,7 +48,7 @@ export function registerConfigMethods(router: MethodRouter, config: ConfigServic
   );
   store.add(
     router.handle('config.schema', () => ({
-      schema: z.toJSONSchema(hearthConfigSchema, { io: 'input', unrepresentable: 'any' }),
+      schema: z.toJSONSchema(config.schema, { io: 'input', unrepresentable: 'any' }),
     })),
   );
   store.add(

@@ -13,7 +13,7 @@ import type { EventBus } from '../event-bus.js';
 import type { MethodRouter } from '../method-router.js';
 
 export interface ProvidersMethodsDeps {
-  config: Pick<ConfigService, 'patch'>;
+  config: Pick<ConfigService<unknown>, 'patch'>;
   auth: Pick<AuthProfileManager, 'get' | 'credential' | 'set'>;
   /** Passed in so tests point onboarding at a loopback server rather than the internet. */
   fetch: typeof globalThis.fetch;
