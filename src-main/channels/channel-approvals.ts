@@ -1,6 +1,18 @@
 import { randomInt } from 'node:crypto';
 import type { Logger } from '../base/logger.js';
-import type { ApprovalDecision, ApprovalPrompter, ApprovalRequest, ApprovalResolution } from '../exec/index.js';
+import {
+  type AlwaysScope,
+  type ApprovalChoice,
+  type ApprovalDecision,
+  type ApprovalPrompter,
+  type ApprovalRequest,
+  type ApprovalResolution,
+  approvalChoices,
+  isDestructive,
+  SCOPE_SHORT,
+  scopeSentence,
+  scopesNamed,
+} from '../exec/index.js';
 import type { ChannelButton, ChannelButtonPress, ChannelTarget, RunningChannel } from '../plugins/sdk/channels.js';
 
 /** What the host answers for a session: where an approval of its run is offered. */
@@ -21,7 +33,7 @@ export interface ChannelApprovalService {
     decision: ApprovalDecision,
     resolvedBy: string,
     reason?: string,
-    allowAlwaysScope?: undefined,
+    allowAlwaysScope?: AlwaysScope,
     more?: { remember?: 'session' },
   ): unknown;
   get(id: string): { resolution?: ApprovalResolution } | undefined;
@@ -71,11 +83,51 @@ const DONE: Record<ChannelAnswer, string> = {
   deny: '❌ Denied',
 };
 
-/** The answers a request offers, in the order shown: "for this chat" right after "once" where allowed. */
-function answersFor(request: Pick<ApprovalRequest, 'allowedDecisions' | 'allowSession'>): ChannelAnswer[] {
-  return request.allowedDecisions.flatMap((decision): ChannelAnswer[] =>
-    decision === 'allow-once' && request.allowSession ? ['allow-once', 'allow-session'] : [decision],
-  );
+/** An answer offered in a channel: the inline card's choices (approval-choices.ts). */
+interface Offer {
+  answer: ChannelAnswer;
+  scope?: AlwaysScope;
+  button: ChannelButton;
+  /** The `/approve <code> <word>` word. */
+  word: string;
+}
+
+/**
+ * The answers a request offers, in the order shown: "for this chat" right after "once", one
+ * "Always" per scope where several are allowed ("in this folder" too), and for a destructive
+ * request Deny first and only the narrow scopes (the service offers no others then).
+ */
+function offersFor(
+  request: Pick<ApprovalRequest, 'allowedDecisions' | 'allowSession' | 'alwaysScopes' | 'risk'>,
+): Offer[] {
+  const choices = approvalChoices(request);
+  const named = scopesNamed(choices);
+  const destructive = isDestructive(request);
+  return choices.map((choice: ApprovalChoice): Offer => {
+    if (choice.kind === 'always') {
+      const scope = choice.scope;
+      const style = destructive ? undefined : BUTTONS['allow-always'].style;
+      if (!named || !scope)
+        return {
+          answer: 'allow-always',
+          ...(scope ? { scope } : {}),
+          button: { id: BUTTONS['allow-always'].id, label: BUTTONS['allow-always'].label, ...(style ? { style } : {}) },
+          word: 'always',
+        };
+      return {
+        answer: 'allow-always',
+        scope,
+        button: { id: `always-${scope}`, label: `Always: ${SCOPE_SHORT[scope]}`, ...(style ? { style } : {}) },
+        word: `always-${scope}`,
+      };
+    }
+    const answer: ChannelAnswer =
+      choice.kind === 'once' ? 'allow-once' : choice.kind === 'session' ? 'allow-session' : 'deny';
+    // A destructive request: no allow button stands out as the one to press.
+    const button =
+      destructive && answer !== 'deny' ? { id: BUTTONS[answer].id, label: BUTTONS[answer].label } : BUTTONS[answer];
+    return { answer, button, word: WORD_OF[answer] };
+  });
 }
 
 function doneText(resolution: ApprovalResolution): string {
@@ -133,11 +185,19 @@ export class ChannelApprovals implements ApprovalPrompter {
     if (!place || signal.aborted) return undefined;
     const code = this.newCode();
     const why = request.reasons.map((reason) => reason.detail).join('; ');
+    const offers = offersFor(request);
+    const scoped = offers.flatMap((offer) =>
+      offer.scope && offer.word !== 'always' ? [`${offer.button.label}: ${scopeSentence(offer.scope, request)}`] : [],
+    );
     const text = [
+      ...(isDestructive(request)
+        ? [`⚠️ Destructive, cannot be undone: ${(request.risk?.because ?? []).map((b) => b.detail).join('; ')}`]
+        : []),
       `Approval needed (${code})${place.onBehalfOf ? ` for ${place.onBehalfOf}` : ''}: the assistant wants to run`,
       request.command,
       ...(why ? [`Why: ${why}`] : []),
       `In: ${request.cwd}`,
+      ...scoped,
     ].join('\n');
     const offered: Offered = { code, request, place, text };
     this.offered.set(code, offered);
@@ -147,13 +207,11 @@ export class ChannelApprovals implements ApprovalPrompter {
         const sent = await place.running.buttons.sendPrompt(place.target, {
           promptId: code,
           text,
-          buttons: answersFor(request).map((answer) => BUTTONS[answer]),
+          buttons: offers.map((offer) => offer.button),
         });
         offered.messageId = sent.messageId;
       } else {
-        const words = answersFor(request)
-          .map((answer) => WORD_OF[answer])
-          .join('|');
+        const words = offers.map((offer) => offer.word).join('|');
         const sent = await place.running.outbound?.sendText(
           place.target,
           `${text}\nAnswer with: /approve ${code} ${words}`,
@@ -201,7 +259,7 @@ export class ChannelApprovals implements ApprovalPrompter {
       await answer('Only the owner can answer this approval.');
       return;
     }
-    const chosen = (Object.keys(BUTTONS) as ChannelAnswer[]).find((a) => BUTTONS[a].id === press.buttonId);
+    const chosen = offersFor(offered.request).find((offer) => offer.button.id === press.buttonId);
     await answer(this.answer(offered, chosen, channelId, press.sender.id));
   }
 
@@ -217,26 +275,29 @@ export class ChannelApprovals implements ApprovalPrompter {
       (o) => o.place.channelId === channelId && (o.code === wanted.toUpperCase() || o.request.id === wanted),
     );
     if (!offered || !this.deps.isOwner(channelId, senderId)) return undefined;
-    const chosen = WORDS[match[2]!.toLowerCase()];
-    const words = answersFor(offered.request)
-      .map((answer) => WORD_OF[answer])
-      .join('|');
-    if (!chosen) return `unknown answer "${match[2]}": use /approve ${offered.code} ${words}`;
+    const said = match[2]!.toLowerCase();
+    const offers = offersFor(offered.request);
+    const words = offers.map((offer) => offer.word).join('|');
+    // `always` is the default scope (the first offered: exact for a destructive command).
+    const chosen = offers.find((offer) => offer.word === said) ?? offers.find((offer) => offer.answer === WORDS[said]);
+    if (!WORDS[said] && !chosen) return `unknown answer "${match[2]}": use /approve ${offered.code} ${words}`;
     return this.answer(offered, chosen, channelId, senderId);
   }
 
-  private answer(offered: Offered, chosen: ChannelAnswer | undefined, channelId: string, senderId: string): string {
-    const offers = answersFor(offered.request);
-    if (!chosen || !offers.includes(chosen))
-      return `That answer is not allowed for this approval (${offers.map((answer) => WORD_OF[answer]).join(', ')}).`;
+  private answer(offered: Offered, chosen: Offer | undefined, channelId: string, senderId: string): string {
+    const offers = offersFor(offered.request);
+    if (!chosen)
+      return `That answer is not allowed for this approval (${offers.map((offer) => offer.word).join(', ')}).`;
     const service = this.deps.approvals();
     if (!service) return 'Approvals are not available right now.';
     const resolvedBy = `channel:${channelId}:${senderId}`;
     try {
-      if (chosen === 'allow-session')
+      if (chosen.answer === 'allow-session')
         service.resolve(offered.request.id, 'allow-once', resolvedBy, undefined, undefined, { remember: 'session' });
-      else service.resolve(offered.request.id, chosen, resolvedBy);
-      return DONE[chosen];
+      else service.resolve(offered.request.id, chosen.answer, resolvedBy, undefined, chosen.scope);
+      return chosen.scope && chosen.word !== 'always'
+        ? `${DONE[chosen.answer]}: ${SCOPE_SHORT[chosen.scope]}`
+        : DONE[chosen.answer];
     } catch (error) {
       return error instanceof Error ? error.message : String(error);
     }

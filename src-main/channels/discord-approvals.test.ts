@@ -75,7 +75,8 @@ describe('approval buttons in Discord', () => {
     expect(buttons).toEqual(
       expect.arrayContaining([
         ['Allow once', 1],
-        ['Always', 1],
+        ['Always: exactly this', 1],
+        ['Always: in this folder', 1],
         ['Deny', 4],
       ]),
     );
@@ -107,7 +108,7 @@ describe('approval buttons in Discord', () => {
     const settled = await discord.waitForBotMessage(dm, (m) => m.id === prompt.id && m.components.length === 0);
     expect(settled.content).toMatch(/❌ Denied \(by operator:/);
     // The buttons are gone; a press that raced the edit (from the view before it) is told.
-    expect(await press(prompt, OWNER, 'Always')).toBe('This approval is no longer waiting.');
+    expect(await press(prompt, OWNER, 'Always: in this folder')).toBe('This approval is no longer waiting.');
     await discord.waitForBotMessage(dm, (m) => m.content.includes('Done with l'));
   });
 });

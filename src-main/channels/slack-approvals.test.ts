@@ -103,7 +103,8 @@ describe('approval buttons in Slack (Socket Mode)', () => {
     expect(buttonsOf(prompt).map((b) => [b.text.text, b.style])).toEqual(
       expect.arrayContaining([
         ['Allow once', 'primary'],
-        ['Always', 'primary'],
+        ['Always: exactly this', 'primary'],
+        ['Always: in this folder', 'primary'],
         ['Deny', 'danger'],
       ]),
     );
@@ -138,7 +139,7 @@ describe('approval buttons in Slack (Socket Mode)', () => {
     );
     expect(settled.text).toMatch(/❌ Denied \(by operator:/);
     // A press that raced the update (from the view before it) is told.
-    expect(await press(prompt, OWNER, 'Always')).toBe('This approval is no longer waiting.');
+    expect(await press(prompt, OWNER, 'Always: in this folder')).toBe('This approval is no longer waiting.');
     await slack.waitForBotMessage(OWNER_DM, (m) => m.text.includes('Done with l'));
   });
 });

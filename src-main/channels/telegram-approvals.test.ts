@@ -76,8 +76,17 @@ afterAll(async () => {
 describe('approval buttons in Telegram', () => {
   it('offers Allow once / for this chat / Always / Deny; a stranger press is refused, the owner press runs it', async () => {
     const prompt = await askToRun(OWNER.id, OWNER, 'wc -c HEARTBEAT.md');
-    expect(prompt.keyboard!.flat().map((b) => b.text)).toEqual(['Allow once', 'Allow for this chat', 'Always', 'Deny']);
+    // The inline card's choices: one Always per scope, "in this folder" too, each said in the text.
+    expect(prompt.keyboard!.flat().map((b) => b.text)).toEqual([
+      'Allow once',
+      'Allow for this chat',
+      'Always: any arguments',
+      'Always: exactly this',
+      'Always: in this folder',
+      'Deny',
+    ]);
     expect(prompt.text).toMatch(/^Approval needed \([A-Z2-9]{6}\)/);
+    expect(prompt.text).toMatch(/Always: in this folder: this exact command, only in .* and the folders under it/);
 
     // Someone else's press (e.g. a forwarded prompt): a notice to them, the approval still waits.
     expect(await press(prompt, FRIEND, 'Allow once')).toBe('Only the owner can answer this approval.');
@@ -106,8 +115,28 @@ describe('approval buttons in Telegram', () => {
       (m) => m.messageId === prompt.messageId && m.keyboard === undefined,
     );
     expect(settled.text).toMatch(/❌ Denied \(by operator:/);
-    expect(await press(prompt, OWNER, 'Always')).toBe('This approval is no longer waiting.');
+    expect(await press(prompt, OWNER, 'Always: in this folder')).toBe('This approval is no longer waiting.');
     await telegram.waitForBotMessage(OWNER.id, (m) => m.text.includes('Done with l'));
+  });
+
+  it('"Always: in this folder" saves a folder rule; a destructive command puts Deny first and offers only exact / folder', async () => {
+    const prompt = await askToRun(OWNER.id, OWNER, 'wc -L HEARTBEAT.md');
+    expect(await press(prompt, OWNER, 'Always: in this folder')).toBe('✅ Always allowed: in this folder');
+    await telegram.waitForBotMessage(OWNER.id, (m) => m.text.includes('Done with L'));
+    const rules = await product.socket.request('permissions.list', {});
+    expect(JSON.stringify(rules.payload)).toMatch(/"scope":"folder"/);
+
+    const risky = await askToRun(OWNER.id, OWNER, 'rm -r build');
+    expect(risky.keyboard!.flat().map((b) => b.text)).toEqual([
+      'Deny',
+      'Allow once',
+      'Allow for this chat',
+      'Always: exactly this',
+      'Always: in this folder',
+    ]);
+    expect(risky.text).toMatch(/^⚠️ Destructive, cannot be undone: /);
+    expect(await press(risky, OWNER, 'Deny')).toBe('❌ Denied');
+    await telegram.waitForBotMessage(OWNER.id, (m) => m.text.includes('Done with r'));
   });
 
   it('"Allow for this chat" runs it, and the same command in the same chat later runs without asking', async () => {
