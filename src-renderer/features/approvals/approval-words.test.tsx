@@ -157,6 +157,28 @@ describe('approvals view: the "always" rules the inline card offers', () => {
     );
   });
 
+  it('S with several scopes sends nothing: it focuses the "Always allow:" choice, and Always sends the pick', async () => {
+    app = startTestApp({
+      'exec.approval.list': () => [execRequest(false)],
+      'exec.approval.resolve': () => ({ ok: true }),
+    });
+    renderWithStores(app, <ApprovalsView />);
+    const card = within(await screen.findByTestId('approval-card'));
+    const choice = card.getByLabelText('Always allow:');
+    fireEvent.keyDown(window, { key: 's' });
+    expect(document.activeElement).toBe(choice);
+    // Keys typed into the choice are the select's own, not shortcuts.
+    fireEvent.keyDown(choice, { key: 's' });
+    expect(app.gateway.calls('exec.approval.resolve')).toEqual([]);
+    fireEvent.change(choice, { target: { value: 'exact' } });
+    fireEvent.click(card.getByRole('button', { name: /Always allow/ }));
+    await waitFor(() =>
+      expect(app.gateway.calls('exec.approval.resolve')).toEqual([
+        { id: 'ap1', decision: 'allow-always', allowAlwaysScope: 'exact' },
+      ]),
+    );
+  });
+
   it('a destructive command: only the narrow rules, the folder one included, never the binary', async () => {
     app = startTestApp({
       'exec.approval.list': () => [execRequest(true)],

@@ -21,6 +21,9 @@ function primaryAnswer(entry: PendingApproval): Answer {
   return entry.suggested === 'session' && entry.allowSession ? 'allow-session' : 'allow-once';
 }
 
+/** The card's "Always allow:" select, which S focuses when several scopes are on offer. */
+const alwaysScopeId = (approvalId: string) => `always-scope-${approvalId}`;
+
 function ApprovalCard({ entry, selected, now }: { entry: PendingApproval; selected: boolean; now: number }) {
   const t = useT();
   const { approvals } = useStores();
@@ -147,7 +150,11 @@ function ApprovalCard({ entry, selected, now }: { entry: PendingApproval; select
       {canAlways && plan.alwaysScopes.length > 1 && (
         <label className="faint approval-exact">
           {t('approvals.alwaysFor')}{' '}
-          <select value={scope} onChange={(event) => setPicked(event.target.value as AlwaysScope)}>
+          <select
+            id={alwaysScopeId(entry.id)}
+            value={scope}
+            onChange={(event) => setPicked(event.target.value as AlwaysScope)}
+          >
             {plan.alwaysScopes.map((option) => (
               <option key={option} value={option}>
                 {scopeText(t, entry, option)}
@@ -192,8 +199,9 @@ export function ApprovalsView() {
       const action = entry ? keyAction(entry, key) : undefined;
       if (action && id) {
         event.preventDefault();
-        // S with several rules on offer: the gateway's default scope (the card's choices are a click away).
-        if ('openAlways' in action) void state.resolve(id, 'allow-always');
+        // S with several rules on offer: never a silent default. It takes the person to the card's
+        // "Always allow:" choice; the Always button then sends the scope they pick.
+        if ('openAlways' in action) document.getElementById(alwaysScopeId(id))?.focus();
         else void state.resolve(id, action.answer, action.scope);
       } else if (key === 'j') state.moveSelection(1);
       else if (key === 'k') state.moveSelection(-1);
