@@ -196,7 +196,9 @@ describe('channel commands, docking and notices', () => {
     const prompt = await loopSent((s) => s.text.startsWith('Approval needed'));
     expect(prompt.text).toContain('wc -c HEARTBEAT.md');
     const code = /^Approval needed \(([A-Z2-9]{6})\)/.exec(prompt.text)![1]!;
-    expect(prompt.text).toContain(`Answer with: /approve ${code} allow|session|always|deny`);
+    expect(prompt.text).toContain(
+      `Answer with: /approve ${code} allow|session|always-binary|always-exact|always-folder|deny`,
+    );
 
     // Someone else on the channel cannot answer it: the gateway's /approve refuses them.
     await loopSay('mallory', `/approve ${code} allow-once`);
