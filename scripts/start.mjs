@@ -8,8 +8,12 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isBuildCurrent, mtimeOf, newestSourceMtime } from '../bin/build-freshness.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** What each build is made from (the renderer uses the wire types in src-main/protocol). */
+const rendererSources = ['src-renderer', 'src-main/protocol'];
+const mainSources = ['src-main', 'extensions'];
 const say = (text) => process.stdout.write(`[hearth] ${text}\n`);
 
 function run(command, args, options = {}) {
@@ -23,15 +27,32 @@ function electronBinary() {
   return existsSync(binary) ? binary : undefined;
 }
 
-function ensureBuilt(needMain) {
-  if (!existsSync(join(root, 'dist', 'renderer', 'index.html'))) {
-    say('building the Control UI (first run)…');
+/**
+ * Builds what is missing or older than its sources, so `npm start` always runs built code
+ * (never the TypeScript sources through tsx) and never a stale build after a `git pull`.
+ */
+function ensureBuilt() {
+  const rendererBuilt = mtimeOf(join(root, 'dist', 'renderer', 'index.html'));
+  if (rendererBuilt === undefined || rendererBuilt < newestSourceMtime(root, rendererSources)) {
+    say(
+      rendererBuilt === undefined
+        ? 'building the Control UI (first run)…'
+        : 'the Control UI sources changed; rebuilding it…',
+    );
     const result = run('npm', ['run', '--silent', 'build:renderer']);
     if (result.status !== 0) say('the Control UI did not build; the gateway will serve a placeholder page.');
   }
-  if (needMain && !existsSync(join(root, 'dist', 'src-main', 'app', 'main.js'))) {
-    say('building the main process…');
-    run('npm', ['run', '--silent', 'build:main']);
+  if (!isBuildCurrent(root, join(root, 'dist', '.build-stamp'), mainSources)) {
+    say(
+      existsSync(join(root, 'dist', 'src-main'))
+        ? 'the sources changed; rebuilding the main process…'
+        : 'building the main process (first run)…',
+    );
+    const result = run('npm', ['run', '--silent', 'build:main']);
+    if (result.status !== 0) {
+      say('the main process did not build (the errors are above); fix them and run npm start again.');
+      process.exit(result.status ?? 1);
+    }
   }
 }
 
@@ -54,7 +75,7 @@ if (!binary && existsSync(join(root, 'node_modules', 'electron', 'install.js')))
 }
 
 if (binary && process.env.HEARTH_HEADLESS !== '1') {
-  ensureBuilt(true);
+  ensureBuilt();
   say('starting the desktop app…');
   const child = spawn(binary, ['.'], { cwd: root, stdio: 'inherit', env: process.env });
   child.on('exit', (code) => process.exit(code ?? 0));
@@ -64,7 +85,7 @@ if (binary && process.env.HEARTH_HEADLESS !== '1') {
       ? 'HEARTH_HEADLESS=1: running the headless gateway.'
       : `Electron is unavailable (${why}); running the headless gateway instead and opening the Control UI in your browser.`,
   );
-  ensureBuilt(false);
+  ensureBuilt();
   const child = spawn(
     process.execPath,
     [join(root, 'bin', 'hearth.js'), 'gateway', 'run', '--find-free-port', '--open'],
