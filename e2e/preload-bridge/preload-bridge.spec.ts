@@ -29,7 +29,11 @@ test('the Control UI connects through the preload bridge without a token', async
     const hearth = (globalThis as unknown as { hearth: Record<string, unknown> }).hearth;
     return { keys: Object.keys(hearth).sort(), frozen: Object.isFrozen(hearth), version: hearth.version };
   });
-  expect(surface).toEqual({ keys: ['gatewayUrl', 'gateways', 'onFrame', 'onGatewaysChange', 'send', 'version'], frozen: true, version: '0.1.0' });
+  expect(surface).toEqual({
+    keys: ['gatewayUrl', 'gateways', 'onFrame', 'onGatewaysChange', 'send', 'version'],
+    frozen: true,
+    version: '0.1.0',
+  });
 });
 
 test('a request from the page gets its answer, and a malformed one a clear error', async ({ page }) => {
