@@ -114,6 +114,8 @@ describe('migrations at start', () => {
     expect(upgrade.report.lastEvent).toMatchObject({
       kind: 'migrated',
       message: expect.stringContaining('state/permissions.json v0→v1'),
+      // The parts a client words the notice from in the person's language.
+      files: expect.arrayContaining(['state/permissions.json v0→v1']),
     });
     expect(upgrade.report.formats.every((format) => format.version === format.current)).toBe(true);
     expect(upgrade.report.formats.map((format) => format.format).sort()).toEqual(
@@ -155,6 +157,7 @@ describe('migrations at start', () => {
     expect(upgrade.report.lastEvent).toMatchObject({
       kind: 'migration-failed',
       error: 'm cannot be converted',
+      files: ['state/a.json', 'state/b.json'],
       message: expect.stringMatching(
         /^An upgrade of state\/a\.json, state\/b\.json failed \(m cannot be converted\); every file was restored from backups\/.*-v1-v2 and Hearth started with them as they were$/,
       ),
@@ -215,6 +218,7 @@ describe('migrations at start', () => {
     expect(await readHomeFiles(temp.home)).toEqual(oldHomeFiles);
     expect(third.report.lastEvent).toMatchObject({
       kind: 'crash-restored',
+      attempts: 2,
       message: expect.stringMatching(
         /^Hearth did not finish starting 2 times in a row after an upgrade; the files the upgrade changed were restored from backups\/.*-v0-v1 and this version will not migrate them again$/,
       ),

@@ -71,7 +71,7 @@ export async function prepareStartUpgrade(deps: StartUpgradeDeps): Promise<Start
       state.lastEvent = event(
         'crash-restored',
         `Hearth did not finish starting ${marker.attempts} times in a row after an upgrade; the files the upgrade changed were restored from ${names.join(', ')} and this version will not migrate them again`,
-        { backups: names },
+        { backups: names, attempts: marker.attempts },
       );
       state.held = { appVersion, reason: 'its migrated files crashed two starts in a row' };
       log.error('two starts in a row never came up: restored the backup of their migration', { backups: names });
@@ -79,6 +79,7 @@ export async function prepareStartUpgrade(deps: StartUpgradeDeps): Promise<Start
       state.lastEvent = event(
         'crash-nothing-to-restore',
         `Hearth did not finish starting ${marker.attempts} times in a row; no upgrade changed any file since the last good start, so there was nothing to restore (see the log)`,
+        { attempts: marker.attempts },
       );
       log.warn('two starts in a row never came up; no migration backup since the last good start', {
         attempts: marker.attempts,
@@ -108,11 +109,11 @@ export async function prepareStartUpgrade(deps: StartUpgradeDeps): Promise<Start
     const outcome = await migrateHome({ paths, copies, now: deps.clock.now(), appVersion });
     if (outcome.kind === 'migrated') {
       const name = relative(paths.home, outcome.backup.dir);
-      state.lastEvent = event(
-        'migrated',
-        `Upgraded ${outcome.migrated.map((copy) => `${copy.path} v${copy.from}→v${copy.to}`).join(', ')}; the files as they were are in ${name}`,
-        { backups: [name] },
-      );
+      const files = outcome.migrated.map((copy) => `${copy.path} v${copy.from}→v${copy.to}`);
+      state.lastEvent = event('migrated', `Upgraded ${files.join(', ')}; the files as they were are in ${name}`, {
+        backups: [name],
+        files,
+      });
       nextMarker.backups = [...nextMarker.backups, outcome.backup.dir];
       await writeStartMarker(paths.stateDir, nextMarker);
       log.info('migrated on-disk formats', { migrated: outcome.migrated, backup: outcome.backup.dir });
@@ -121,7 +122,7 @@ export async function prepareStartUpgrade(deps: StartUpgradeDeps): Promise<Start
       state.lastEvent = event(
         'migration-failed',
         `An upgrade of ${outcome.migrated.map((copy) => copy.path).join(', ')} failed (${outcome.error.message}); every file was restored from ${name} and Hearth started with them as they were`,
-        { backups: [name], error: outcome.error.message },
+        { backups: [name], error: outcome.error.message, files: outcome.migrated.map((copy) => copy.path) },
       );
       log.error('migration failed; restored the backup and starting with the previous files', {
         error: outcome.error.message,

@@ -44,6 +44,8 @@ const upgradeEventSchema: z.ZodType<UpgradeEvent> = z.looseObject({
   message: z.string(),
   backups: z.array(z.string()).optional(),
   error: z.string().optional(),
+  files: z.array(z.string()).optional(),
+  attempts: z.number().int().nonnegative().optional(),
 });
 const upgradeStateSchema: z.ZodType<UpgradeState> = z.looseObject({
   version: z.literal(1),

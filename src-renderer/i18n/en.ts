@@ -568,6 +568,13 @@ export const en = {
   'upgrade.crash-restored': 'Hearth restored your data after two failed starts',
   'upgrade.crash-nothing-to-restore': 'Hearth failed to start twice; nothing needed restoring',
   'upgrade.backups': 'Backups: {list}',
+  'upgrade.body.migrated': 'Upgraded {files}; the files as they were are in {backup}.',
+  'upgrade.body.migration-failed':
+    'An upgrade of {files} failed ({error}); every file was restored from {backup} and Hearth started with them as they were.',
+  'upgrade.body.crash-restored':
+    'Hearth did not finish starting {attempts} times in a row after an upgrade; the files it changed were restored from {backup}, and this version will not upgrade them again.',
+  'upgrade.body.crash-nothing-to-restore':
+    'Hearth did not finish starting {attempts} times in a row; no upgrade had changed a file since the last good start, so there was nothing to restore (see the log).',
   'upgrade.held': 'Upgrades are held for version {version}: {reason}',
   'upgrade.dismiss': 'Got it',
   'upgrade.details': 'Details in Settings → About',

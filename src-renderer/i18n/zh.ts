@@ -557,6 +557,13 @@ export const zh: Record<MessageKey, string> = {
   'upgrade.crash-restored': '两次启动失败后，Hearth 已恢复你的数据',
   'upgrade.crash-nothing-to-restore': 'Hearth 两次启动失败；没有需要恢复的内容',
   'upgrade.backups': '备份：{list}',
+  'upgrade.body.migrated': '已升级 {files}；升级前的文件保存在 {backup}。',
+  'upgrade.body.migration-failed':
+    '升级 {files} 失败（{error}）；所有文件已从 {backup} 恢复，Hearth 以原来的文件启动。',
+  'upgrade.body.crash-restored':
+    '升级后 Hearth 连续 {attempts} 次未能完成启动；升级改动的文件已从 {backup} 恢复，此版本不会再次升级它们。',
+  'upgrade.body.crash-nothing-to-restore':
+    'Hearth 连续 {attempts} 次未能完成启动；自上次正常启动以来没有升级改动过文件，因此无需恢复（请查看日志）。',
   'upgrade.held': '版本 {version} 的升级已暂停：{reason}',
   'upgrade.dismiss': '知道了',
   'upgrade.details': '详情见 设置 → 关于',

@@ -77,6 +77,13 @@ export interface UpgradesStatus {
     /** Backup folders made or restored from, relative to the home. */
     backups?: string[];
     error?: string;
+    /**
+     * The message's parts, so a client can say it in the person's language: the files an upgrade
+     * changed (`path vN→vM` when migrated, the paths when it failed) and how many starts crashed.
+     * Absent in events written before they existed; `message` is then all there is.
+     */
+    files?: string[];
+    attempts?: number;
   };
   /** This app version does not re-run its migrations (they crashed it twice). */
   held?: { appVersion: string; reason: string };

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useDomain, useStores, useT } from '../../app/stores-context.js';
 import { formatTime } from '../../ui/use-now.js';
+import { upgradeEventText } from './upgrade-words.js';
 
 // The project names no public web address yet (package.json has no homepage), so the links are
 // the guides shipped with the source and the command that prints the full report.
@@ -86,7 +87,7 @@ export function AboutPanel() {
           <h3>{t('about.lastUpgrade')}</h3>
           {last ? (
             <p data-testid="about-last-upgrade">
-              {formatTime(last.atMs)} · {last.message}
+              {formatTime(last.atMs)} · {upgradeEventText(last, t)}
               {last.backups && last.backups.length > 0 && (
                 <> {t('upgrade.backups', { list: last.backups.join(', ') })}</>
               )}

@@ -33,6 +33,7 @@ const status = () => ({
       appVersion: '0.3.0',
       message: 'Upgraded state/permissions.json v0→v1; the files as they were are in backups/b1',
       backups: ['backups/b1'],
+      files: ['state/permissions.json v0→v1'],
     },
   },
 });
@@ -74,5 +75,31 @@ describe('upgrade notice and About', () => {
     expect(panel.textContent).toContain('/h');
     expect(panel.textContent).toContain('version 1 (this Hearth reads up to 1)');
     expect(screen.getByTestId('about-last-upgrade').textContent).toContain('backups/b1');
+  });
+
+  it("says the upgrade in the person's language from its parts; an older event keeps the server's sentence", async () => {
+    app = startTestApp({ status });
+    act(() => app.stores.ui.getState().setLanguage('zh'));
+    renderWithStores(app, <UpgradeNotice />);
+    await act(() => app.stores.about.getState().refresh());
+    const notice = await screen.findByTestId('upgrade-notice');
+    expect(notice.textContent).toContain('已升级 state/permissions.json v0→v1；升级前的文件保存在 backups/b1。');
+    expect(notice.textContent).not.toContain('Upgraded');
+    cleanup();
+    app.dispose();
+
+    // Written by a Hearth before the parts were kept: only the English sentence exists.
+    const older = () => {
+      const s = status();
+      const { files: _files, ...event } = s.upgrades.lastEvent;
+      return { ...s, upgrades: { ...s.upgrades, lastEvent: event } };
+    };
+    app = startTestApp({ status: older });
+    act(() => app.stores.ui.getState().setLanguage('zh'));
+    renderWithStores(app, <UpgradeNotice />);
+    await act(() => app.stores.about.getState().refresh());
+    expect((await screen.findByTestId('upgrade-notice')).textContent).toContain(
+      'Upgraded state/permissions.json v0→v1',
+    );
   });
 });

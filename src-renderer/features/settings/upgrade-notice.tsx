@@ -1,4 +1,5 @@
 import { useDomain, useStores, useT } from '../../app/stores-context.js';
+import { upgradeEventText } from './upgrade-words.js';
 
 /**
  * What the last start did to the home's files (`status.upgrades.lastEvent`: a migration, a failed
@@ -11,13 +12,14 @@ export function UpgradeNotice() {
   const notice = useDomain('about', (s) => s.notice);
   if (!notice) return null;
   const failed = notice.kind !== 'migrated';
+  const text = upgradeEventText(notice, t);
   return (
     <div className={failed ? 'upgrade-notice failed' : 'upgrade-notice'} role="note" data-testid="upgrade-notice">
       <div className="stack" style={{ gap: 4 }}>
         <strong>{t(`upgrade.${notice.kind}`)}</strong>
-        <span>{notice.message}</span>
-        {/* The message usually names the backup already; said again only when it does not. */}
-        {notice.backups && notice.backups.length > 0 && !notice.backups.every((b) => notice.message.includes(b)) && (
+        <span>{text}</span>
+        {/* The sentence usually names the backup already; said again only when it does not. */}
+        {notice.backups && notice.backups.length > 0 && !notice.backups.every((b) => text.includes(b)) && (
           <small className="muted">{t('upgrade.backups', { list: notice.backups.join(', ') })}</small>
         )}
       </div>
