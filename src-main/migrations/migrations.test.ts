@@ -205,6 +205,22 @@ describe('migrations at start', () => {
     expect(await listBackups(temp.home)).toEqual([]);
   });
 
+  it('a saved pause is a versioned format too: reported at its version, refused when a newer Hearth wrote it', async () => {
+    await mkdir(paths.stateDir, { recursive: true });
+    const pause = join(paths.stateDir, 'agent-pause.json');
+    await writeFile(pause, '{"version":1,"paused":true}\n');
+    const upgrade = await start();
+    expect(upgrade.report.formats).toContainEqual(
+      expect.objectContaining({ format: 'agent-pause', version: 1, current: 1 }),
+    );
+
+    await writeFile(pause, '{"version":2,"paused":true}\n');
+    const error = await start().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NewerFormatError);
+    expect((error as Error).message).toMatch(/^state\/agent-pause\.json \(agent pause\) has format version 2/);
+    expect(await readFile(pause, 'utf8')).toBe('{"version":2,"paused":true}\n');
+  });
+
   it('two starts in a row that never came up: the third restores their migration backup and does not migrate again', async () => {
     await writeOldHome(temp.home);
     await start(); // migrates, then "crashes" (markUp never runs)

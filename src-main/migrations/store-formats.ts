@@ -11,7 +11,7 @@ import { copyOf, readJsonVersion, type StoreCopy, type StoreFormat } from './sto
 /**
  * Every on-disk format Hearth keeps, in one table (docs/UPGRADES.md). The file locations are
  * the owners': config/config-service.ts, sessions/session-index.ts,
- * providers/auth/auth-profile-file.ts, exec/permission-store.ts, cron/cron-store.ts (via
+ * providers/auth/auth-profile-file.ts, agent/runtime/agent-pause-file.ts, exec/permission-store.ts, cron/cron-store.ts (via
  * host/wire-cron.ts), usage/usage-ledger.ts (via host/wire-usage.ts), memory/memory-index.ts.
  * A capability that changes its format bumps `current` here and adds the step from the last one.
  */
@@ -43,6 +43,16 @@ export const hearthStoreFormats: readonly StoreFormat[] = [
     current: 1,
     locate: async (paths) => {
       const file = join(paths.stateDir, 'auth-profiles.json');
+      return copyOf(file, await readJsonVersion(file));
+    },
+    steps: [],
+  },
+  {
+    id: 'agent-pause',
+    label: 'agent pause',
+    current: 1,
+    locate: async (paths) => {
+      const file = join(paths.stateDir, 'agent-pause.json');
       return copyOf(file, await readJsonVersion(file));
     },
     steps: [],
