@@ -5,14 +5,22 @@ type Item = { id?: string; role?: string; label?: string; click?: () => void; su
 
 describe('application menu', () => {
   const done: string[] = [];
-  const actions = { revealLogs: () => void done.push('reveal'), copyDiagnostics: () => void done.push('copy') };
+  const actions = {
+    revealLogs: () => void done.push('reveal'),
+    copyDiagnostics: () => void done.push('copy'),
+    goBack: () => void done.push('back'),
+  };
 
-  it('has Help > Reveal Logs / Copy Diagnostics wired to their actions', () => {
+  it('has Help > Reveal Logs / Copy Diagnostics / Go Back wired to their actions', () => {
     const menu = appMenuTemplate({ isMac: false, devTools: false, actions }) as Item[];
     const help = menu.find((item) => item.role === 'help')!;
-    for (const item of help.submenu!) item.click!();
-    expect(help.submenu!.map((item) => item.label)).toEqual(['Reveal Logs', 'Copy Diagnostics']);
-    expect(done).toEqual(['reveal', 'copy']);
+    for (const item of help.submenu!) item.click?.();
+    expect(help.submenu!.filter((item) => item.label).map((item) => item.label)).toEqual([
+      'Reveal Logs',
+      'Copy Diagnostics',
+      'Go Back to the Previous Version…',
+    ]);
+    expect(done).toEqual(['reveal', 'copy', 'back']);
   });
 
   it('offers developer tools only in development, and the app menu only on macOS', () => {

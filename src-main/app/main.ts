@@ -35,6 +35,7 @@ import { buildContentSecurityPolicy, installContentSecurityPolicy } from './csp.
 import { openDesktopSecretStore } from './desktop-secret-store.js';
 import { DEFAULT_QUICK_ASK_SHORTCUT, DEFAULT_SUMMON_SHORTCUT, registerGlobalShortcut } from './global-shortcut.js';
 import { createIpcBridge } from './ipc-bridge.js';
+import { keptInstallers } from './kept-installers.js';
 import { launchedAtLogin } from './launch-at-login.js';
 import { createFileLogger, createLogActions, formatDiagnostics, mainLogPath } from './logs.js';
 import { guardNavigation } from './navigation-guard.js';
@@ -49,7 +50,7 @@ import { createShellClient } from './shell-client.js';
 import { installCleanShutdown } from './shutdown.js';
 import { claimSingleInstance, routeForDeepLink } from './single-instance.js';
 import { createTrayController } from './tray.js';
-import { type AppUpdaterLike, restartPromptOptions, startAutoUpdates } from './updater.js';
+import { type AppUpdaterLike, goBackToPreviousVersion, restartPromptOptions, startAutoUpdates } from './updater.js';
 import { wakeOnResume } from './wake-on-resume.js';
 
 /**
@@ -329,12 +330,26 @@ async function start(): Promise<void> {
     // Said once, where the person will see it: a key that silently does nothing is a bug report.
     if (shortcut.problem) notifier.notify({ title: 'Hearth shortcut unavailable', body: shortcut.problem });
   }
+  // Outside the updater's cache (which keeps only the pending download): the way back after an update.
+  const kept = keptInstallers(join(app.getPath('userData'), 'kept-installers'), () => systemClock.now());
   Menu.setApplicationMenu(
     Menu.buildFromTemplate(
       appMenuTemplate({
         isMac: process.platform === 'darwin',
         devTools: !app.isPackaged,
-        actions: { revealLogs: logActions.revealLogs, copyDiagnostics: () => void logActions.copyDiagnostics() },
+        actions: {
+          revealLogs: logActions.revealLogs,
+          copyDiagnostics: () => void logActions.copyDiagnostics(),
+          goBack: () =>
+            void goBackToPreviousVersion({
+              kept,
+              runningVersion: app.getVersion(),
+              ask: async (options) => (await messageBox(options)).response,
+              openInstaller: (file) => shell.openPath(file),
+              quit: () => app.quit(),
+              logger,
+            }),
+        },
       }),
     ),
   );
@@ -348,6 +363,7 @@ async function start(): Promise<void> {
         channel: app.getVersion().includes('-') ? 'beta' : 'stable',
         clock: systemClock,
         askToRestart: async (version) => (await messageBox(restartPromptOptions(version))).response === 0,
+        kept,
         logger,
       }),
     );

@@ -1,8 +1,12 @@
 import { EventEmitter } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryLogger, DisposableStore } from '../base/index.js';
 import { flush } from '../testing/app/fake-electron.js';
 import { createFakeClock } from '../testing/fake-clock.js';
+import { type KeptInstallers, keptInstallers } from './kept-installers.js';
 import { type AppUpdaterLike, startAutoUpdates, UPDATE_INTERVAL_MS } from './updater.js';
 
 class FakeUpdater extends EventEmitter implements AppUpdaterLike {
@@ -36,10 +40,13 @@ afterEach(() => {
   started.dispose();
 });
 
-function setup(options: { isPackaged?: boolean; channel?: 'stable' | 'beta'; answer?: boolean } = {}) {
+function setup(
+  options: { isPackaged?: boolean; channel?: 'stable' | 'beta'; answer?: boolean; kept?: KeptInstallers } = {},
+) {
   const updater = new FakeUpdater();
   const clock = createFakeClock();
   const asked: string[] = [];
+  const keptWhenAsked: string[][] = [];
   const logger = createMemoryLogger();
   const updates = started.add(
     startAutoUpdates({
@@ -49,12 +56,15 @@ function setup(options: { isPackaged?: boolean; channel?: 'stable' | 'beta'; ans
       clock,
       askToRestart: async (version) => {
         asked.push(version);
+        // What a yes would replace: by now the download must already be kept for going back.
+        keptWhenAsked.push((await options.kept?.list())?.map((entry) => entry.version) ?? []);
         return options.answer ?? true;
       },
+      ...(options.kept ? { kept: options.kept } : {}),
       logger,
     }),
   );
-  return { updater, clock, asked, updates, logger };
+  return { updater, clock, asked, keptWhenAsked, updates, logger };
 }
 
 describe('auto-update', () => {
@@ -96,6 +106,23 @@ describe('auto-update', () => {
     expect(later.asked).toEqual(['0.2.0']);
     expect(later.updater.installs).toEqual([]);
     expect(later.updater.autoInstallOnAppQuit).toBe(true);
+  });
+
+  it('keeps the downloaded installer before asking, so the version running now can be gone back to', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hearth-updater-kept-'));
+    try {
+      const downloadedFile = join(dir, 'Hearth-Setup-0.2.0.exe');
+      await writeFile(downloadedFile, 'installer');
+      const { updater, asked, keptWhenAsked } = setup({
+        answer: false,
+        kept: keptInstallers(join(dir, 'kept'), () => 1),
+      });
+      updater.emit('update-downloaded', { version: '0.2.0', downloadedFile });
+      await expect.poll(() => asked).toEqual(['0.2.0']);
+      expect(keptWhenAsked).toEqual([['0.2.0']]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('logs a failed check instead of failing', async () => {

@@ -1,4 +1,5 @@
 import type { Clock, Disposable, Logger } from '../base/index.js';
+import type { KeptInstaller, KeptInstallers } from './kept-installers.js';
 
 /**
  * The slice of electron-updater's `AppUpdater` (autoUpdater) this uses. Written
@@ -13,7 +14,7 @@ export interface AppUpdaterLike {
   channel: string | null;
   checkForUpdates(): Promise<unknown>;
   quitAndInstall(isSilent?: boolean, isForceRunAfter?: boolean): void;
-  on(event: 'update-downloaded', listener: (info: { version: string }) => void): unknown;
+  on(event: 'update-downloaded', listener: (info: { version: string; downloadedFile?: string }) => void): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;
 }
 
@@ -29,6 +30,8 @@ export interface AutoUpdateDeps {
   clock: Clock;
   /** Asks the user; true restarts now. Nobody is restarted without saying yes. */
   askToRestart(version: string): Promise<boolean>;
+  /** Where each downloaded installer is kept, so the version running now can be gone back to later. */
+  kept?: KeptInstallers;
   logger: Logger;
 }
 
@@ -59,11 +62,20 @@ export function startAutoUpdates(deps: AutoUpdateDeps): AutoUpdates {
   let disposed = false;
   const asked = new Set<string>();
   updater.on('error', (error) => log.warn('update check failed', { error: error.message }));
-  updater.on('update-downloaded', ({ version }) => {
+  updater.on('update-downloaded', ({ version, downloadedFile }) => {
     if (disposed || asked.has(version)) return;
     asked.add(version);
-    deps
-      .askToRestart(version)
+    // Kept before the question: a yes installs at once, and its installer is the way back later.
+    const keeping =
+      deps.kept && downloadedFile
+        ? deps.kept.keep(version, downloadedFile).then(
+            (kept) => log.info('kept the installer for going back', { version, file: kept.file }),
+            (error: unknown) =>
+              log.warn('could not keep the installer for going back', { version, error: String(error) }),
+          )
+        : Promise.resolve();
+    keeping
+      .then(() => deps.askToRestart(version))
       .then((restart) => {
         if (restart && !disposed) updater.quitAndInstall(false, true);
       })
@@ -100,6 +112,93 @@ export function restartPromptOptions(version: string) {
     buttons: ['Restart now', 'Later'],
     defaultId: 0,
     cancelId: 1,
+    noLink: true,
+  };
+}
+
+/** The message box options the going-back questions use (a subset of Electron's). */
+export interface GoBackMessage {
+  type: 'info' | 'warning' | 'error';
+  title: string;
+  message: string;
+  detail: string;
+  buttons: string[];
+  defaultId: number;
+  cancelId: number;
+  noLink: boolean;
+}
+
+export interface GoBackDeps {
+  kept: KeptInstallers;
+  runningVersion: string;
+  /** Shows Electron message box options; resolves to the index of the button pressed. */
+  ask(options: GoBackMessage): Promise<number>;
+  /** `shell.openPath`: resolves to '' when the installer started, else the error. */
+  openInstaller(file: string): Promise<string>;
+  quit(): void;
+  logger: Logger;
+}
+
+export type GoBackOutcome = 'nothing-kept' | 'cancelled' | 'installer-started' | 'installer-failed';
+
+/**
+ * Help → Go Back to the Previous Version…: runs the kept installer of the version this one updated
+ * from, after a confirmation whose default is Cancel. The data folder is not touched here: an older
+ * Hearth refuses files a newer one upgraded, by name, and docs/UPGRADES.md says how to restore the
+ * backup that upgrade made.
+ */
+export async function goBackToPreviousVersion(deps: GoBackDeps): Promise<GoBackOutcome> {
+  let previous: KeptInstaller | undefined;
+  try {
+    previous = await deps.kept.previous(deps.runningVersion);
+  } catch (error) {
+    await deps.ask(
+      goBackMessage('error', 'Could not read the kept versions', String((error as Error).message ?? error)),
+    );
+    return 'installer-failed';
+  }
+  if (!previous) {
+    await deps.ask(
+      goBackMessage(
+        'info',
+        'No earlier version is kept on this computer',
+        `Hearth keeps the installer of each version it updates to, so it can go back one step. Hearth ${deps.runningVersion} was not installed by an update here; install an earlier release from the project's Releases page instead.`,
+      ),
+    );
+    return 'nothing-kept';
+  }
+  const answer = await deps.ask({
+    type: 'warning',
+    title: 'Go back to the previous version',
+    message: `Go back to Hearth ${previous.version}?`,
+    detail: `Hearth will quit and run the installer of ${previous.version}, kept when this computer updated to it. If ${deps.runningVersion} upgraded your data, the older version refuses those files by name: restore the backup the upgrade made (docs/UPGRADES.md).`,
+    buttons: ['Cancel', `Go back to ${previous.version}`],
+    defaultId: 0,
+    cancelId: 0,
+    noLink: true,
+  });
+  if (answer !== 1) return 'cancelled';
+  const failure = await deps.openInstaller(previous.file);
+  if (failure) {
+    deps.logger.warn('the kept installer did not start', { file: previous.file, error: failure });
+    await deps.ask(
+      goBackMessage('error', `The installer of ${previous.version} did not start`, `${previous.file}: ${failure}`),
+    );
+    return 'installer-failed';
+  }
+  deps.quit();
+  return 'installer-started';
+}
+
+function goBackMessage(type: 'info' | 'error', message: string, detail: string): GoBackMessage {
+  return {
+    type,
+    title: 'Go back to the previous version',
+    message,
+    detail,
+    buttons: ['OK'],
+    defaultId: 0,
+    cancelId: 0,
     noLink: true,
   };
 }
