@@ -1,3 +1,4 @@
+import type { GatewaysView } from '../src-main/protocol/desktop-gateways.js';
 import type { ClientFrame, ServerFrame } from '../src-main/protocol/index.js';
 
 // Types only: this file emits nothing the preload needs at run time (the sandbox
@@ -30,23 +31,7 @@ export type GatewaysCommand =
   | { kind: 'use'; id: string }
   | { kind: 'forget'; id: string };
 
-/** What main says about gateways (src-main/app/remote-gateway-switch.ts); never a token or a key. */
-export interface GatewaysView {
-  /** `local` (this computer) or a paired gateway's id. */
-  active: string;
-  gateways: { id: string; name?: string; url: string; tlsFingerprint: string; pairedAt: number }[];
-  pairing?: {
-    phase: 'connecting' | 'waiting' | 'failed';
-    deviceId?: string;
-    expiresAt?: number;
-    gatewayName?: string;
-    requestId?: string;
-    notice?: string;
-    problem?: { kind: string; message: string };
-  };
-  /** Why the gateway in use cannot be reached or was refused (its certificate). */
-  problem?: string;
-}
+export type { GatewaysView };
 
 /** The parts of ipcRenderer the bridge uses. */
 export interface IpcRendererLike {

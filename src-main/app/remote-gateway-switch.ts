@@ -1,5 +1,6 @@
 import { type Disposable, Emitter, type Logger } from '../base/index.js';
 import type { InProcessGateway } from '../gateway/in-process-transport.js';
+import type { GatewaysView } from '../protocol/desktop-gateways.js';
 import type { RemoteGatewayIdentity, RemoteGatewayRecord } from './remote-gateway-identity.js';
 import { type PairingProgress, pairDesktop, RemotePairingError } from './remote-gateway-pairing.js';
 import { createRemoteRelay } from './remote-gateway-relay.js';
@@ -7,24 +8,7 @@ import { createRemoteRelay } from './remote-gateway-relay.js';
 /** The id of this computer's own gateway in the switch. */
 export const LOCAL_GATEWAY = 'local';
 
-/** What the window shows about gateways (never a token or a key). */
-export interface GatewaysView {
-  /** `local` or the id of a paired gateway. */
-  active: string;
-  gateways: { id: string; name?: string; url: string; tlsFingerprint: string; pairedAt: number }[];
-  /** The pairing under way (or the last one's problem). */
-  pairing?: {
-    phase: 'connecting' | 'waiting' | 'failed';
-    deviceId?: string;
-    expiresAt?: number;
-    gatewayName?: string;
-    requestId?: string;
-    notice?: string;
-    problem?: { kind: string; message: string };
-  };
-  /** Why the active remote gateway cannot be used right now (its certificate, unreachable). */
-  problem?: string;
-}
+export type { GatewaysView };
 
 export interface GatewaySwitchDeps {
   local: InProcessGateway;
