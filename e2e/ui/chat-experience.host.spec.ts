@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import type { FakeLlmServer } from '../../src-main/testing/fake-llm/index.js';
 import type { TestHost } from '../../src-main/testing/test-host.js';
+import { shootEveryVariant } from './docs-screenshots.js';
 import { ControlUiPage } from './pages/control-ui-page.js';
 import { type RealHostWithFakeModel, startRealHostWithFakeModel } from './real-host-with-fake-model.js';
 
@@ -175,20 +176,13 @@ test('the canvas explains itself when empty, and never shows a JSON 404', async 
 });
 
 async function shootAll(page: Page, name: string, language: 'en' | 'zh') {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const [device, viewport] of [
-      ['desktop', { width: 1280, height: 800 }],
-      ['phone', { width: 390, height: 844 }],
-    ] as const) {
-      await page.setViewportSize(viewport);
-      // The canvas frame reloads in the new theme; wait for its empty state to be back.
+  await shootEveryVariant(page, {
+    path: (device, scheme) => `${docsDir}${name}-${device}-${scheme}-${language}.png`,
+    // The canvas frame reloads in the new theme; wait for its empty state to be back.
+    arrange: async () => {
       if (name === 'canvas-empty') await page.getByTestId('canvas-empty').waitFor();
-      await page.screenshot({ path: `${docsDir}${name}-${device}-${scheme}-${language}.png` });
-    }
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.emulateMedia({ colorScheme: 'light' });
+    },
+  });
 }
 
 async function screens(browser: Browser, language: 'en' | 'zh') {

@@ -7,6 +7,7 @@ import type { DreamRunView } from '../../src-main/protocol/methods/dreams.js';
 import { plantRecalls } from '../../src-main/testing/planted-recalls.js';
 import { createTempHome } from '../../src-main/testing/temp-home.js';
 import { startTestHost, type TestHost } from '../../src-main/testing/test-host.js';
+import { shootEveryVariant } from './docs-screenshots.js';
 import { ControlUiPage } from './pages/control-ui-page.js';
 
 // Issue 22's "the Dreams view shows progress and results" on the real composed host: a run
@@ -86,17 +87,10 @@ async function shoot(page: Page, ui: ControlUiPage, name: string, show: () => Pr
     await page.setViewportSize({ width: 1280, height: 800 });
     await setLanguage(page, ui, language);
     const focus = await show();
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const [device, viewport] of [
-        ['desktop', { width: 1280, height: 800 }],
-        ['phone', { width: 390, height: 844 }],
-      ] as const) {
-        await page.setViewportSize(viewport);
-        await focus.evaluate((el) => el.scrollIntoView({ block: 'start' }));
-        await page.screenshot({ path: `${docsDir}${name}-${device}-${scheme}-${language}.png` });
-      }
-    }
+    await shootEveryVariant(page, {
+      path: (device, scheme) => `${docsDir}${name}-${device}-${scheme}-${language}.png`,
+      arrange: () => focus.evaluate((el) => el.scrollIntoView({ block: 'start' })),
+    });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.emulateMedia({ colorScheme: 'light' });

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
 import type { FakeLlmServer } from '../../src-main/testing/fake-llm/index.js';
 import type { TestHost } from '../../src-main/testing/test-host.js';
+import { shootEveryVariant } from './docs-screenshots.js';
 import { ControlUiPage } from './pages/control-ui-page.js';
 import { type RealHostWithFakeModel, startRealHostWithFakeModel } from './real-host-with-fake-model.js';
 
@@ -182,19 +183,10 @@ test('a destructive command: marked, Deny focused, single keys do not approve; d
 
 /** Every screenshot of one card: desktop and phone, light and dark. */
 async function shoot(page: Page, card: Locator, name: string, language: string) {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const [device, viewport] of [
-      ['desktop', { width: 1280, height: 800 }],
-      ['phone', { width: 390, height: 844 }],
-    ] as const) {
-      await page.setViewportSize(viewport);
-      await card.evaluate((element) => element.scrollIntoView({ block: 'center' }));
-      await page.screenshot({ path: `${docsDir}${name}-${device}-${scheme}-${language}.png` });
-    }
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.emulateMedia({ colorScheme: 'light' });
+  await shootEveryVariant(page, {
+    path: (device, scheme) => `${docsDir}${name}-${device}-${scheme}-${language}.png`,
+    arrange: () => card.evaluate((element) => element.scrollIntoView({ block: 'center' })),
+  });
 }
 
 for (const [language, locale, prompt] of [

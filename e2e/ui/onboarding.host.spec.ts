@@ -7,6 +7,7 @@ import { expect, type Locator, type Page, test } from '@playwright/test';
 import { type FakeLlmServer, startFakeLlmServer } from '../../src-main/testing/fake-llm/index.js';
 import { createTempHome } from '../../src-main/testing/temp-home.js';
 import { startTestHost, type TestHost } from '../../src-main/testing/test-host.js';
+import { shootEveryVariant } from './docs-screenshots.js';
 import { ControlUiPage } from './pages/control-ui-page.js';
 
 // Issue 22's first run on the real composed host: a home with no provider opens on onboarding; a
@@ -75,19 +76,10 @@ async function fillEndpoint(page: Page, key: string) {
 
 async function shoot(page: Page, ui: ControlUiPage, name: string, focus: Locator, language = 'en') {
   if (!docsShots) return ui.screenshot(`onboarding-${name}-${language}`);
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const [device, viewport] of [
-      ['desktop', { width: 1280, height: 800 }],
-      ['phone', { width: 390, height: 844 }],
-    ] as const) {
-      await page.setViewportSize(viewport);
-      await focus.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `${docsDir}onboarding-${name}-${device}-${scheme}-${language}.png` });
-    }
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.emulateMedia({ colorScheme: 'light' });
+  await shootEveryVariant(page, {
+    path: (device, scheme) => `${docsDir}onboarding-${name}-${device}-${scheme}-${language}.png`,
+    arrange: () => focus.scrollIntoViewIfNeeded(),
+  });
 }
 
 test('onboarding: a wrong key shows the provider’s refusal, and nothing is saved', async ({ page }) => {

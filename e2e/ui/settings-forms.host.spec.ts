@@ -7,6 +7,7 @@ import { oldHomeFiles } from '../../src-main/testing/old-home-fixture.js';
 import { plantRecalls } from '../../src-main/testing/planted-recalls.js';
 import { createTempHome } from '../../src-main/testing/temp-home.js';
 import { startTestHost, type TestHost } from '../../src-main/testing/test-host.js';
+import { shootEveryVariant } from './docs-screenshots.js';
 import { ControlUiPage } from './pages/control-ui-page.js';
 
 // Issue 22's "Settings people can use" on the real composed host: the forms are drawn from the
@@ -102,18 +103,11 @@ async function shoot(page: Page, ui: ControlUiPage, name: string, show: () => Pr
     await page.setViewportSize({ width: 1280, height: 800 });
     await setLanguage(page, ui, language);
     const focus = await show();
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const [device, viewport] of [
-        ['desktop', { width: 1280, height: 800 }],
-        ['phone', { width: 390, height: 844 }],
-      ] as const) {
-        await page.setViewportSize(viewport);
-        // Centred, not at the edge: the sticky Save bar would cover a field at the bottom.
-        await focus.evaluate((el) => el.scrollIntoView({ block: 'center' }));
-        await page.screenshot({ path: `${docsDir}${name}-${device}-${scheme}-${language}.png` });
-      }
-    }
+    await shootEveryVariant(page, {
+      path: (device, scheme) => `${docsDir}${name}-${device}-${scheme}-${language}.png`,
+      // Centred, not at the edge: the sticky Save bar would cover a field at the bottom.
+      arrange: () => focus.evaluate((el) => el.scrollIntoView({ block: 'center' })),
+    });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.emulateMedia({ colorScheme: 'light' });
