@@ -5,10 +5,15 @@ import { type Disposable, DisposableStore } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
 import type { GatewayCore } from '../gateway/gateway-core.js';
 import {
+  agentScope,
   createActiveRecall,
   createAgentRewriters,
   createEmbedder,
   createMemoryTools,
+  createModelRecall,
+  DREAM_STALL_MS,
+  DreamStallWatch,
+  type DreamRunView,
   type Embedder,
   type EmbedderDeps,
   embedderMergePatch,
@@ -24,6 +29,7 @@ import {
   scheduleDreaming,
   scopeSettingsFor,
   shareWatchSource,
+  userScope,
   watchDreamRuns,
   watchMemoryFiles,
 } from '../memory/index.js';
@@ -36,7 +42,7 @@ import { configuredAgentIds, followAgents } from './agent-roster.js';
 import { registerDreamsMethods, registerMemoryMethods, registerMemoryModelMethods } from './capability-methods.js';
 import type { HearthConfigService } from './hearth-config.js';
 import { dreamEveryAgent } from './nightly-dreaming.js';
-import { ingestRecentTranscripts } from './recent-transcripts.js';
+import { ingestRecentTranscripts, recentTranscriptScopes } from './recent-transcripts.js';
 import { accountOfSession, personalScope } from './session-person.js';
 
 export interface ComposeMemoryDeps {
@@ -99,6 +105,24 @@ export function composeMemory(deps: ComposeMemoryDeps): HostMemory {
   const { core, config, memoryConfig, paths, clock, log } = deps;
   const store = new DisposableStore();
   let sharedEmbedder: Promise<Embedder> | undefined;
+  // Every run state told (this process's runs and, from their run file, others'), and a run that
+  // went silent told again as stalled once its heartbeat is stale (dreams.changed progress).
+  const stalls = store.add(
+    new DreamStallWatch({
+      clock,
+      stallAfterMs: DREAM_STALL_MS,
+      onStalled: (key, run) => {
+        const [agentId, userId] = key.split('\0') as [string, string];
+        publishRun(agentId, userId || undefined, run);
+      },
+    }),
+  );
+  const publishRun = (agentId: string, userId: string | undefined, run: DreamRunView) => {
+    core.bus.publish('dreams.changed', { agentId, ...(userId ? { userId } : {}), reason: 'progress', run });
+    stalls.seen(`${agentId}\0${userId ?? ''}`, run, () =>
+      service.dreamRun(agentId, userId ? userScope(userId) : agentScope(agentId)),
+    );
+  };
   const service = new MemoryService({
     paths,
     backend: deps.backend,
@@ -122,12 +146,10 @@ export function composeMemory(deps: ComposeMemoryDeps): HostMemory {
     onProgress: (agentId, progress) => core.bus.publish('memory.changed', { agentId, progress }),
     // Every step of a Dreaming run, whoever started it (the Dreams view shows the phases live).
     onDreamProgress: (agentId, scope, run) =>
-      core.bus.publish('dreams.changed', {
-        agentId,
-        ...(scope.root ? { userId: scope.id.slice('user:'.length) } : {}),
-        reason: 'progress',
-        run,
-      }),
+      publishRun(agentId, scope.root ? scope.id.slice('user:'.length) : undefined, run),
+    // Each run that may write first files the scope's conversations of the last day (its ingest phase).
+    ingest: (agentId, scope, progress) =>
+      ingestRecentTranscripts(transcripts(), agentId, { scope, progress }),
     // With a model configured, the diary entry is written by it; any failure falls back to the plain summary.
     writeDiary: async (summary, agentId) => {
       const ref = deps.primaryModel(agentId);
@@ -154,8 +176,7 @@ export function composeMemory(deps: ComposeMemoryDeps): HostMemory {
       );
     },
   });
-  const ingest = (agentId: string) =>
-    ingestRecentTranscripts({ sessions: deps.sessions, memory: service, clock, accountOf: accountOfSession }, agentId);
+  const transcripts = () => ({ sessions: deps.sessions, memory: service, clock, accountOf: accountOfSession });
 
   store.add(registerMemoryMethods(core.registry, { memory: service, queryRewrite: () => rewriters.usage() }));
   // Local embedding models: installing one writes memory.embedder, and the config reload that
@@ -174,17 +195,7 @@ export function composeMemory(deps: ComposeMemoryDeps): HostMemory {
   store.add(models);
   store.add(models.onDidChange((model) => core.bus.publish('memory.changed', { reason: 'model', model })));
   store.add(registerMemoryModelMethods(core.registry, { models }));
-  // On-demand Dreaming (dreams.run, the Dreams view) files the agent's recent conversations first,
-  // like the nightly run; a preview writes nothing.
-  const dreaming = Object.create(service, {
-    dream: {
-      value: async (...args: Parameters<typeof service.dream>) => {
-        if (args[2] !== false && args[2] !== 'preview') await ingest(args[0]);
-        return service.dream(...args);
-      },
-    },
-  }) as typeof service;
-  store.add(registerDreamsMethods(core.registry, { memory: dreaming }));
+  store.add(registerDreamsMethods(core.registry, { memory: service }));
 
   // Per agent, following hearth.json: hand edits are re-indexed, and the first index builds in the background.
   store.add(
@@ -201,8 +212,7 @@ export function composeMemory(deps: ComposeMemoryDeps): HostMemory {
             source,
             workspaceDir,
             pid: process.pid,
-            onRun: (userId, run) =>
-              core.bus.publish('dreams.changed', { agentId, ...(userId ? { userId } : {}), reason: 'progress', run }),
+            onRun: (userId, run) => publishRun(agentId, userId, run),
           }),
         );
         agent.add(
@@ -241,7 +251,7 @@ export function composeMemory(deps: ComposeMemoryDeps): HostMemory {
         dreamEveryAgent({
           memory: service,
           agentIds: () => configuredAgentIds(config.current.agents),
-          ingest,
+          recentScopes: (agentId) => recentTranscriptScopes(transcripts(), agentId),
           dreamed: (agentId: string, scope: MemoryScope) =>
             core.bus.publish('dreams.changed', {
               agentId,
@@ -287,25 +297,14 @@ export function composeMemory(deps: ComposeMemoryDeps): HostMemory {
           clock,
           rewrite: async (query, signal) => (await rewriters.forAgent(agentId)?.rewrite(query, signal)) ?? [],
           // Only when the cheap lexical/vector pass found nothing strong: a model reads the weaker hits.
-          modelRecall: async (request, candidates, signal) => {
-            const wanted = settings.model;
-            if (wanted === false) return undefined;
-            const ref = typeof wanted === 'string' ? wanted : deps.primaryModel(agentId);
-            if (!ref) return undefined;
-            const notes = candidates
-              .map((c, i) => `${i + 1}. ${c.snippet.replace(/\s+/g, ' ').slice(0, 300)}`)
-              .join('\n');
-            const answer = await withUsageTag({ purpose: 'recall', agentId }, () =>
-              deps.completeText(
-                ref,
-                `Message: ${request.message}\n\nMemory notes:\n${notes}\n\nIf any note matters for answering the message, state what it says in at most 200 characters. Otherwise answer exactly NONE.`,
-                signal,
-                80,
+          modelRecall: createModelRecall({
+            model: settings.model,
+            primaryModel: () => deps.primaryModel(agentId),
+            complete: (ref, prompt, signal, maxOutputTokens) =>
+              withUsageTag({ purpose: 'recall', agentId }, () =>
+                deps.completeText(ref, prompt, signal, maxOutputTokens),
               ),
-            );
-            const trimmed = answer.trim();
-            return !trimmed || /^none\b/i.test(trimmed) ? undefined : trimmed;
-          },
+          }),
         }),
       );
       recallers.set(key, recaller);

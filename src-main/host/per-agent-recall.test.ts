@@ -5,8 +5,8 @@ import { plantRecalls } from '../testing/planted-recalls.js';
 import { type ProductFixture, startProductFixture } from '../testing/product-fixture.js';
 
 // Active recall is configured per agent: `agents.list[].memory.recall` changes the shared
-// `memory.recall` for one agent, and an edit applies from the next turn. Each agent's dream
-// diary is written by that agent's own model.
+// `memory.recall` for one agent, and an edit applies from the next turn; model recall and each
+// agent's dream diary use that agent's own model.
 
 const NOTE = '- My sailing boat Seabird is moored at pier 7 in Cascais.\n';
 const QUESTION = 'Where is my sailing boat Seabird moored?';
@@ -65,6 +65,26 @@ describe('active recall per agent', () => {
       seen = await userMessageSeen(`quiet-2-${attempt}`, 'agent:quiet:main');
     }
     expect(seen).toMatch(/^Memory: .*pier 7/);
+  });
+
+  it('model recall asks the agent’s own model, and its summary reaches the turn', async () => {
+    // The wiring of memory/model-recall.ts (tested there): the agent's primary model, the host's completion.
+    const patched = await product.socket.request('config.patch', {
+      patch: { agents: agentsWith({ enabled: true, style: 'strict', model: true }) },
+    });
+    expect(patched.ok).toBe(true);
+    product.llm.script([
+      { type: 'text', text: 'RECALL-MARKER: the boat is at pier 7 in Cascais.' },
+      { type: 'text', text: 'It is at pier 7.' },
+    ]);
+    const before = product.llm.requests.length;
+    const end = await product.turn('quiet-model-1', 'where did I leave the boat last weekend?', 'agent:quiet:main');
+    expect(end).toMatchObject({ state: 'final' });
+    const requests = product.llm.requests.slice(before);
+    expect(requests).toHaveLength(2);
+    expect(requests[0]).toMatchObject({ model: 'gpt-4o-mini' });
+    expect(JSON.stringify(requests[0]!.body)).toContain('Memory notes:');
+    expect(requests[1]!.lastUserText).toMatch(/^RECALL-MARKER/);
   });
 
   it('refuses a recall setting that does not exist, naming where', async () => {

@@ -7,8 +7,8 @@ export {
   shouldCapture,
 } from './capture.js';
 export { DreamingLockedError, processIsAlive } from './dreaming/dream-lock.js';
-export type { DreamOrigin, DreamRunView } from './dreaming/dream-run.js';
-export { watchDreamRuns } from './dreaming/dream-run-watch.js';
+export { DREAM_STALL_MS, type DreamOrigin, type DreamRunView } from './dreaming/dream-run.js';
+export { DreamStallWatch, watchDreamRuns } from './dreaming/dream-run-watch.js';
 export { DEEP_GATES, type DeepSignals, type DreamCandidate } from './dreaming/dream-signals.js';
 export {
   analyse,
@@ -78,6 +78,7 @@ export { agentScope, type MemoryScope, resolveScope, resolveUserId, userScope } 
 export { MemoryService, type MemoryServiceDeps } from './memory-service.js';
 export { createMemoryTools, type MemoryToolsOptions } from './memory-tools.js';
 export { nodeWatchSource, shareWatchSource, type WatchSource, watchMemoryFiles } from './memory-watcher.js';
+export { createModelRecall, type ModelRecallDeps } from './model-recall.js';
 export {
   createAgentRewriters,
   createQueryRewriter,
