@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ProductFixture, startProductFixture } from '../testing/product-fixture.js';
 
-// Opt-in query rewrite: with memory.queryRewrite on, the agent's model rewrites the query (other
-// words, English and Chinese) before active recall and memory_search. One call per distinct query
-// text, cached; the calls and their tokens are counted in memory.status.queryRewrite.
+// The wiring of opt-in query rewrite (memory/query-rewrite.test.ts has its behaviour: the prompt,
+// the cache, the provider's counts, a failing model): one turn in which the agent's model rewrites
+// the query for active recall and memory_search, the host's calls and their tokens reported by
+// memory.status.queryRewrite.
 
 const QUESTION = 'how do I get into the flat?';
 let product: ProductFixture;
@@ -50,10 +51,7 @@ describe('query rewrite', () => {
     const requests = product.llm.requests.slice(before);
     // The rewrite, the turn's first call (with the recalled note), the call after the tool result.
     expect(requests).toHaveLength(3);
-    const rewrite = JSON.stringify(requests[0]!.body);
-    expect(rewrite).toContain('Rewrite the search query');
-    expect(rewrite).toContain(QUESTION);
-    expect(rewrite).toContain('Chinese');
+    expect(requests[0]!.lastUserText).toContain('Rewrite the search query');
     expect(requests[1]!.lastUserText).toMatch(/^Memory: .*Door keypad code: 7741#/);
     expect(JSON.stringify(requests[2]!.body)).toContain('memory/2026-11-28.md');
 
@@ -64,15 +62,5 @@ describe('query rewrite', () => {
     expect(usage).toMatchObject({ cachedInputTokens: 7, estimatedCalls: 0 });
     expect(usage.inputTokens).toBeGreaterThan(20);
     expect(usage.outputTokens).toBeGreaterThan(0);
-  });
-
-  it('a failing model means a plain search, not a failed turn', async () => {
-    product.llm.script([
-      { type: 'error', error: 'server_error' },
-      { type: 'text', text: 'No idea.' },
-    ]);
-    const end = await product.turn('qr-2', 'what did I say about tomatoes?');
-    expect(end).toMatchObject({ state: 'final' });
-    expect(await rewriteUsage()).toMatchObject({ failures: 1 });
   });
 });
