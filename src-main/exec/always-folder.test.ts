@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { accessSync, existsSync, statSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as pty from 'node-pty';
@@ -193,6 +193,36 @@ describe('allow always in this folder', () => {
     approvals.answer(id, { decision: 'deny', resolvedBy: 'test' });
     expect((await running).status).toBe('denied');
     expect(existsSync(join(workspace, 'project', 'build'))).toBe(true);
+  });
+});
+
+// "Always allow" remembers the kind of command, not a hash of one command line: with the binary
+// scope any use of it runs without asking again; with the exact scope only those arguments do.
+describe('allow always, exact and binary', () => {
+  beforeEach(async () => {
+    await writeFile(join(workspace, 'a.txt'), 'alpha');
+    await writeFile(join(workspace, 'b.txt'), 'beta');
+  });
+
+  it('with the exact scope, remembers only those arguments', async () => {
+    const { host, stateDir } = await createHost();
+    answers.push({ decision: 'allow-always', allowAlwaysScope: 'exact' });
+    expect(await host.execute({ command: 'wc -c a.txt' }, caller())).toMatchObject({ status: 'ran' });
+    expect(asked).toHaveLength(1);
+    expect(await host.execute({ command: 'wc -c a.txt' }, caller())).toMatchObject({ status: 'ran' });
+    expect(asked).toHaveLength(1);
+    answers.push({ decision: 'deny' });
+    expect((await host.execute({ command: 'wc -c b.txt' }, caller())).status).not.toBe('ran');
+    expect(asked).toHaveLength(2);
+    expect(await readFile(join(stateDir, 'permissions.json'), 'utf8')).toMatch(/"argPattern"/);
+  });
+
+  it('with the binary scope, any use of the binary runs without asking again', async () => {
+    const { host } = await createHost();
+    answers.push({ decision: 'allow-always' });
+    expect(await host.execute({ command: 'md5sum a.txt' }, caller())).toMatchObject({ status: 'ran' });
+    expect(await host.execute({ command: 'md5sum b.txt' }, caller())).toMatchObject({ status: 'ran' });
+    expect(asked).toHaveLength(1);
   });
 });
 
