@@ -106,6 +106,8 @@ const azure: ModelProviderService = {
       apiKey: requireKey(s),
       baseURL: s.baseURL,
       resourceName: s.resourceName,
+      // A dated api-version lives on the deployments path; v1 takes the deployment in the body.
+      ...(s.apiVersion && s.apiVersion !== 'v1' ? { apiVersion: s.apiVersion, useDeploymentBasedUrls: true } : {}),
       headers: s.headers,
       fetch: s.fetch,
     }).chat(modelId);

@@ -26,6 +26,7 @@ export {
   type OAuthRefresher,
   type SetAuthProfileInput,
 } from './auth/auth-profile-manager.js';
+export { type AwsCredentials, signAwsRequest } from './aws-sigv4.js';
 export { builtinProviders, registerBuiltinProviders } from './builtin-providers.js';
 export { classifyFailure, type FailureClassification } from './classify-failure.js';
 export {
@@ -87,11 +88,14 @@ export {
   runtimeConfigSchema,
 } from './provider-config.js';
 export {
+  awsCredentialsFromSecret,
   defaultBaseURLs,
   type ListProviderModelsInput,
   listProviderModels,
   type ModelListing,
   type ModelListingProblem,
+  type SetupFieldProblem,
+  setupFieldProblem,
 } from './provider-models.js';
 export {
   createProviderRegistry,

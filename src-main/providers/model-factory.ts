@@ -67,6 +67,7 @@ export function createModelFactory(deps: ModelFactoryDeps): ModelFactory {
           baseURL: entry?.baseURL,
           resourceName: entry?.resourceName,
           region: entry?.region,
+          apiVersion: entry?.apiVersion,
           headers: entry?.headers,
           fetch: deps.fetch,
         });

@@ -38,6 +38,14 @@ export const providerEntrySchema = z
     /** Azure resource name (when no baseURL) or Bedrock region. */
     resourceName: z.string().min(1).optional(),
     region: z.string().min(1).optional(),
+    /**
+     * Azure's api-version. A dated one (e.g. `2024-10-21`) calls `…/openai/deployments/<model>/…`
+     * with it; `v1` or none uses Azure's v1 API, where the deployment goes in the body.
+     */
+    apiVersion: z
+      .string()
+      .regex(/^(v1|\d{4}-\d{2}-\d{2}(-preview)?)$/, 'an Azure api-version is "v1" or a date like "2024-10-21"')
+      .optional(),
     /** Extra headers sent on every request (no secrets: those live in auth profiles). */
     headers: z.record(z.string(), z.string()).optional(),
     /** Per-model limits; overrides the built-in catalog. */

@@ -95,7 +95,11 @@ describe('listProviderModels', () => {
       problem: 'bad_input',
       message: 'base URL "ftp://x" is not an http(s) URL',
     });
-    expect(await listProviderModels({ kind: 'bedrock', fetch })).toMatchObject({ problem: 'unsupported' });
+    expect(await listProviderModels({ kind: 'bedrock', fetch })).toMatchObject({
+      problem: 'bad_input',
+      field: 'region',
+    });
+    expect(await listProviderModels({ kind: 'some-plugin', fetch })).toMatchObject({ problem: 'unsupported' });
   });
 });
 

@@ -18,6 +18,8 @@ export interface ProviderModelSettings {
   baseURL?: string;
   resourceName?: string;
   region?: string;
+  /** Azure's api-version (see providerEntrySchema). */
+  apiVersion?: string;
   headers?: Record<string, string>;
   fetch?: typeof globalThis.fetch;
 }

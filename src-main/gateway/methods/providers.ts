@@ -8,6 +8,7 @@ import {
   detectLocalServers,
   type LocalServerHost,
   listProviderModels,
+  setupFieldProblem,
 } from '../../providers/index.js';
 import type { EventBus } from '../event-bus.js';
 import type { MethodRouter } from '../method-router.js';
@@ -40,6 +41,11 @@ export function registerProvidersMethods(router: MethodRouter, deps: ProvidersMe
         kind: params.kind,
         baseURL: params.baseURL,
         apiKey,
+        resourceName: params.resourceName,
+        deployment: params.deployment,
+        apiVersion: params.apiVersion,
+        region: params.region,
+        ...(params.accessKeyId || params.secretAccessKey ? { aws: awsPair(params) } : {}),
         fetch: deps.fetch,
         timeoutMs: deps.timeoutMs,
       });
@@ -59,8 +65,22 @@ export function registerProvidersMethods(router: MethodRouter, deps: ProvidersMe
           field: 'baseURL',
         });
       }
+      // Azure and Bedrock are refused here as Test connection refuses them, naming the field.
+      const bedrock = params.kind === 'bedrock';
+      const wrong = setupFieldProblem({
+        ...params,
+        // Azure's deployment is the model the chain names; Save needs no separate field for it.
+        deployment: params.deployment ?? (params.kind === 'azure' ? modelOf(params.primary) : undefined),
+        ...(bedrock ? { aws: awsPair(params) } : {}),
+      });
+      if (wrong) throw invalidRequest(wrong.message, { field: wrong.field });
       const entry: Record<string, unknown> = { kind: params.kind };
       if (params.baseURL) entry.baseURL = params.baseURL.replace(/\/+$/, '');
+      if (params.kind === 'azure') {
+        if (params.resourceName && !params.baseURL) entry.resourceName = params.resourceName.trim();
+        if (params.apiVersion) entry.apiVersion = params.apiVersion.trim();
+      }
+      if (bedrock) entry.region = params.region?.trim();
       try {
         await deps.config.patch({
           providers: { [params.id]: entry },
@@ -73,10 +93,12 @@ export function registerProvidersMethods(router: MethodRouter, deps: ProvidersMe
         throw error;
       }
       // The key goes to the secret store (never hearth.json), after the provider exists to own it.
+      // Bedrock's key pair is kept as one JSON secret, which the Bedrock adapter signs with.
+      const secret = bedrock ? JSON.stringify(awsPair(params)) : params.apiKey?.trim();
       let profileId: string | undefined;
-      if (params.apiKey) {
+      if (secret) {
         profileId = `${params.id}:default`;
-        await deps.auth.set({ id: profileId, provider: params.id, type: 'api_key', secret: params.apiKey.trim() });
+        await deps.auth.set({ id: profileId, provider: params.id, type: 'api_key', secret });
         deps.bus?.publish('auth.profiles.changed', { id: profileId });
       }
       return {
@@ -89,3 +111,18 @@ export function registerProvidersMethods(router: MethodRouter, deps: ProvidersMe
   );
   return store;
 }
+
+/** The AWS key pair from the form's fields, trimmed (a pasted key often carries a space or newline). */
+function awsPair(params: { accessKeyId?: string; secretAccessKey?: string; sessionToken?: string }): {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
+} {
+  return {
+    accessKeyId: params.accessKeyId?.trim() ?? '',
+    secretAccessKey: params.secretAccessKey?.trim() ?? '',
+    ...(params.sessionToken?.trim() ? { sessionToken: params.sessionToken.trim() } : {}),
+  };
+}
+
+const modelOf = (ref: string) => ref.slice(ref.indexOf('/') + 1);

@@ -7,7 +7,15 @@ export type ProviderProblem = 'auth' | 'down' | 'timeout' | 'http' | 'format' | 
 /** What `providers.test` found: the provider's own model ids, or its refusal in its words. */
 export type ProviderTestResult =
   | { ok: true; url: string; models: string[] }
-  | { ok: false; url?: string; problem: ProviderProblem; status?: number; message: string };
+  | {
+      ok: false;
+      url?: string;
+      problem: ProviderProblem;
+      status?: number;
+      /** With `bad_input`: the form field that is wrong (`region`, `deployment`, `accessKeyId`, …). */
+      field?: string;
+      message: string;
+    };
 
 /** A model server on this machine, asked on its default port. */
 export interface LocalProviderRow {
@@ -21,7 +29,34 @@ export interface LocalProviderRow {
 }
 
 /** Provider kinds onboarding can set up (providers.<id>.kind). */
-export const setupKinds = ['openai', 'anthropic', 'google', 'ollama', 'openai-compatible'] as const;
+export const setupKinds = [
+  'openai',
+  'openai-responses',
+  'anthropic',
+  'google',
+  'azure',
+  'bedrock',
+  'ollama',
+  'openai-compatible',
+] as const;
+
+/**
+ * The fields Azure and Bedrock need besides a key (checked again server-side, naming the field).
+ * Bedrock's access key pair is a secret: it goes to the secret store, never into hearth.json.
+ */
+const kindFields = {
+  /** Azure: `<name>` of `<name>.openai.azure.com`, when no baseURL is given. */
+  resourceName: z.string().min(1).max(64).optional(),
+  /** Azure: the deployment Test connection calls (and the model the chat uses). */
+  deployment: z.string().min(1).max(64).optional(),
+  /** Azure: `v1` or a dated api-version such as `2024-10-21`. */
+  apiVersion: z.string().min(1).max(32).optional(),
+  /** Bedrock: the AWS region. */
+  region: z.string().min(1).max(32).optional(),
+  accessKeyId: z.string().min(1).max(128).optional(),
+  secretAccessKey: z.string().min(1).max(256).optional(),
+  sessionToken: z.string().min(1).max(4096).optional(),
+};
 
 const providerId = z
   .string()
@@ -40,6 +75,7 @@ export const providersMethods = {
         /** The key to try; omitted: the one stored for `profileId`, or none (local servers). */
         apiKey: z.string().min(1).optional(),
         profileId: z.string().min(1).optional(),
+        ...kindFields,
       })
       .strict(),
   }),
@@ -60,6 +96,7 @@ export const providersMethods = {
         kind: z.enum(setupKinds),
         baseURL: z.string().url().optional(),
         apiKey: z.string().min(1).optional(),
+        ...kindFields,
         primary: modelRef,
         fallbacks: z.array(modelRef).max(8).default([]),
       })

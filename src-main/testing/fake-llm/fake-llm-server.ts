@@ -59,6 +59,8 @@ export interface FakeLlmServerOptions {
    * Default: a few of each provider's real ids.
    */
   listedModels?: string[];
+  /** Azure deployments that exist (under /azure/…/deployments/<name>/); any name when unset. */
+  azureDeployments?: string[];
   /**
    * When set, only these API keys are served: any other key (or none) gets the provider's 401,
    * as a hosted provider refuses a wrong key, on model lists and completions alike.
@@ -117,6 +119,16 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     }
     const started = performance.now();
     const wire = wireFor(req.method ?? 'GET', path);
+    // Azure OpenAI: the key in `api-key` (never a bearer token), a dated api-version on the
+    // deployments path, and only the deployments that exist (Azure's own error bodies).
+    if (path.startsWith('/azure/') && wire && wire !== 'tags' && wire !== 'models') {
+      const refusal = azureRefusal(req, path, options);
+      if (refusal) {
+        res.writeHead(refusal.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: refusal.error }));
+        return;
+      }
+    }
     const key = redactHeaders(req).apiKey;
     if (wire && options.acceptKeys && (key === undefined || !options.acceptKeys.includes(key))) {
       const provider = path.startsWith('/anthropic/')
@@ -317,6 +329,51 @@ function renderReply(reply: FakeReply, promptTokens: number, n: number): Rendere
     toolCalls,
     usage: { input: promptTokens, output, cached: Math.min(cached, promptTokens) },
   };
+}
+
+function azureRefusal(
+  req: IncomingMessage,
+  path: string,
+  options: FakeLlmServerOptions,
+): { status: number; error: { code: string; message: string } } | undefined {
+  const key = req.headers['api-key'];
+  if (typeof key !== 'string' || !key) {
+    return {
+      status: 401,
+      error: {
+        code: '401',
+        message:
+          'Access denied due to missing subscription key. Make sure to include subscription key when making requests to an API.',
+      },
+    };
+  }
+  if (options.acceptKeys && !options.acceptKeys.includes(key)) {
+    return {
+      status: 401,
+      error: {
+        code: '401',
+        message:
+          'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.',
+      },
+    };
+  }
+  const deployment = /\/deployments\/([^/]+)\//.exec(path)?.[1];
+  if (deployment === undefined) return undefined;
+  const version = new URL(req.url ?? '/', 'http://fake').searchParams.get('api-version');
+  if (!version || !/^\d{4}-\d{2}-\d{2}(-preview)?$/.test(version)) {
+    return { status: 404, error: { code: '404', message: 'Resource not found' } };
+  }
+  if (options.azureDeployments && !options.azureDeployments.includes(decodeURIComponent(deployment))) {
+    return {
+      status: 404,
+      error: {
+        code: 'DeploymentNotFound',
+        message:
+          'The API deployment for this resource does not exist. If you created the deployment within the last 5 minutes, please wait a moment and try again.',
+      },
+    };
+  }
+  return undefined;
 }
 
 function redactHeaders(req: IncomingMessage): { headers: Record<string, string>; apiKey?: string } {
