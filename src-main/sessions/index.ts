@@ -46,6 +46,7 @@ export {
 } from './session-key.js';
 export { createSessionStore, type SessionStoreDeps } from './session-store.js';
 export type {
+  CommitOptions,
   DeleteOptions,
   ForkOptions,
   ListOptions,

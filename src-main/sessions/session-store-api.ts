@@ -90,6 +90,11 @@ export interface SessionChange {
   previousSessionId?: string;
 }
 
+export interface CommitOptions {
+  /** More of this turn will be committed soon: the index may be written once, with it. */
+  turnContinues?: boolean;
+}
+
 export interface SessionStore {
   /** Fires once the change is written; `updated` once per `sync` or `commit` of a current session. */
   readonly onDidChange: Event<SessionChange>;
@@ -107,8 +112,11 @@ export interface SessionStore {
    * its user message and its reply this way (docs/SESSIONS.md, "Durability"): an append that
    * resolved is in the operating system's hands, so killing the process loses none of it; only
    * a power cut or a kernel crash in the few milliseconds before the fsync could.
+   * `turnContinues` (the user message's commit): the turn commits again soon (its reply), so the
+   * index write (`sessions.json`: time, count, title) is left to that commit, or made after
+   * `DEFERRED_INDEX_WRITE_MS` if it does not come; the transcript's fsync is not deferred.
    */
-  commit(agentId: string, sessionId: string): Promise<void>;
+  commit(agentId: string, sessionId: string, options?: CommitOptions): Promise<void>;
   read(agentId: string, sessionId: string, options?: ReadOptions): Promise<ReadResult>;
   list(options?: ListOptions): Promise<ListResult>;
   patch(agentId: string, sessionKey: string, patch: SessionPatch): Promise<SessionRecord>;

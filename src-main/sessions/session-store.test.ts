@@ -6,7 +6,7 @@ import { createMemoryLogger } from '../base/logger.js';
 import { createHearthPaths, type HearthPaths } from '../paths/index.js';
 import { createFakeClock, type FakeClock } from '../testing/fake-clock.js';
 import type { AgentMessage } from '../transcript/index.js';
-import { createSessionStore } from './session-store.js';
+import { createSessionStore, DEFERRED_INDEX_WRITE_MS } from './session-store.js';
 import { type SessionStore, SessionStoreError } from './session-store-api.js';
 
 let home: string;
@@ -291,6 +291,47 @@ describe('session store', () => {
     await store.flush();
     expect(changes.filter((change) => (change as { reason: string }).reason === 'updated')).toHaveLength(2);
     expect(log.entries.filter((entry) => entry.level === 'error')).toEqual([]);
+  });
+
+  it("leaves a mid-turn commit's index write to the turn's reply commit: sessions.json written once a turn", async () => {
+    const session = await store.resolve('main', 'main');
+    const pending = clock.pendingTimers;
+    await store.append('main', session.sessionId, [user(1, 'Plan the trip')]);
+    await store.commit('main', session.sessionId, { turnContinues: true });
+    // The user message is in the transcript at once; only the index waits (for the reply or a timeout).
+    expect(clock.pendingTimers).toBe(pending + 1);
+    const onDisk = await readFile(join(paths.sessionsDir('main'), `${session.sessionId}.jsonl`), 'utf8');
+    expect(onDisk).toContain('Plan the trip');
+    clock.advance(10);
+    await store.append('main', session.sessionId, [assistant(1)]);
+    await store.commit('main', session.sessionId);
+    expect(clock.pendingTimers).toBe(pending);
+    await store.flush();
+    expect(await open().get('main', 'main')).toMatchObject({
+      title: 'Plan the trip',
+      messageCount: 2,
+      updatedAt: clock.now(),
+    });
+  });
+
+  it('writes a deferred index change when the turn does not commit again in time, and at flush', async () => {
+    const indexOnDisk = async () =>
+      (
+        JSON.parse(await readFile(join(paths.sessionsDir('main'), 'sessions.json'), 'utf8')) as {
+          sessions: Record<string, { messageCount?: number }>;
+        }
+      ).sessions['agent:main:main']?.messageCount;
+    const session = await store.resolve('main', 'main');
+    await store.append('main', session.sessionId, [user(1)]);
+    await store.commit('main', session.sessionId, { turnContinues: true });
+    clock.advance(DEFERRED_INDEX_WRITE_MS);
+    await expect.poll(indexOnDisk).toBe(1);
+    // A turn that never commits again (it crashed) loses nothing at shutdown either.
+    await store.append('main', session.sessionId, [user(2)]);
+    await store.commit('main', session.sessionId, { turnContinues: true });
+    await store.flush();
+    expect(await indexOnDisk()).toBe(2);
+    expect(clock.pendingTimers).toBe(0);
   });
 
   it('writes the index and transcripts readable by the owner only', async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Clock } from '../base/clock.js';
+import type { Disposable } from '../base/disposable.js';
 import { Emitter } from '../base/emitter.js';
 import type { Logger } from '../base/logger.js';
 import type { HearthPaths } from '../paths/index.js';
@@ -24,7 +25,8 @@ import { removeTranscriptsOfKey } from './transcript-removal.js';
 
 export interface SessionStoreDeps {
   paths: Pick<HearthPaths, 'sessionsDir' | 'agentDir'>;
-  clock: Pick<Clock, 'now'>;
+  /** With `setTimeout`, a commit that says more of the turn follows may leave the index write to it. */
+  clock: Pick<Clock, 'now'> & Partial<Pick<Clock, 'setTimeout'>>;
   log: Logger;
   newSessionId?: () => string;
   /** Transcripts kept parsed in memory (most recently used). */
@@ -37,7 +39,16 @@ interface AgentState {
   dirty: boolean;
   /** A background write of the index is queued and has not started: later changes ride on it. */
   writeQueued: boolean;
+  /** A commit left the index write to the turn's next commit; this writes it if none comes in time. */
+  deferred?: Disposable;
 }
+
+/**
+ * How long a commit made mid-turn (the user message, `turnContinues`) leaves `sessions.json` to
+ * the turn's next commit: a fast turn writes the index once, a slow one (a real model, a tool
+ * loop, an approval) at most this late for its user message.
+ */
+export const DEFERRED_INDEX_WRITE_MS = 1000;
 
 const DEFAULT_READ_LIMIT = 200;
 const MAX_READ_LIMIT = 10_000;
@@ -99,6 +110,8 @@ export function createSessionStore(deps: SessionStoreDeps): SessionStore {
 
   async function persist(agentId: string, state: AgentState): Promise<void> {
     state.dirty = false;
+    state.deferred?.dispose();
+    state.deferred = undefined;
     try {
       await writeIndex(paths.sessionsDir(agentId), state.entries);
     } catch (error) {
@@ -147,6 +160,8 @@ export function createSessionStore(deps: SessionStoreDeps): SessionStore {
 
   /** Writes the index once for every change made until the write starts. */
   function persistSoon(agentId: string, state: AgentState): Promise<void> {
+    state.deferred?.dispose();
+    state.deferred = undefined;
     if (state.writeQueued) return Promise.resolve();
     state.writeQueued = true;
     return withAgent(agentId, async (current) => {
@@ -244,7 +259,7 @@ export function createSessionStore(deps: SessionStoreDeps): SessionStore {
       });
     },
 
-    async commit(agentId, sessionId) {
+    async commit(agentId, sessionId, options = {}) {
       const path = sessionPath(agentId, sessionId);
       const state = await agentState(agentId);
       const key = state.keyBySessionId.get(sessionId);
@@ -252,7 +267,17 @@ export function createSessionStore(deps: SessionStoreDeps): SessionStore {
         didChange.fire({ reason: 'updated', agentId, key, sessionId });
       }
       inBackground(fsyncCoalesced(agentId, sessionId, path), 'transcript fsync', { agentId, sessionId });
-      if (state.dirty) inBackground(persistSoon(agentId, state), 'session index write', { agentId });
+      if (!state.dirty) return;
+      // More of the turn follows (its reply): its commit writes the index once for both, unless
+      // it takes longer than DEFERRED_INDEX_WRITE_MS. The transcript is not deferred, only the index.
+      if (options.turnContinues && clock.setTimeout) {
+        state.deferred ??= clock.setTimeout(() => {
+          state.deferred = undefined;
+          inBackground(persistSoon(agentId, state), 'session index write', { agentId });
+        }, DEFERRED_INDEX_WRITE_MS);
+        return;
+      }
+      inBackground(persistSoon(agentId, state), 'session index write', { agentId });
     },
 
     async read(agentId, sessionId, options = {}) {
@@ -389,6 +414,12 @@ export function createSessionStore(deps: SessionStoreDeps): SessionStore {
     },
 
     async flush() {
+      // A deferred index write is not waited for: it is made now, below.
+      for (const state of agents.values()) {
+        const loaded = await state.catch(() => undefined);
+        loaded?.deferred?.dispose();
+        if (loaded) loaded.deferred = undefined;
+      }
       while (background.size > 0) await Promise.all([...background]);
       await queue.idle();
       for (const agentId of [...agents.keys()]) {

@@ -200,8 +200,9 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
             // Committed (and so announced as session.message) now, not only when the turn ends: the
             // question a phone sent shows on the desktop while the answer is written or waits on an
             // approval. Its fsync runs in the background: the model request does not wait on the disk.
+            // sessions.json (time, count, title) is written once, with the reply's commit.
             void deps.sessions
-              .commit(agentId, record.sessionId)
+              .commit(agentId, record.sessionId, { turnContinues: true })
               .catch((error: unknown) => log.warn('cannot commit the user message', { error: String(error) }));
           }
           markTurnPhase('user-durable');
