@@ -1,6 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { LocalProviderRow, ProviderTestResult, setupKinds } from '../../src-main/protocol/methods/providers.js';
-import { disposeAll, errorText, type GatewayPort } from './gateway-port.js';
+import { disposeAll, errorText, type GatewayPort, record, str } from './gateway-port.js';
 
 export type SetupKind = (typeof setupKinds)[number];
 
@@ -23,10 +23,16 @@ export const compatiblePresets: readonly CompatiblePreset[] = [
 /** The provider id each hosted kind is saved under (a custom endpoint gets its own). */
 const idOfKind: Record<Exclude<SetupKind, 'openai-compatible'>, string> = {
   openai: 'openai',
+  'openai-responses': 'openai-responses',
   anthropic: 'anthropic',
   google: 'google',
+  azure: 'azure',
+  bedrock: 'bedrock',
   ollama: 'ollama',
 };
+
+/** Azure's GA dated api-version: the deployment's own URL, as most Azure samples use. */
+export const defaultAzureApiVersion = '2024-10-21';
 
 export interface SetupDraft {
   kind: SetupKind;
@@ -34,7 +40,19 @@ export interface SetupDraft {
   id: string;
   baseURL: string;
   apiKey: string;
+  /** Azure: resource name, deployment, api-version. */
+  resourceName: string;
+  deployment: string;
+  apiVersion: string;
+  /** Bedrock: region and the access key pair (secrets: kept only until saved). */
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken: string;
 }
+
+/** The draft fields a person types (everything but the kind). */
+export type SetupField = Exclude<keyof SetupDraft, 'kind'>;
 
 export interface ProviderSetupState {
   draft: SetupDraft;
@@ -48,10 +66,12 @@ export interface ProviderSetupState {
   saving: boolean;
   saved?: { providerId: string; primary: string };
   error?: string;
+  /** The field the server named as wrong (Test connection's bad_input, or a refused save). */
+  invalidField?: string;
   choose(kind: SetupKind): void;
   applyPreset(preset: CompatiblePreset): void;
   pickLocal(row: LocalProviderRow): void;
-  edit(patch: Partial<Pick<SetupDraft, 'id' | 'baseURL' | 'apiKey'>>): void;
+  edit(patch: Partial<Pick<SetupDraft, SetupField>>): void;
   detect(): Promise<void>;
   test(): Promise<void>;
   pickPrimary(model: string): void;
@@ -59,7 +79,37 @@ export interface ProviderSetupState {
   save(): Promise<boolean>;
 }
 
-const emptyDraft: SetupDraft = { kind: 'openai-compatible', id: 'custom', baseURL: '', apiKey: '' };
+const blankFields = {
+  baseURL: '',
+  apiKey: '',
+  resourceName: '',
+  deployment: '',
+  apiVersion: '',
+  region: '',
+  accessKeyId: '',
+  secretAccessKey: '',
+  sessionToken: '',
+};
+const emptyDraft: SetupDraft = { kind: 'openai-compatible', id: 'custom', ...blankFields };
+
+/** What providers.test and providers.save get from a draft: only the fields its kind uses, trimmed. */
+function kindParams(draft: SetupDraft): Record<string, string> {
+  const names: SetupField[] =
+    draft.kind === 'azure'
+      ? ['baseURL', 'apiKey', 'resourceName', 'deployment', 'apiVersion']
+      : draft.kind === 'bedrock'
+        ? ['baseURL', 'region', 'accessKeyId', 'secretAccessKey', 'sessionToken']
+        : ['baseURL', 'apiKey'];
+  const params: Record<string, string> = {};
+  for (const name of names) {
+    const value = draft[name].trim();
+    if (value) params[name] = value;
+  }
+  return params;
+}
+
+/** The secrets a draft holds: cleared once the server has them. */
+const clearedSecrets = { apiKey: '', secretAccessKey: '', sessionToken: '' };
 
 /** A provider id from a host name, so two custom endpoints do not overwrite each other. */
 export function providerIdFor(baseURL: string): string {
@@ -80,7 +130,14 @@ export function providerIdFor(baseURL: string): string {
 export function createProviderSetupStore(client: GatewayPort): StoreApi<ProviderSetupState> & { dispose(): void } {
   const store = createStore<ProviderSetupState>((set, get) => {
     // Any change to what would be tested makes the last answer stale.
-    const reset = { result: undefined, primary: undefined, fallbacks: [], saved: undefined, error: undefined };
+    const reset = {
+      result: undefined,
+      primary: undefined,
+      fallbacks: [],
+      saved: undefined,
+      error: undefined,
+      invalidField: undefined,
+    };
     return {
       draft: emptyDraft,
       local: [],
@@ -91,13 +148,14 @@ export function createProviderSetupStore(client: GatewayPort): StoreApi<Provider
       choose(kind) {
         const id = kind === 'openai-compatible' ? providerIdFor(get().draft.baseURL) : idOfKind[kind];
         const baseURL = kind === 'openai-compatible' ? get().draft.baseURL : '';
-        set({ draft: { kind, id, baseURL, apiKey: '' }, ...reset });
+        const apiVersion = kind === 'azure' ? defaultAzureApiVersion : '';
+        set({ draft: { ...blankFields, kind, id, baseURL, apiVersion }, ...reset });
       },
       applyPreset(preset) {
-        set({ draft: { kind: 'openai-compatible', id: preset.id, baseURL: preset.baseURL, apiKey: '' }, ...reset });
+        set({ draft: { ...blankFields, kind: 'openai-compatible', id: preset.id, baseURL: preset.baseURL }, ...reset });
       },
       pickLocal(row) {
-        set({ draft: { kind: row.kind, id: row.id, baseURL: row.baseURL, apiKey: '' }, ...reset });
+        set({ draft: { ...blankFields, kind: row.kind, id: row.id, baseURL: row.baseURL }, ...reset });
         void get().test();
       },
       edit(patch) {
@@ -126,13 +184,14 @@ export function createProviderSetupStore(client: GatewayPort): StoreApi<Provider
         }
         set({ testing: true, ...reset });
         try {
-          const result = await client.request('providers.test', {
-            kind: draft.kind,
-            ...(draft.baseURL.trim() ? { baseURL: draft.baseURL.trim() } : {}),
-            ...(draft.apiKey.trim() ? { apiKey: draft.apiKey.trim() } : {}),
-          });
+          const result = await client.request('providers.test', { kind: draft.kind, ...kindParams(draft) });
           const first = result.ok ? result.models[0] : undefined;
-          set({ testing: false, result, primary: first ? `${draft.id}/${first}` : undefined });
+          set({
+            testing: false,
+            result,
+            primary: first ? `${draft.id}/${first}` : undefined,
+            invalidField: result.ok ? undefined : result.field,
+          });
         } catch (error) {
           set({ testing: false, error: errorText(error) });
         }
@@ -156,8 +215,7 @@ export function createProviderSetupStore(client: GatewayPort): StoreApi<Provider
           const saved = await client.request('providers.save', {
             id: draft.id,
             kind: draft.kind,
-            ...(draft.baseURL.trim() ? { baseURL: draft.baseURL.trim() } : {}),
-            ...(draft.apiKey.trim() ? { apiKey: draft.apiKey.trim() } : {}),
+            ...kindParams(draft),
             primary,
             fallbacks,
           });
@@ -165,11 +223,11 @@ export function createProviderSetupStore(client: GatewayPort): StoreApi<Provider
           set({
             saving: false,
             saved: { providerId: saved.providerId, primary: saved.primary },
-            draft: { ...draft, apiKey: '' },
+            draft: { ...draft, ...clearedSecrets },
           });
           return true;
         } catch (error) {
-          set({ saving: false, error: errorText(error) });
+          set({ saving: false, error: errorText(error), invalidField: fieldOf(error) });
           return false;
         }
       },
@@ -177,4 +235,9 @@ export function createProviderSetupStore(client: GatewayPort): StoreApi<Provider
   });
   const subscriptions = [client.onDidConnect(() => void store.getState().detect())];
   return Object.assign(store, { dispose: () => disposeAll(subscriptions) });
+}
+
+/** The field a refused request named (`details.field` of the gateway's error). */
+function fieldOf(error: unknown): string | undefined {
+  return str(record(record(error).details).field) || undefined;
 }

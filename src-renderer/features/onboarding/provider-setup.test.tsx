@@ -1,5 +1,6 @@
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { GatewayError } from '../../../src-main/protocol/errors.js';
 import { renderWithStores, startTestApp, type TestApp } from '../../testing/render-app.js';
 import { OnboardingCard } from './onboarding-card.js';
 
@@ -117,6 +118,159 @@ describe('provider setup in onboarding', () => {
     expect(screen.queryByLabelText('Base URL')).toBeNull();
     expect((screen.getByRole('button', { name: 'Test connection' }) as HTMLButtonElement).disabled).toBe(true);
     fireEvent.change(screen.getByLabelText('API key'), { target: { value: 'sk-ant' } });
+    expect((screen.getByRole('button', { name: 'Test connection' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('sets up Azure OpenAI: resource, deployment, api-version and key; the named bad field is marked', async () => {
+    const sent: Record<string, unknown>[] = [];
+    app = startTestApp({
+      'models.list': () => ({ models: [], fallbacks: [] }),
+      'providers.test': (params) => {
+        sent.push({ test: params });
+        if (params.deployment === 'gpt 4o') {
+          return {
+            ok: false,
+            problem: 'bad_input',
+            field: 'deployment',
+            message: 'deployment "gpt 4o" may hold only letters, digits, . _ -',
+          };
+        }
+        return {
+          ok: true,
+          url: 'https://contoso.openai.azure.com/openai/deployments/gpt4o/chat/completions',
+          models: [params.deployment],
+        };
+      },
+      'providers.save': (params) => {
+        sent.push({ save: params });
+        return { providerId: params.id, profileId: `${params.id}:default`, primary: params.primary, fallbacks: [] };
+      },
+    });
+    renderWithStores(app, <OnboardingCard />);
+    await act(() => app.client.waitForConnected());
+    fireEvent.click(await screen.findByLabelText('Azure OpenAI'));
+    expect((screen.getByLabelText('API version') as HTMLInputElement).value).toBe('2024-10-21');
+    fireEvent.change(screen.getByLabelText('Resource name'), { target: { value: ' contoso ' } });
+    fireEvent.change(screen.getByLabelText('Deployment'), { target: { value: 'gpt 4o' } });
+    fireEvent.change(screen.getByLabelText('API key'), { target: { value: 'azure-key' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('deployment "gpt 4o" may hold only letters');
+    expect(alert.textContent).toContain('Fix the field named above');
+    expect(screen.getByLabelText('Deployment').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByLabelText('Resource name').getAttribute('aria-invalid')).toBeNull();
+
+    fireEvent.change(screen.getByLabelText('Deployment'), { target: { value: 'gpt4o' } });
+    expect(screen.getByLabelText('Deployment').getAttribute('aria-invalid')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    expect(await screen.findByText('Connected: 1 models available.')).toBeTruthy();
+    expect(sent[1]).toEqual({
+      test: {
+        kind: 'azure',
+        resourceName: 'contoso',
+        deployment: 'gpt4o',
+        apiVersion: '2024-10-21',
+        apiKey: 'azure-key',
+      },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Save and start' }));
+    expect(await screen.findByText('Saved. New chats answer with azure/gpt4o. Say hello below.')).toBeTruthy();
+    expect(sent[2]).toEqual({
+      save: {
+        id: 'azure',
+        kind: 'azure',
+        resourceName: 'contoso',
+        deployment: 'gpt4o',
+        apiVersion: '2024-10-21',
+        apiKey: 'azure-key',
+        primary: 'azure/gpt4o',
+        fallbacks: [],
+      },
+    });
+    expect(app.stores.setup.getState().draft.apiKey).toBe('');
+  });
+
+  it('sets up Amazon Bedrock with region and key pair; a refused save names its field, the secrets go once saved', async () => {
+    const sent: Record<string, unknown>[] = [];
+    let refuse = true;
+    app = startTestApp({
+      'models.list': () => ({ models: [], fallbacks: [] }),
+      'providers.test': (params) => {
+        sent.push({ test: params });
+        return {
+          ok: true,
+          url: 'https://bedrock.eu-west-1.amazonaws.com/foundation-models?byOutputModality=TEXT',
+          models: ['amazon.nova-lite-v1:0', 'anthropic.claude-3-5-haiku-20241022-v1:0'],
+        };
+      },
+      'providers.save': (params) => {
+        sent.push({ save: params });
+        if (refuse) {
+          refuse = false;
+          throw new GatewayError('INVALID_REQUEST', 'an ASIA… key is temporary: it needs its session token', {
+            field: 'sessionToken',
+          });
+        }
+        return { providerId: params.id, profileId: `${params.id}:default`, primary: params.primary, fallbacks: [] };
+      },
+    });
+    renderWithStores(app, <OnboardingCard />);
+    await act(() => app.client.waitForConnected());
+    fireEvent.click(await screen.findByLabelText('Amazon Bedrock'));
+    expect(screen.queryByLabelText('API key')).toBeNull();
+    fireEvent.change(screen.getByLabelText('AWS region'), { target: { value: 'eu-west-1' } });
+    fireEvent.change(screen.getByLabelText('Access key ID'), { target: { value: 'ASIAEXAMPLE000000000' } });
+    fireEvent.change(screen.getByLabelText('Secret access key'), { target: { value: 'secret/key ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    expect(await screen.findByText('Connected: 2 models available.')).toBeTruthy();
+    expect(sent[0]).toEqual({
+      test: {
+        kind: 'bedrock',
+        region: 'eu-west-1',
+        accessKeyId: 'ASIAEXAMPLE000000000',
+        secretAccessKey: 'secret/key',
+      },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Save and start' }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('needs its session token'));
+    expect(screen.getByLabelText('Session token (temporary keys only)').getAttribute('aria-invalid')).toBe('true');
+    // Nothing typed is lost on a refusal.
+    expect(app.stores.setup.getState().draft).toMatchObject({ region: 'eu-west-1', secretAccessKey: 'secret/key ' });
+
+    fireEvent.change(screen.getByLabelText('Session token (temporary keys only)'), { target: { value: 'tok' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    await screen.findByText('Connected: 2 models available.');
+    fireEvent.click(screen.getByRole('button', { name: 'Save and start' }));
+    expect(
+      await screen.findByText('Saved. New chats answer with bedrock/amazon.nova-lite-v1:0. Say hello below.'),
+    ).toBeTruthy();
+    expect(sent.at(-1)).toEqual({
+      save: {
+        id: 'bedrock',
+        kind: 'bedrock',
+        region: 'eu-west-1',
+        accessKeyId: 'ASIAEXAMPLE000000000',
+        secretAccessKey: 'secret/key',
+        sessionToken: 'tok',
+        primary: 'bedrock/amazon.nova-lite-v1:0',
+        fallbacks: [],
+      },
+    });
+    expect(app.stores.setup.getState().draft).toMatchObject({
+      secretAccessKey: '',
+      sessionToken: '',
+      region: 'eu-west-1',
+    });
+  });
+
+  it('offers OpenAI’s Responses API as its own kind, saved under its own provider id', async () => {
+    app = startTestApp({ 'models.list': () => ({ models: [], fallbacks: [] }) });
+    renderWithStores(app, <OnboardingCard />);
+    await act(() => app.client.waitForConnected());
+    fireEvent.click(await screen.findByLabelText('OpenAI (Responses API)'));
+    expect(app.stores.setup.getState().draft).toMatchObject({ kind: 'openai-responses', id: 'openai-responses' });
+    expect((screen.getByRole('button', { name: 'Test connection' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(screen.getByLabelText('API key'), { target: { value: 'sk-r' } });
     expect((screen.getByRole('button', { name: 'Test connection' }) as HTMLButtonElement).disabled).toBe(false);
   });
 });

@@ -1,15 +1,95 @@
 import type { FormEvent } from 'react';
 import type { ProviderProblem } from '../../../src-main/protocol/methods/providers.js';
 import { type MessageKey, useDomain, useStores, useT } from '../../app/stores-context.js';
-import { compatiblePresets, type SetupKind } from '../../stores/provider-setup-store.js';
+import { compatiblePresets, type SetupField, type SetupKind } from '../../stores/provider-setup-store.js';
 
 const kinds: readonly { kind: SetupKind; label: MessageKey }[] = [
   { kind: 'openai-compatible', label: 'setup.kind.compatible' },
   { kind: 'openai', label: 'setup.kind.openai' },
+  { kind: 'openai-responses', label: 'setup.kind.responses' },
   { kind: 'anthropic', label: 'setup.kind.anthropic' },
   { kind: 'google', label: 'setup.kind.google' },
+  { kind: 'azure', label: 'setup.kind.azure' },
+  { kind: 'bedrock', label: 'setup.kind.bedrock' },
   { kind: 'ollama', label: 'setup.kind.ollama' },
 ];
+
+/** One text field of the draft; marked invalid when the server named it. */
+function DraftField(props: {
+  field: SetupField;
+  label: MessageKey;
+  placeholder?: string;
+  secret?: boolean;
+  wide?: boolean;
+  url?: boolean;
+}) {
+  const t = useT();
+  const { setup } = useStores();
+  const value = useDomain('setup', (s) => s.draft[props.field]);
+  const invalid = useDomain('setup', (s) => s.invalidField === props.field);
+  return (
+    <label className={props.wide ? 'field setup-wide' : 'field'}>
+      <span>{t(props.label)}</span>
+      <input
+        className="input"
+        type={props.secret ? 'password' : 'text'}
+        inputMode={props.url ? 'url' : undefined}
+        autoComplete="off"
+        spellCheck={false}
+        placeholder={props.placeholder}
+        aria-invalid={invalid || undefined}
+        value={value}
+        onChange={(event) => setup.getState().edit({ [props.field]: event.target.value })}
+      />
+    </label>
+  );
+}
+
+/** Azure OpenAI: where the resource is, which deployment, which api-version, and its key. */
+function AzureFields() {
+  const t = useT();
+  return (
+    <>
+      <div className="setup-fields">
+        <DraftField field="resourceName" label="setup.resourceName" placeholder="my-resource" />
+        <DraftField field="deployment" label="setup.deployment" placeholder="gpt-4o" />
+        <DraftField field="apiVersion" label="setup.apiVersion" placeholder="2024-10-21" />
+        <DraftField field="apiKey" label="setup.apiKey" secret />
+        <DraftField
+          field="baseURL"
+          label="setup.azureBaseURL"
+          placeholder="https://my-resource.openai.azure.com/openai"
+          wide
+          url
+        />
+      </div>
+      <p className="faint">{t('setup.azureNote')}</p>
+    </>
+  );
+}
+
+/** Amazon Bedrock: the region and an IAM access key pair (plus a session token for temporary keys). */
+function BedrockFields() {
+  const t = useT();
+  return (
+    <>
+      <div className="setup-fields">
+        <DraftField field="region" label="setup.region" placeholder="us-east-1" />
+        <DraftField field="accessKeyId" label="setup.accessKeyId" placeholder="AKIA…" />
+        <DraftField field="secretAccessKey" label="setup.secretAccessKey" secret />
+        <DraftField field="sessionToken" label="setup.sessionToken" secret />
+        <DraftField
+          field="baseURL"
+          label="setup.endpointOptional"
+          placeholder="https://bedrock.us-east-1.amazonaws.com"
+          wide
+          url
+        />
+      </div>
+      <p className="faint">{t('setup.bedrockNote')}</p>
+    </>
+  );
+}
 
 // What to try next, by why the test failed.
 const hints: Record<ProviderProblem, MessageKey> = {
@@ -142,7 +222,9 @@ export function ProviderSetup() {
   const primary = useDomain('setup', (s) => s.primary);
   const error = useDomain('setup', (s) => s.error);
   const compatible = draft.kind === 'openai-compatible';
-  const needsKey = !compatible && draft.kind !== 'ollama';
+  const cloud = draft.kind === 'azure' || draft.kind === 'bedrock';
+  // Azure and Bedrock are tested with what is there: the server names any field still missing.
+  const needsKey = !compatible && !cloud && draft.kind !== 'ollama';
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void setup.getState().test();
@@ -183,7 +265,9 @@ export function ProviderSetup() {
           ))}
         </div>
       )}
-      <div className="setup-fields">
+      {draft.kind === 'azure' && <AzureFields />}
+      {draft.kind === 'bedrock' && <BedrockFields />}
+      <div className="setup-fields" hidden={cloud}>
         {(compatible || draft.kind === 'ollama') && (
           <label className="field setup-wide">
             <span>{t('setup.baseURL')}</span>
@@ -210,7 +294,7 @@ export function ProviderSetup() {
             />
           </label>
         )}
-        {draft.kind !== 'ollama' && (
+        {draft.kind !== 'ollama' && !cloud && (
           <label className="field">
             <span>{needsKey ? t('setup.apiKey') : t('setup.apiKeyOptional')}</span>
             <input
