@@ -1,7 +1,6 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryLogger } from '../base/logger.js';
 import { chatTurn } from '../testing/chat-turn.js';
 import { type FakeLlmServer, startFakeLlmServer } from '../testing/fake-llm/index.js';
 import { fakeOpenAiConfig } from '../testing/product-fixture.js';
@@ -11,13 +10,14 @@ import { startTestHost, type TestHost } from '../testing/test-host.js';
 
 // Per-user memory and a long conversation on a small context window: before compaction forgets
 // the words, the durable facts go to the person's own daily file (users/<id>/memory/), never the
-// shared one; in a group chat, where no person is known, nothing is written anywhere.
+// shared one; in a group chat, where no person is known, nothing is written anywhere (that case
+// is tested in host/session-person.test.ts and agent/context/compact-session.test.ts; here the
+// wiring, one person's long chat).
 
 let llm: FakeLlmServer;
 let temp: { home: string; cleanup(): Promise<void> };
 let host: TestHost;
 let socket: RawGatewaySocket;
-const log = createMemoryLogger();
 
 beforeAll(async () => {
   llm = await startFakeLlmServer();
@@ -31,7 +31,7 @@ beforeAll(async () => {
       memory: { scope: 'per-user', capture: { enabled: false }, recall: { enabled: false } },
     }),
   );
-  host = await startTestHost({ home: temp.home, log, env: { HEARTH_SECRET_STORE: 'file' } });
+  host = await startTestHost({ home: temp.home, env: { HEARTH_SECRET_STORE: 'file' } });
   socket = (await connectRaw(host.wsUrl, { token: host.token, scopes: ['operator.admin'] })).socket;
   await socket.request('auth.profiles.set', { id: 'k', provider: 'openai', type: 'api_key', secret: 'sk-flush' });
 });
@@ -67,21 +67,5 @@ describe('the pre-compaction flush with per-user memory', () => {
     expect(own).toContain('## Saved before compaction');
     expect(own).toContain('my locker code is 4417');
     expect(await dailyText(join(temp.home, 'workspace', 'memory'))).not.toContain('4417');
-  }, 120_000);
-
-  it('writes nothing for a group chat, and logs why', async () => {
-    await longChat(
-      'group',
-      { channel: 'telegram', peerKind: 'group', peerId: 'g1' },
-      'Remember that the team standup is at nine.',
-    );
-    const skipped = log.entries.find((e) => e.message === 'no memory flush before compaction');
-    expect(skipped).toMatchObject({ level: 'info', fields: { reason: expect.stringContaining('per-user') } });
-    const users = await readdir(join(temp.home, 'workspace', 'users'));
-    const everywhere = [
-      await dailyText(join(temp.home, 'workspace', 'memory')),
-      ...(await Promise.all(users.map((u) => dailyText(join(temp.home, 'workspace', 'users', u, 'memory'))))),
-    ].join('\n');
-    expect(everywhere).not.toContain('standup');
   }, 120_000);
 });

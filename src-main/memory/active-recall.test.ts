@@ -5,6 +5,7 @@ import { type FakeLlmServer, startFakeLlmServer } from '../testing/fake-llm/inde
 import { createMemoryFixture, type MemoryFixture } from '../testing/memory-test-fixture.js';
 import { createActiveRecall } from './active-recall.js';
 import { type MemoryRecallConfig, memoryRecallConfigSchema } from './memory-config.js';
+import { userScope } from './memory-scope.js';
 import { createModelRecall } from './model-recall.js';
 
 // Active recall on a real engine (LanceDB in a temp folder, the built-in hashed embedder) and,
@@ -70,6 +71,24 @@ describe('active recall with the session’s history (mode "recent")', () => {
         history: ['Tell me about my sailing boat Seabird.'],
       }),
     ).toBeUndefined();
+  });
+});
+
+describe('active recall with per-user memory', () => {
+  it('recalls each person’s own facts and never the other’s', async () => {
+    fixture = await createMemoryFixture({ config: { scope: 'per-user' } });
+    await fixture.write('users/alice/memory/2026-11-29.md', '- My locker code is 4417.\n');
+    await fixture.write('users/bob/memory/2026-11-29.md', '- My locker code is 9031.\n');
+    await fixture.engine.open();
+    expect((await fixture.engine.sync()).indexed).toBe(2);
+    const recall = createActiveRecall({ engine: fixture.engine, clock: fixture.clock, config: settings() });
+    const message = 'what is my locker code?';
+    const alice = await recall.recall({ scope: userScope('alice'), message });
+    expect(alice).toContain('4417');
+    expect(alice).not.toContain('9031');
+    const bob = await recall.recall({ scope: userScope('bob'), message });
+    expect(bob).toContain('9031');
+    expect(bob).not.toContain('4417');
   });
 });
 
