@@ -309,6 +309,50 @@ describe('import from Hermes', () => {
     expect(again.counts.import).toBe(0);
   });
 
+  it('a second run changes nothing and reports everything the first imported as already present', async () => {
+    const first = await run('hermes', true);
+    const imported = targetsOf(first, 'imported');
+    expect(imported.length).toBeGreaterThan(10);
+    const ws = paths.workspaceDir('main');
+    const snapshot = async () => ({
+      config: await hearthJson(),
+      files: await Promise.all(['SOUL.md', 'MEMORY.md', 'USER.md'].map((name) => readFile(join(ws, name), 'utf8'))),
+      workSoul: await readFile(join(paths.workspaceDir('work'), 'SOUL.md'), 'utf8'),
+      cron: await readFile(join(paths.stateDir, 'cron', 'jobs.json'), 'utf8'),
+      sessions: await (async () => {
+        const store = createSessionStore({ paths, clock: systemClock, log: silentLogger });
+        const listed = (await store.list({ agentId: 'main' })).sessions;
+        return Promise.all(
+          listed.map(async (s) => [s.key, (await store.read('main', s.sessionId)).messages.length] as const),
+        );
+      })(),
+      keys: await Promise.all(
+        ['hermes-openrouter', 'hermes-anthropic', 'hermes-lab-vllm'].map((id) => secrets.get(`auth-profile:${id}`)),
+      ),
+    });
+    const before = await snapshot();
+
+    const dry = await run('hermes', false);
+    expect(dry.items.filter((i) => i.status === 'import')).toEqual([]);
+    expect(dry.items.filter((i) => i.status === 'conflict')).toEqual([]);
+    // Everything the first run brought in is reported as there already, item by item.
+    expect(targetsOf(dry, 'present').sort()).toEqual([...imported].sort());
+    // What was skipped the first time (state.db, a bot token, a danger-pattern allowlist) is skipped again.
+    expect(targetsOf(dry, 'skipped').sort()).toEqual(targetsOf(first, 'skipped').sort());
+
+    const applied = await run('hermes', true);
+    expect(applied.counts.imported).toBe(0);
+    expect(applied.items.filter((i) => i.status === 'failed')).toEqual([]);
+    expect(await snapshot()).toEqual(before);
+
+    // A file edited in Hearth since the import is the person's now: a third run keeps the edit.
+    await writeFile(join(ws, 'MEMORY.md'), '# Memory\nEdited in Hearth.\n');
+    const third = await run('hermes', true);
+    expect(third.counts.imported).toBe(0);
+    expect(itemFor(third, 'workspace/MEMORY.md')?.status).toMatch(/present|conflict/);
+    expect(await readFile(join(ws, 'MEMORY.md'), 'utf8')).toBe('# Memory\nEdited in Hearth.\n');
+  });
+
   it('reports invalid YAML and still imports the memories and sessions', async () => {
     await writeHermesFixture(sourceDir, { malformed: true });
     const report = await run('hermes', true);
