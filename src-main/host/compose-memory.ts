@@ -12,8 +12,8 @@ import {
   createMemoryTools,
   createModelRecall,
   DREAM_STALL_MS,
-  DreamStallWatch,
   type DreamRunView,
+  DreamStallWatch,
   type Embedder,
   type EmbedderDeps,
   embedderMergePatch,
@@ -42,7 +42,7 @@ import { configuredAgentIds, followAgents } from './agent-roster.js';
 import { registerDreamsMethods, registerMemoryMethods, registerMemoryModelMethods } from './capability-methods.js';
 import type { HearthConfigService } from './hearth-config.js';
 import { dreamEveryAgent } from './nightly-dreaming.js';
-import { ingestRecentTranscripts, recentTranscriptScopes } from './recent-transcripts.js';
+import { ingestRecentTranscripts, type RecentTranscriptsDeps, recentTranscriptScopes } from './recent-transcripts.js';
 import { accountOfSession, personalScope } from './session-person.js';
 
 export interface ComposeMemoryDeps {
@@ -119,8 +119,11 @@ export function composeMemory(deps: ComposeMemoryDeps): HostMemory {
   );
   const publishRun = (agentId: string, userId: string | undefined, run: DreamRunView) => {
     core.bus.publish('dreams.changed', { agentId, ...(userId ? { userId } : {}), reason: 'progress', run });
-    stalls.seen(`${agentId}\0${userId ?? ''}`, run, () =>
-      service.dreamRun(agentId, userId ? userScope(userId) : agentScope(agentId)),
+    stalls.seen(
+      `${agentId}\0${userId ?? ''}`,
+      run,
+      (): Promise<DreamRunView | undefined> =>
+        service.dreamRun(agentId, userId ? userScope(userId) : agentScope(agentId)),
     );
   };
   const service = new MemoryService({
@@ -148,7 +151,7 @@ export function composeMemory(deps: ComposeMemoryDeps): HostMemory {
     onDreamProgress: (agentId, scope, run) =>
       publishRun(agentId, scope.root ? scope.id.slice('user:'.length) : undefined, run),
     // Each run that may write first files the scope's conversations of the last day (its ingest phase).
-    ingest: (agentId, scope, progress) =>
+    ingest: (agentId, scope, progress): Promise<void> =>
       ingestRecentTranscripts(transcripts(), agentId, { scope, progress }),
     // With a model configured, the diary entry is written by it; any failure falls back to the plain summary.
     writeDiary: async (summary, agentId) => {
@@ -176,7 +179,12 @@ export function composeMemory(deps: ComposeMemoryDeps): HostMemory {
       );
     },
   });
-  const transcripts = () => ({ sessions: deps.sessions, memory: service, clock, accountOf: accountOfSession });
+  const transcripts = (): RecentTranscriptsDeps => ({
+    sessions: deps.sessions,
+    memory: service,
+    clock,
+    accountOf: accountOfSession,
+  });
 
   store.add(registerMemoryMethods(core.registry, { memory: service, queryRewrite: () => rewriters.usage() }));
   // Local embedding models: installing one writes memory.embedder, and the config reload that

@@ -39,6 +39,14 @@ describe('Dreaming ingests recent transcripts', () => {
     const text = (await Promise.all(after.map((f) => readFile(join(memoryDir, f), 'utf8')))).join('\n');
     expect(text).toContain('green tea');
     expect(text).not.toContain('sk-abcdefghijklmnopqrstuvwx1234');
+    // Filing the conversation is the run's first phase, counted (the preview skipped it).
+    const status = await product.socket.request('dreams.status', {});
+    expect((status.payload as { run: { phases: unknown[] } }).run.phases[0]).toEqual({
+      name: 'ingest',
+      state: 'done',
+      done: 1,
+      total: 1,
+    });
   });
 });
 

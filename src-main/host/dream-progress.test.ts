@@ -66,6 +66,7 @@ describe('Dreaming progress over the gateway', () => {
     const started = (name: string) => seen.findIndex((r) => r.phases.find((p) => p.name === name)!.state !== 'waiting');
     const finished = (name: string) => seen.findIndex((r) => r.phases.find((p) => p.name === name)!.state === 'done');
     expect(started('light')).toBeLessThanOrEqual(finished('light'));
+    expect(finished('ingest')).toBeLessThan(started('light'));
     expect(finished('light')).toBeLessThan(started('rem'));
     expect(finished('rem')).toBeLessThan(started('deep'));
     expect(finished('deep')).toBeLessThan(started('write'));
@@ -74,6 +75,8 @@ describe('Dreaming progress over the gateway', () => {
       state: 'done',
       result: { notesSeen: 2, candidates: 2, promoted: 2, queued: 0 },
       phases: [
+        // No conversation in the last day: ingest read none.
+        { name: 'ingest', state: 'done', done: 0, total: 0 },
         { name: 'light', state: 'done', done: 1, total: 1 },
         { name: 'rem', state: 'done', done: 2, total: 2 },
         { name: 'deep', state: 'done', done: 2, total: 2 },
@@ -97,6 +100,8 @@ describe('Dreaming progress over the gateway', () => {
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(code, stderr).toBe(0);
     // The CLI says each phase as it ends (stdout stays the run's result).
+    // A preview writes nothing: no conversations are filed.
+    expect(stderr).toContain('dreaming ingest: nothing to do\n');
     expect(stderr).toContain('dreaming light: read 1 daily note file\n');
     expect(stderr).toContain('dreaming deep: checked 2 candidates\n');
     // Both notes are in MEMORY.md already: nothing left to write.
@@ -105,6 +110,75 @@ describe('Dreaming progress over the gateway', () => {
     expect(last).toMatchObject({ origin: 'cli', mode: 'preview', state: 'done', result: { promoted: 0 } });
     const status = await socket.request('dreams.status', {});
     expect((status.payload as { run: DreamRunView }).run).toEqual(last);
+  }, 90_000);
+});
+
+describe('a stalled run from another process', () => {
+  it('reads as stalled with its pid and last progress, and dreams.clearStalled ends it (a live one is refused)', async () => {
+    // Stands in for a hung `hearth memory promote`: alive, but its run file has not moved for an hour.
+    const hung = spawn(process.execPath, ['-e', 'setInterval(() => {}, 60000)'], { stdio: 'ignore' });
+    try {
+      const stateDir = join(temp.home, 'workspace', 'memory', '.dreams');
+      const updatedAt = Date.now() - 3600_000;
+      const run: DreamRunView = {
+        id: 'hung-run',
+        mode: 'apply',
+        origin: 'cli',
+        state: 'running',
+        startedAt: updatedAt - 60_000,
+        updatedAt,
+        phases: [
+          { name: 'ingest', state: 'done', done: 2, total: 2 },
+          { name: 'light', state: 'done', done: 1, total: 1 },
+          { name: 'rem', state: 'running', done: 0, total: 2 },
+          { name: 'deep', state: 'waiting' },
+          { name: 'write', state: 'waiting' },
+        ],
+      };
+      const told = socket.next((frame) => {
+        const payload = frame.payload as { reason?: string; run?: DreamRunView } | undefined;
+        return frame.event === 'dreams.changed' && payload?.run?.id === 'hung-run' && payload.run.state === 'stalled';
+      }, 30_000);
+      await writeFile(join(stateDir, 'dreaming.lock'), JSON.stringify({ pid: hung.pid, startedAt: run.startedAt }));
+      await writeFile(join(stateDir, 'run.json'), JSON.stringify({ version: 1, pid: hung.pid, run }));
+      // The file watch sees it, and the stall watch tells it as stalled at once (its beat is an hour old).
+      expect(((await told).payload as { run: DreamRunView }).run).toMatchObject({ state: 'stalled', pid: hung.pid });
+      const status = await socket.request('dreams.status', {});
+      expect((status.payload as { run: DreamRunView }).run).toMatchObject({
+        state: 'stalled',
+        pid: hung.pid,
+        updatedAt,
+      });
+      // A new run is refused while its lock is held.
+      expect((await socket.request('dreams.run', { apply: true })).ok).toBe(false);
+
+      const wrong = await socket.request('dreams.clearStalled', { runId: 'not-this-one' });
+      expect(wrong.ok).toBe(false);
+      expect(JSON.stringify(wrong.error)).toMatch(/not the current Dreaming run/);
+      const cleared = await socket.request('dreams.clearStalled', { runId: 'hung-run' });
+      expect(cleared.ok).toBe(true);
+      expect((cleared.payload as { run: DreamRunView }).run).toMatchObject({
+        state: 'failed',
+        error: expect.stringMatching(new RegExp(`^cleared: it stalled \\(pid ${hung.pid} still running`)),
+      });
+      // The lock is free: Dreaming runs again.
+      const again = progressUntilEnd('app');
+      expect((await socket.request('dreams.run', { apply: true })).ok).toBe(true);
+      expect((await again).at(-1)).toMatchObject({ state: 'done' });
+
+      // A run that progresses is never cleared.
+      const fresh = { ...run, id: 'fresh-run', updatedAt: Date.now(), startedAt: Date.now() };
+      await writeFile(join(stateDir, 'run.json'), JSON.stringify({ version: 1, pid: hung.pid, run: fresh }));
+      const refused = await socket.request('dreams.clearStalled', { runId: 'fresh-run' });
+      expect(refused.ok).toBe(false);
+      expect(JSON.stringify(refused.error)).toMatch(/the run is progressing/);
+      await writeFile(
+        join(stateDir, 'run.json'),
+        JSON.stringify({ version: 1, pid: hung.pid, run: { ...fresh, state: 'done' } }),
+      );
+    } finally {
+      hung.kill();
+    }
   }, 90_000);
 });
 

@@ -36,8 +36,12 @@ export interface NightlyDreamingDeps {
   memory: MemoryService;
   /** The configured agents at the time of the run (`agent-roster.ts`). */
   agentIds(): readonly string[];
-  /** Before an agent dreams, its recent conversations are filed into memory. */
-  ingest(agentId: string): Promise<void>;
+  /**
+   * The scopes with a conversation of the last day (recent-transcripts.ts): with per-user memory,
+   * a person who talked today is dreamed even before their folder exists. Each scope's run files
+   * its own conversations first, in its ingest phase (MemoryServiceDeps.ingest).
+   */
+  recentScopes?(agentId: string): Promise<MemoryScope[]>;
   /** After each scope's run (`dreams.changed`). */
   dreamed(agentId: string, scope: MemoryScope): void;
   log: Logger;
@@ -59,16 +63,19 @@ export async function dreamEveryAgent(deps: NightlyDreamingDeps): Promise<Nightl
     run.failed.push({ agentId, scopeId, error: String(error) });
   };
   for (const agentId of deps.agentIds()) {
-    // Dreaming still runs on what is already filed when the transcripts cannot be read.
-    await deps
-      .ingest(agentId)
-      .catch((error) =>
-        deps.log.warn('could not file recent conversations before Dreaming', { agentId, error: String(error) }),
-      );
     let scopes: MemoryScope[];
     try {
       const engine = await deps.memory.engine(agentId);
       scopes = await dreamingScopes(engine.workspaceDir, agentId, deps.memory.config, deps.log);
+      // Dreaming still runs on the folders there are when the transcripts cannot be listed.
+      const recent = await (deps.recentScopes?.(agentId) ?? Promise.resolve([])).catch((error: unknown) => {
+        deps.log.warn('could not list recent conversations before Dreaming', { agentId, error: String(error) });
+        return [];
+      });
+      // Per-user: a person's own scope only, never the shared one.
+      if (deps.memory.config.scope === 'per-user')
+        for (const scope of recent)
+          if (scope.root && !scopes.some((known) => known.id === scope.id)) scopes.push(scope);
     } catch (error) {
       fail(agentId, undefined, error);
       continue;

@@ -12,6 +12,7 @@ export { DreamStallWatch, watchDreamRuns } from './dreaming/dream-run-watch.js';
 export { DEEP_GATES, type DeepSignals, type DreamCandidate } from './dreaming/dream-signals.js';
 export {
   analyse,
+  type DreamIngestProgress,
   type DreamingDeps,
   type DreamSummary,
   runDreaming,

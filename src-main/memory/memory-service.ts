@@ -2,9 +2,22 @@ import type { Clock } from '../base/clock.js';
 import type { Logger } from '../base/logger.js';
 import type { HearthPaths } from '../paths/index.js';
 import { processIsAlive } from './dreaming/dream-lock.js';
-import { type DreamOrigin, type DreamRunView, readDreamRun } from './dreaming/dream-run.js';
+import {
+  clearStalledDreamRun,
+  type DreamOrigin,
+  type DreamRunOwner,
+  type DreamRunView,
+  readDreamRun,
+} from './dreaming/dream-run.js';
 import { noteKey } from './dreaming/dream-signals.js';
-import { analyse, type DreamingDeps, type DreamMode, type DreamSummary, runDreaming } from './dreaming/dreaming.js';
+import {
+  analyse,
+  type DreamIngestProgress,
+  type DreamingDeps,
+  type DreamMode,
+  type DreamSummary,
+  runDreaming,
+} from './dreaming/dreaming.js';
 import { nextDreamingRun } from './dreaming/dreaming-schedule.js';
 import { readLastDream, writeLastDream } from './dreaming/last-dream.js';
 import { listPending, type PendingView, type ReviewOutcome, reviewPending } from './dreaming/promotion-review.js';
@@ -34,6 +47,13 @@ export interface MemoryServiceDeps {
   onProgress?(agentId: string, progress: IndexProgress): void;
   /** Each step of a Dreaming run this process makes, for one agent's scope (the gateway's `dreams.changed`). */
   onDreamProgress?(agentId: string, scope: MemoryScope, run: DreamRunView): void;
+  /**
+   * A run's ingest phase (runs that may write): the scope's recent conversations filed into today's
+   * daily note (host/recent-transcripts.ts). Absent: ingest is skipped.
+   */
+  ingest?(agentId: string, scope: MemoryScope, progress: DreamIngestProgress): Promise<void>;
+  /** A running run with no heartbeat for this long reads as stalled (default DREAM_STALL_MS). */
+  dreamStallMs?: number;
   /** False when the caller syncs itself right after opening (`hearth memory index`); default true. */
   syncOnOpen?: boolean;
 }
@@ -92,6 +112,8 @@ export class MemoryService {
       now: () => clock.now(),
       lookbackDays: this.deps.config.dreaming.lookbackDays,
       lock: { pid: this.deps.pid ?? process.pid, now: () => clock.now(), isAlive: this.deps.isAlive ?? processIsAlive },
+      timers: clock,
+      ...(this.deps.ingest ? { ingest: (progress) => this.deps.ingest!(agentId, scope, progress) } : {}),
       writeDiary: this.deps.writeDiary && ((summary) => this.deps.writeDiary!(summary, agentId)),
       ...(origin
         ? {
@@ -226,11 +248,29 @@ export class MemoryService {
   /** The scope's Dreaming run going now — this process's or another's (`hearth memory promote`) — else its latest. */
   async dreamRun(agentId: string, scope: MemoryScope): Promise<DreamRunView | undefined> {
     const engine = await this.engine(agentId);
-    return readDreamRun(dreamsStateDir(engine.workspaceDir, scope), {
+    return readDreamRun(dreamsStateDir(engine.workspaceDir, scope), this.runOwner());
+  }
+
+  /**
+   * Ends the scope's stalled run `runId` (its process alive but no heartbeat for the stall
+   * threshold) and frees its lock; a run that progresses, ended or is another is refused.
+   */
+  async clearStalledDream(agentId: string, scope: MemoryScope, runId: string): Promise<DreamRunView> {
+    const engine = await this.engine(agentId);
+    const run = await clearStalledDreamRun(dreamsStateDir(engine.workspaceDir, scope), runId, this.runOwner());
+    this.deps.onDreamProgress?.(agentId, scope, run);
+    return run;
+  }
+
+  /** How this process judges a run file: alive, ours, and stalled by the clock. */
+  private runOwner(): DreamRunOwner & { now(): number } {
+    return {
       pid: this.deps.pid ?? process.pid,
       isAlive: this.deps.isAlive ?? processIsAlive,
       runsHere: this.runsHere,
-    });
+      now: () => this.deps.clock.now(),
+      ...(this.deps.dreamStallMs === undefined ? {} : { stallAfterMs: this.deps.dreamStallMs }),
+    };
   }
 
   /** After a turn: capture the user's message when it carries a trigger (scope from the resolved account). */

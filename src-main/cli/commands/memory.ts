@@ -7,10 +7,12 @@ import { accountOfSession } from '../../host/session-person.js';
 import {
   agentScope,
   createEmbedder,
+  type DreamIngestProgress,
   type DreamRunView,
   type IndexProgress,
   type MemoryBackend,
   type MemoryConfig,
+  type MemoryScope,
   MemoryService,
   parseMemoryConfig,
   requireEmbedderSecret,
@@ -98,6 +100,7 @@ function secretResolver(context: CliContext): (name: string) => Promise<string> 
 }
 
 const PHASE_DONE: Record<DreamRunView['phases'][number]['name'], (count: number) => string> = {
+  ingest: (n) => `read ${n} recent conversation${n === 1 ? '' : 's'} into today's notes`,
   light: (n) => `read ${n} daily note file${n === 1 ? '' : 's'}`,
   rem: (n) => `weighed ${n} recalled note${n === 1 ? '' : 's'}`,
   deep: (n) => `checked ${n} candidate${n === 1 ? '' : 's'}`,
@@ -133,13 +136,15 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
       onProgress?(progress: IndexProgress): void;
       onDreamProgress?(run: DreamRunView): void;
       syncOnOpen?: boolean;
+      /** Dreaming's ingest phase: the agent's conversations of the last day filed first, like the nightly run. */
+      ingest?: boolean;
     } = {},
   ): Promise<T> => {
     if (!/^[a-z0-9][a-z0-9_-]{0,63}$/i.test(agent)) throw new CliError(`invalid --agent: ${agent}`);
     const settings = await settingsFromFile(context);
     const backend = await memoryBackendFor(context, settings.plugins);
     const config = settings.memory;
-    const service = new MemoryService({
+    const service: MemoryService = new MemoryService({
       paths: settings.paths,
       backend,
       config,
@@ -149,6 +154,21 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
       onProgress: (_agentId, progress) => options.onProgress?.(progress),
       onDreamProgress: (_agentId, _scope, run) => options.onDreamProgress?.(run),
       syncOnOpen: options.syncOnOpen,
+      ...(options.ingest
+        ? {
+            ingest: (agentId: string, scope: MemoryScope, progress: DreamIngestProgress): Promise<void> =>
+              ingestRecentTranscripts(
+                {
+                  sessions: createSessionStore({ paths: settings.paths, clock: context.clock, log: silentLogger }),
+                  memory: service,
+                  clock: context.clock,
+                  accountOf: accountOfSession,
+                },
+                agentId,
+                { scope, progress },
+              ),
+          }
+        : {}),
     });
     try {
       const engine = await service.engine(agent);
@@ -298,7 +318,7 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
         if (opts.apply && opts.review) throw new CliError('--apply and --review are two different runs: pick one');
         await withService(
           opts.agent,
-          async (service, paths) => {
+          async (service) => {
             const scope = scopeOf(service.config, opts);
             if (deciding) {
               const outcome = await service.review(opts.agent, scope, { approve: opts.approve, reject: opts.reject });
@@ -310,14 +330,6 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
               return;
             }
             const mode = opts.apply ? 'apply' : opts.review || service.config.dreaming.review ? 'review' : 'preview';
-            // Like the nightly run: the agent's conversations of the last day are filed first (a preview writes nothing).
-            if (mode !== 'preview') {
-              const sessions = createSessionStore({ paths, clock: context.clock, log: silentLogger });
-              await ingestRecentTranscripts(
-                { sessions, memory: service, clock: context.clock, accountOf: accountOfSession },
-                opts.agent,
-              );
-            }
             const summary = await service.dream(opts.agent, scope, mode, { origin: 'cli' });
             const passing = summary.candidates.filter(
               (candidate) => candidate.failures.length === 0 && !candidate.withdrawn,
@@ -343,7 +355,7 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
               context.stdout(`${item.diff}\n`);
             }
           },
-          { onDreamProgress: dreamReporter(context) },
+          { onDreamProgress: dreamReporter(context), ingest: true },
         );
       },
     );

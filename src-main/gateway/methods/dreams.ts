@@ -65,6 +65,14 @@ export function registerDreamsMethods(router: MethodRouter, deps: DreamsMethodsD
     ),
   );
   store.add(
+    router.handle('dreams.clearStalled', (params) =>
+      asClientError(async () => {
+        const { id, scope } = await resolve(params.agentId, params.userId);
+        return { run: await deps.memory.clearStalledDream(id, scope, params.runId) };
+      }),
+    ),
+  );
+  store.add(
     router.handle('dreams.candidates', (params) =>
       asClientError(async () => {
         const { id, scope } = await resolve(params.agentId, params.userId);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -33,18 +34,21 @@ export async function acquireDreamLock(stateDir: string, deps: DreamLockDeps): P
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const handle = await open(path, 'wx', 0o600);
-      await handle.writeFile(JSON.stringify({ pid: deps.pid, startedAt: deps.now() }));
+      const token = randomUUID();
+      await handle.writeFile(JSON.stringify({ pid: deps.pid, startedAt: deps.now(), token }));
       await handle.close();
-      return { release: () => rm(path, { force: true }) };
+      // Only our own lock goes: a stalled run that was cleared (clearDreamLock) and then woke up
+      // must not remove the lock of the run that started after it.
+      return {
+        release: async () => {
+          if ((await readLock(path))?.token === token) await rm(path, { force: true });
+        },
+      };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    let owner: { pid?: number; startedAt?: number } = {};
-    try {
-      owner = JSON.parse(await readFile(path, 'utf8'));
-    } catch {
-      // A torn lock file has no live owner we could know about: take it over.
-    }
+    // A torn lock file has no live owner we could know about: take it over.
+    const owner = (await readLock(path)) ?? {};
     if (typeof owner.pid === 'number' && deps.isAlive(owner.pid)) {
       const since = owner.startedAt ? new Date(owner.startedAt).toISOString() : 'an unknown time';
       throw new DreamingLockedError(
@@ -54,4 +58,26 @@ export async function acquireDreamLock(stateDir: string, deps: DreamLockDeps): P
     await rm(path, { force: true });
   }
   throw new DreamingLockedError('could not take the Dreaming lock');
+}
+
+interface LockFile {
+  pid?: number;
+  startedAt?: number;
+  token?: string;
+}
+
+async function readLock(path: string): Promise<LockFile | undefined> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as LockFile;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Frees the scope's lock when `pid` holds it (a stalled run being cleared); another holder's stays. */
+export async function clearDreamLock(stateDir: string, pid: number): Promise<boolean> {
+  const path = join(stateDir, 'dreaming.lock');
+  if ((await readLock(path))?.pid !== pid) return false;
+  await rm(path, { force: true });
+  return true;
 }

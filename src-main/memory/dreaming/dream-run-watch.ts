@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, watch } from 'node:fs';
 import { join } from 'node:path';
+import type { Clock } from '../../base/clock.js';
 import { type Disposable, DisposableStore, toDisposable } from '../../base/disposable.js';
 import type { WatchSource } from '../memory-watcher.js';
 import { type DreamRunView, readDreamRunFile } from './dream-run.js';
@@ -75,4 +76,51 @@ export function watchDreamRuns(options: {
     disposed = true;
     store.dispose();
   });
+}
+
+/**
+ * A run that stops progressing tells nothing more: this turns its silence into a `stalled` view.
+ * Each running run seen (this process's or another's) arms a timer for when its heartbeat goes
+ * stale; when it fires and no newer state came meanwhile, the scope's run is read again (judged
+ * by its heartbeat and process) and told when it is stalled now, else watched on.
+ */
+export class DreamStallWatch implements Disposable {
+  private readonly timers = new Map<string, Disposable>();
+  private disposed = false;
+
+  constructor(
+    private readonly deps: {
+      clock: Pick<Clock, 'now' | 'setTimeout'>;
+      stallAfterMs: number;
+      onStalled(key: string, run: DreamRunView): void;
+    },
+  ) {}
+
+  /** A state of the scope `key`'s run; `read` reads the scope's run again (MemoryService.dreamRun). */
+  seen(key: string, run: DreamRunView, read: () => Promise<DreamRunView | undefined>): void {
+    this.timers.get(key)?.dispose();
+    this.timers.delete(key);
+    if (this.disposed || run.state !== 'running') return;
+    const due = (run.updatedAt ?? run.startedAt) + this.deps.stallAfterMs + 1 - this.deps.clock.now();
+    const timer = this.deps.clock.setTimeout(
+      () => {
+        this.timers.delete(key);
+        void read()
+          .then((now) => {
+            if (this.disposed || !now || now.id !== run.id || this.timers.has(key)) return;
+            if (now.state === 'stalled') this.deps.onStalled(key, now);
+            else this.seen(key, now, read);
+          })
+          .catch(() => undefined);
+      },
+      Math.max(0, due),
+    );
+    this.timers.set(key, timer);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const timer of this.timers.values()) timer.dispose();
+    this.timers.clear();
+  }
 }

@@ -1,5 +1,6 @@
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import type { Clock } from '../../base/clock.js';
 import { redactSecrets } from '../../base/secret-redaction.js';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
 import { dot, type Embedder } from '../embedders/embedder.js';
@@ -8,7 +9,7 @@ import type { MemoryScope } from '../memory-scope.js';
 import { noteBody } from '../note-lines.js';
 import { dreamsStateDir, pruneRecalls, readRecalls } from '../recall-log.js';
 import { acquireDreamLock, type DreamLockDeps } from './dream-lock.js';
-import { type DreamProgress, type DreamRunReporting, DreamRunTracker } from './dream-run.js';
+import { type DreamProgress, DreamRunClearedError, type DreamRunReporting, DreamRunTracker } from './dream-run.js';
 import {
   conceptTags,
   type DeepSignals,
@@ -37,10 +38,31 @@ export interface DreamingDeps {
   writeDiary?(summary: DreamSummary): Promise<string>;
   /** Where the run tells its phases as it goes (kept in `memory/.dreams/run.json` too). */
   reporting?: DreamRunReporting;
+  /** The heartbeat's timer while the run waits on the embedder or the diary's model (the injected clock). */
+  timers?: Pick<Clock, 'setInterval'>;
+  /**
+   * The first phase of a run that may write: the scope's recent conversations filed into today's
+   * daily note (host/recent-transcripts.ts), counting the conversations read. Without it, or in a
+   * preview (which writes nothing), ingest is skipped.
+   */
+  ingest?(progress: DreamIngestProgress): Promise<void>;
+}
+
+/** What ingest tells: how many conversations it reads, and each one read. */
+export interface DreamIngestProgress {
+  start(total: number): void;
+  step(done: number): void;
 }
 
 /** For `analyse` and the rest when nobody listens (a preview of candidates, `explain`). */
-const quiet: DreamProgress = { start() {}, step() {}, end() {}, skip() {} };
+const quiet: DreamProgress = {
+  start() {},
+  step() {},
+  end() {},
+  skip() {},
+  failPhase() {},
+  waitFor: (work) => work,
+};
 
 export interface ScoredCandidate extends DreamCandidate {
   signals: DeepSignals;
@@ -71,7 +93,7 @@ export interface DreamSummary {
 }
 
 /**
- * Light → REM → Deep over one scope. Only `apply` writes MEMORY.md (appending); `review` queues
+ * Ingest → Light → REM → Deep (→ write) over one scope. Only `apply` writes MEMORY.md (appending); `review` queues
  * for the person. A run that finds nothing to promote — no candidate passes the gates that is
  * not already in MEMORY.md, rejected or gone from its note — writes no memory file: no report,
  * no diary entry, no queue, no MEMORY.md.
@@ -86,10 +108,24 @@ export async function runDreaming(
   const lock = await acquireDreamLock(stateDir, deps.lock);
   // Tracked only once the lock is ours: a refused run never touches the running one's progress.
   const tracker = deps.reporting
-    ? new DreamRunTracker({ stateDir, pid: deps.lock.pid, now: deps.now, mode, reporting: deps.reporting })
+    ? new DreamRunTracker({
+        stateDir,
+        pid: deps.lock.pid,
+        now: deps.now,
+        ...(deps.timers ? { timers: deps.timers } : {}),
+        mode,
+        reporting: deps.reporting,
+      })
     : undefined;
   const progress = tracker ?? quiet;
+  // A run cleared as stalled while it slept stops at the next phase instead of writing on.
+  const stillOurs = async () => {
+    await tracker?.flush();
+    if (tracker?.cleared) throw new DreamRunClearedError();
+  };
   try {
+    await ingest(deps, mode, progress);
+    await stillOurs();
     const summary = await analyse(deps, progress);
     summary.mode = mode;
     summary.applied = mode === 'apply';
@@ -99,6 +135,7 @@ export async function runDreaming(
       await pruneRecalls(deps.workspaceDir, deps.scope, localDate(deps.now() - (deps.lookbackDays ?? 30) * DAY_MS));
     const promotable = await selectPromotable(deps, summary, mode, progress);
     progress.end('deep');
+    await stillOurs();
     if (promotable.length > 0) await write(deps, summary, promotable, mode, progress);
     else progress.skip('write');
     tracker?.finish({
@@ -116,6 +153,29 @@ export async function runDreaming(
   } finally {
     await tracker?.flush();
     await lock.release();
+  }
+}
+
+/**
+ * Ingest: the scope's recent conversations into today's daily note, before Light reads the notes.
+ * Conversations that cannot be read fail the phase, not the run: Dreaming goes on with what is filed.
+ */
+async function ingest(deps: DreamingDeps, mode: DreamMode, progress: DreamProgress): Promise<void> {
+  if (!deps.ingest || mode === 'preview') return progress.skip('ingest');
+  let total: number | undefined;
+  try {
+    await deps.ingest({
+      start: (count) => {
+        total = count;
+        progress.start('ingest', count);
+      },
+      step: (done) => progress.step('ingest', done),
+    });
+    if (total === undefined) progress.start('ingest', 0);
+    progress.end('ingest');
+  } catch (error) {
+    if (total === undefined) progress.start('ingest');
+    progress.failPhase('ingest', error);
   }
 }
 
@@ -142,7 +202,7 @@ async function write(
     );
     wrote();
   }
-  await writeReports(deps, summary, wrote);
+  await writeReports(deps, summary, wrote, progress);
   progress.end('write');
 }
 
@@ -195,7 +255,7 @@ export async function analyse(deps: DreamingDeps, progress: DreamProgress = quie
     tags: conceptTags(group.entry.text).filter((tag) => (tagCounts.get(tag) ?? 0) >= 2),
     lightSeen: seen.has(key),
   }));
-  const truths = await remTruths(deps.embedder, candidates);
+  const truths = await progress.waitFor(remTruths(deps.embedder, candidates));
   progress.end('rem');
 
   // Deep: score and gate each candidate (the run then checks the passing ones against the files).
@@ -299,7 +359,12 @@ async function promote(deps: DreamingDeps, summary: DreamSummary, promotable: Sc
   summary.promoted = promoted;
 }
 
-async function writeReports(deps: DreamingDeps, summary: DreamSummary, wrote: () => void): Promise<void> {
+async function writeReports(
+  deps: DreamingDeps,
+  summary: DreamSummary,
+  wrote: () => void,
+  progress: DreamProgress,
+): Promise<void> {
   const base = join(deps.workspaceDir, deps.scope.root, 'memory', 'dreaming');
   const pct = (value: number) => value.toFixed(3);
   const light = [
@@ -338,8 +403,9 @@ async function writeReports(deps: DreamingDeps, summary: DreamSummary, wrote: ()
   await writeFileAtomic(join(base, 'deep', `${summary.day}.md`), `${redactSecrets(deep.join('\n'))}\n`);
   wrote();
   if (!summary.applied) return;
+  // The diary's model call may take a while: the heartbeat goes on meanwhile.
   const diary = deps.writeDiary
-    ? await deps.writeDiary(summary).catch(() => factualDiary(summary))
+    ? await progress.waitFor(deps.writeDiary(summary).catch(() => factualDiary(summary)))
     : factualDiary(summary);
   // The diary is append-only, like the daily notes.
   await appendFile(

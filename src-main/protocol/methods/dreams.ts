@@ -56,12 +56,13 @@ export interface DreamsRunResult {
 }
 
 /** The steps of one Dreaming run, in order (docs/MEMORY.md "Dreaming"). */
-export type DreamPhaseName = 'light' | 'rem' | 'deep' | 'write';
+export type DreamPhaseName = 'ingest' | 'light' | 'rem' | 'deep' | 'write';
 
 /**
- * One phase of a run. `done` / `total` count its units where they are known up front: light the
- * daily-note files read, rem the candidates weighed, deep the candidates checked, write the
- * files written.
+ * One phase of a run. `done` / `total` count its units where they are known up front: ingest the
+ * recent conversations read into today's notes, light the daily-note files read, rem the
+ * candidates weighed, deep the candidates checked, write the files written. A run file written
+ * before ingest was a phase has no `ingest` entry.
  */
 export interface DreamPhaseProgress {
   name: DreamPhaseName;
@@ -79,9 +80,19 @@ export interface DreamRunView {
   mode: 'preview' | 'review' | 'apply';
   /** Who started it: a `dreams.run` request (the app), the nightly schedule, or `hearth memory promote`. */
   origin: 'app' | 'schedule' | 'cli';
-  state: 'running' | 'done' | 'failed';
+  /**
+   * `stalled`: still `running` in its file and its process is alive, but it has not progressed
+   * (no heartbeat) for longer than the stall threshold; `dreams.clearStalled` can end it.
+   */
+  state: 'running' | 'done' | 'failed' | 'stalled';
   startedAt: number;
   endedAt?: number;
+  /** The run's heartbeat: when it last progressed (each step, and every half minute of a long model call). */
+  updatedAt?: number;
+  /** A stalled run: the process that holds it (still alive). */
+  pid?: number;
+  /** A run ended by `dreams.clearStalled` (it had stalled): when. */
+  clearedAt?: number;
   phases: DreamPhaseProgress[];
   /** A finished run: what it found and did. */
   result?: {
@@ -122,6 +133,16 @@ export const dreamsMethods = {
      * what `memory.dreaming.review` says (review when on, else a preview that writes no MEMORY.md).
      */
     params: z.object({ agentId, userId, apply: z.boolean().optional(), review: z.boolean().optional() }).strict(),
+  }),
+  /**
+   * Ends the scope's stalled run (`run.state` `stalled` in `dreams.status`): marks it failed in its
+   * run file and frees the Dreaming lock so a new run can start. Refused while the run still
+   * progresses (a fresh heartbeat), when it already ended, or when `runId` is not the scope's run.
+   */
+  'dreams.clearStalled': method<{ run: DreamRunView }>()({
+    scope: 'operator.admin',
+    controlPlaneWrite: true,
+    params: z.object({ agentId, userId, runId: z.string().min(1).max(100) }).strict(),
   }),
   'dreams.pending': method<{ candidates: DreamPendingInfo[] }>()({
     scope: 'operator.read',
