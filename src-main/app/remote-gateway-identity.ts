@@ -1,16 +1,10 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomic-write.js';
-import { deviceIdFromPublicKey } from '../gateway/auth/device-proof.js';
-import {
-  base64UrlEncode,
-  buildDeviceAuthPayloadV3,
-  type ConnectChallenge,
-  type ConnectParams,
-  PROTOCOL_VERSION,
-} from '../protocol/index.js';
+import { type ClientDevice, clientDeviceOf, signedConnectParams } from '../gateway/auth/client-device.js';
+import type { ConnectChallenge, ConnectParams } from '../protocol/index.js';
 import type { SecretStore } from '../secrets/index.js';
 
 /** The secret-store account of this desktop's Ed25519 key as a client of other gateways. */
@@ -39,11 +33,8 @@ const fileSchema = z.object({
 export type RemoteGatewayRecord = z.infer<typeof gatewaySchema>;
 export type RemoteGatewaysFile = z.infer<typeof fileSchema>;
 
-export interface DesktopDevice {
-  id: string;
-  publicKey: string;
-  privateKey: KeyObject;
-}
+/** This desktop's key as other gateways know it. */
+export type DesktopDevice = ClientDevice;
 
 /**
  * This desktop's identity as a client of other Hearth gateways: one Ed25519 key and,
@@ -76,9 +67,7 @@ export class RemoteGatewayIdentity {
       privateKey = generateKeyPairSync('ed25519').privateKey;
       await this.secrets.set(DEVICE_KEY_ACCOUNT, privateKey.export({ format: 'pem', type: 'pkcs8' }).toString());
     }
-    // The raw 32-byte public key is the SPKI DER without its 12-byte Ed25519 header.
-    const raw = createPublicKey(privateKey).export({ format: 'der', type: 'spki' }).subarray(12);
-    return { id: deviceIdFromPublicKey(raw), publicKey: base64UrlEncode(new Uint8Array(raw)), privateKey };
+    return clientDeviceOf(privateKey);
   }
 
   async read(): Promise<RemoteGatewaysFile> {
@@ -127,7 +116,7 @@ export function gatewayIdOf(tlsFingerprint: string): string {
 
 /** The desktop's `connect` to a remote gateway: Hearth desktop in UI mode, with a v3 device proof over the challenge. */
 export function desktopConnectParams(
-  device: DesktopDevice,
+  device: ClientDevice,
   challenge: Pick<ConnectChallenge, 'nonce' | 'ts'>,
   options: {
     version: string;
@@ -138,23 +127,10 @@ export function desktopConnectParams(
     locale?: string;
   },
 ): ConnectParams {
-  const client = { id: 'hearth-desktop', mode: 'ui' } as const;
-  const payload = buildDeviceAuthPayloadV3({
-    deviceId: device.id,
-    clientId: client.id,
-    clientMode: client.mode,
-    role: 'operator',
-    scopes: options.scopes,
-    signedAt: challenge.ts,
-    token: options.auth.deviceToken ?? options.auth.bootstrapToken,
-    nonce: challenge.nonce,
-    platform: options.platform,
-  });
-  const params: ConnectParams = {
-    minProtocol: PROTOCOL_VERSION,
-    maxProtocol: PROTOCOL_VERSION,
+  return signedConnectParams(device, challenge, {
     client: {
-      ...client,
+      id: 'hearth-desktop',
+      mode: 'ui',
       version: options.version,
       platform: options.platform,
       ...(options.displayName ? { displayName: options.displayName } : {}),
@@ -163,14 +139,6 @@ export function desktopConnectParams(
     scopes: options.scopes,
     caps: ['exec-approvals'],
     auth: options.auth,
-    device: {
-      id: device.id,
-      publicKey: device.publicKey,
-      signature: base64UrlEncode(new Uint8Array(sign(null, Buffer.from(payload), device.privateKey))),
-      signedAt: challenge.ts,
-      nonce: challenge.nonce,
-    },
-  };
-  if (options.locale) params.locale = options.locale;
-  return params;
+    ...(options.locale ? { locale: options.locale } : {}),
+  });
 }

@@ -11,7 +11,7 @@ import { createWebSocketTransport, GatewayClient, type WebSocketConstructor } fr
 import { type ConnectParams, fullOperatorScopes } from '../protocol/index.js';
 import { CliError } from './cli-context.js';
 import { assertTransportAllowed, type PinCheck, pinnedWebSocket } from './pinned-websocket.js';
-import { type ClientDevice, signedConnectParams } from './remote-identity.js';
+import { type ClientDevice, cliConnectParams } from './remote-identity.js';
 
 export interface GatewayTarget {
   url: string;
@@ -83,7 +83,7 @@ export async function connectToGateway(target: GatewayTarget, options: ConnectOp
     requestTimeoutMs: options.timeoutMs ?? 30_000,
     connectParams: (challenge): ConnectParams =>
       remote
-        ? signedConnectParams(remote.device, challenge, {
+        ? cliConnectParams(remote.device, challenge, {
             version: HEARTH_VERSION,
             platform: process.platform,
             role: 'operator',

@@ -1,10 +1,10 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomic-write.js';
-import { deviceIdFromPublicKey } from '../gateway/auth/device-proof.js';
-import { base64UrlEncode, buildDeviceAuthPayloadV3, type ConnectParams } from '../protocol/index.js';
+import { type ClientDevice, clientDeviceOf, signedConnectParams } from '../gateway/auth/client-device.js';
+import type { ConnectParams } from '../protocol/index.js';
 
 const remotesSchema = z.record(
   z.string(),
@@ -18,11 +18,7 @@ const remotesSchema = z.record(
 );
 export type RemoteGateways = z.infer<typeof remotesSchema>;
 
-export interface ClientDevice {
-  id: string;
-  publicKey: string;
-  privateKey: KeyObject;
-}
+export type { ClientDevice };
 
 /**
  * This machine's identity as a *client* of remote gateways: an Ed25519 key and, per
@@ -49,8 +45,7 @@ export class RemoteIdentityStore {
       privateKey = generateKeyPairSync('ed25519').privateKey;
       await writeFileAtomic(path, privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), 0o600);
     }
-    const raw = createPublicKey(privateKey).export({ format: 'der', type: 'spki' }).subarray(12);
-    return { id: deviceIdFromPublicKey(raw), publicKey: base64UrlEncode(new Uint8Array(raw)), privateKey };
+    return clientDeviceOf(privateKey);
   }
 
   async remotes(): Promise<RemoteGateways> {
@@ -78,8 +73,8 @@ export function normaliseUrl(url: string): string {
   return `${parsed.protocol}//${parsed.host}`;
 }
 
-/** connect params with a v3 device proof over the challenge. */
-export function signedConnectParams(
+/** The CLI's `connect` to a remote gateway, with a v3 device proof over the challenge. */
+export function cliConnectParams(
   device: ClientDevice,
   challenge: { nonce: string; ts: number },
   options: {
@@ -91,34 +86,10 @@ export function signedConnectParams(
     auth: NonNullable<ConnectParams['auth']>;
   },
 ): ConnectParams {
-  const clientId = options.clientId ?? 'cli';
-  const mode = 'cli' as const;
-  const token = options.auth.token ?? options.auth.deviceToken ?? options.auth.bootstrapToken;
-  const payload = buildDeviceAuthPayloadV3({
-    deviceId: device.id,
-    clientId,
-    clientMode: mode,
+  return signedConnectParams(device, challenge, {
+    client: { id: options.clientId ?? 'cli', mode: 'cli', version: options.version, platform: options.platform },
     role: options.role,
     scopes: options.scopes,
-    signedAt: challenge.ts,
-    token,
-    nonce: challenge.nonce,
-    platform: options.platform,
-  });
-  return {
-    minProtocol: 4,
-    maxProtocol: 4,
-    client: { id: clientId, version: options.version, platform: options.platform, mode },
-    role: options.role,
-    scopes: options.scopes,
-    caps: [],
     auth: options.auth,
-    device: {
-      id: device.id,
-      publicKey: device.publicKey,
-      signature: base64UrlEncode(new Uint8Array(sign(null, Buffer.from(payload), device.privateKey))),
-      signedAt: challenge.ts,
-      nonce: challenge.nonce,
-    },
-  };
+  });
 }
