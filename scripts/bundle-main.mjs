@@ -8,11 +8,15 @@
 // - one flat folder: entries and chunks side by side, so a worker entry `<name>.js` is beside
 //   the chunk that starts it, as it is beside its module in the sources and the tsc build;
 // - the app root is found by walking up to package.json, so dist/bundle/ needs no `../` count;
-// - plugins (extensions/) are not bundled: the loader imports the tsc build's dist/extensions.
+// - the bundled plugins (extensions/<id>/, each with a hearth.plugin.json) are entries of the same
+//   build, at extensions/<id>/<main>.js beside a copy of their manifest: the chunks they share
+//   with the host (zod, the AI SDK, the plugin SDK, agent/context) are one copy, compiled once.
+//   The loader finds them beside its own chunk (plugins/installed-plugins.ts); the tsc build's
+//   dist/extensions stays for the desktop app, and a user's plugins load from their own folder.
 // Packages stay outside the bundle when they are native (LanceDB, node-pty, keytar), locate
 // their own files beside their module (web-tree-sitter's .wasm, onnxruntime's .wasm,
 // playwright-core's assets, pino's worker), or are loaded through createRequire on first use.
-import { rmSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -63,6 +67,25 @@ const zodEnglishOnly = {
   },
 };
 
+/** extensions/<id> folders with a manifest, and the entry each names (`main`, a .ts file). */
+const plugins = readdirSync(join(root, 'extensions'))
+  .sort()
+  .filter((id) => existsSync(join(root, 'extensions', id, 'hearth.plugin.json')))
+  .map((id) => {
+    const manifest = join(root, 'extensions', id, 'hearth.plugin.json');
+    const { main } = JSON.parse(readFileSync(manifest, 'utf8'));
+    if (typeof main !== 'string' || !main.endsWith('.ts')) {
+      process.stderr.write(
+        `bundle-main: ${manifest}: "main" must name the plugin's .ts entry, is ${JSON.stringify(main)}\n`,
+      );
+      process.exit(2);
+    }
+    return { id, manifest, main };
+  });
+const pluginEntries = Object.fromEntries(
+  plugins.map(({ id, main }) => [`extensions/${id}/${main.replace(/\.ts$/, '')}`, `extensions/${id}/${main}`]),
+);
+
 rmSync(outdir, { recursive: true, force: true });
 const began = Date.now();
 const result = await build({
@@ -71,6 +94,7 @@ const result = await build({
     hearth: 'src-main/cli/main.ts',
     'cedict-worker': 'src-main/memory/lexicon/cedict-worker.ts',
     'onnx-embedder-worker': 'src-main/memory/embedders/onnx-embedder-worker.ts',
+    ...pluginEntries,
   },
   outdir,
   bundle: true,
@@ -90,5 +114,9 @@ const result = await build({
   logLevel: 'warning',
   metafile: true,
 });
+// The manifest beside its entry: the loader discovers a plugin by its hearth.plugin.json.
+for (const { id, manifest } of plugins) copyFileSync(manifest, join(outdir, 'extensions', id, 'hearth.plugin.json'));
 const files = Object.keys(result.metafile.outputs).filter((name) => name.endsWith('.js')).length;
-process.stdout.write(`bundled the CLI into ${outdir} (${files} files) in ${Date.now() - began} ms\n`);
+process.stdout.write(
+  `bundled the CLI and ${plugins.length} plugins into ${outdir} (${files} files) in ${Date.now() - began} ms\n`,
+);

@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectRaw } from '../src-main/testing/raw-gateway-socket.js';
 import { createTempHome } from '../src-main/testing/temp-home.js';
 
 // The bundled CLI (scripts/bundle-main.mjs) built into a folder of this test's own, inside the
@@ -29,6 +30,30 @@ describe('the bundled CLI', () => {
   it('puts each worker entry beside the chunks that start it', () => {
     for (const name of ['hearth.js', 'cedict-worker.js', 'onnx-embedder-worker.js']) {
       expect(existsSync(join(outdir, name)), name).toBe(true);
+    }
+  });
+
+  it('builds every bundled plugin into the bundle, sharing its chunks (one zod, one AI SDK)', () => {
+    const ids = readdirSync(join(root, 'extensions')).filter((id) =>
+      existsSync(join(root, 'extensions', id, 'hearth.plugin.json')),
+    );
+    expect(ids.length).toBeGreaterThan(0);
+    for (const id of ids) {
+      const manifest = readFileSync(join(root, 'extensions', id, 'hearth.plugin.json'), 'utf8');
+      expect(readFileSync(join(outdir, 'extensions', id, 'hearth.plugin.json'), 'utf8'), id).toBe(manifest);
+      const main = (JSON.parse(manifest) as { main: string }).main.replace(/\.ts$/, '.js');
+      const code = readFileSync(join(outdir, 'extensions', id, main), 'utf8');
+      // What the entry imports: the bundle's own chunks, Node's built-ins and the packages kept
+      // outside every bundle (LanceDB); never a second zod, ai or the tsc build's plugin SDK.
+      const imports = [
+        ...code.matchAll(/^(?:import|export)\b[^'"]*?from\s*["']([^"']+)["']|^import\s*["']([^"']+)["']/gm),
+      ].map((match) => match[1] ?? match[2]);
+      expect(imports.length, id).toBeGreaterThan(0);
+      for (const specifier of imports) {
+        expect(specifier, `${id} imports ${specifier}`).toMatch(
+          /^(\.\.\/\.\.\/chunk-[\w-]+\.js|node:[\w/]+|@lancedb\/lancedb)$/,
+        );
+      }
     }
   });
 
@@ -67,6 +92,27 @@ describe('the bundled CLI', () => {
         // The Control UI page comes from the app root the bundle found above itself.
         const page = await fetch(`${url}/`);
         expect(page.status).toBe(200);
+        // The channels come from the plugins the bundle carries (extensions/ beside its chunks).
+        await new Promise<void>((resolve, reject) => {
+          const onData = () => {
+            if (!/\n(Ready|Some capabilities)/.test(out)) return;
+            child!.stdout!.off('data', onData);
+            if (/\nSome capabilities/.test(out)) reject(new Error(out));
+            else resolve();
+          };
+          child!.stdout!.on('data', onData);
+          onData();
+        });
+        const token = readFileSync(join(temp.home, 'identity', 'gateway-token'), 'utf8').trim();
+        const { socket } = await connectRaw(url.replace('http', 'ws'), { token, scopes: ['operator.admin'] });
+        try {
+          const answer = await socket.request('channels.list', {});
+          expect(answer.ok, JSON.stringify(answer)).toBe(true);
+          const ids = (answer.payload as { channels: { id: string }[] }).channels.map((channel) => channel.id);
+          expect(ids).toEqual(expect.arrayContaining(['telegram', 'discord', 'slack', 'webhook']));
+        } finally {
+          socket.close();
+        }
       } finally {
         if (child && child.exitCode === null) {
           const exited = new Promise((resolve) => child!.once('exit', resolve));

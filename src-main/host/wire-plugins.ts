@@ -1,11 +1,9 @@
-import { join } from 'node:path';
 import type { BootstrapFilesHook } from '../agent/bootstrap/index.js';
-import { runsCompiled } from '../base/app-root.js';
 import type { Disposable } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
 import type { GatewayCore } from '../gateway/gateway-core.js';
 import type { HearthPaths } from '../paths/index.js';
-import { type InstalledPlugins, loadInstalledPlugins } from '../plugins/index.js';
+import { bundledPluginsDir, type InstalledPlugins, loadInstalledPlugins } from '../plugins/index.js';
 import type { ToolDefinition } from '../tools/tool.js';
 import type { HearthConfigService } from './hearth-config.js';
 import { wirePluginMethods } from './wire-plugin-methods.js';
@@ -15,7 +13,7 @@ export interface WiredPlugins extends Disposable {
 }
 
 /**
- * Plugins: bundled (extensions/, compiled to dist/extensions/ in a build) and the user's own.
+ * Plugins: bundled (extensions/; built with the bundled CLI, or to dist/extensions/ by tsc) and the user's own.
  * The CLI loads them through the same function, so a slot means the same in both. Their tools
  * join the host's list, their bootstrap hooks the workspace's, their gateway methods the router.
  */
@@ -29,9 +27,8 @@ export async function wirePlugins(deps: {
   bootstrapHooks: BootstrapFilesHook[];
 }): Promise<WiredPlugins> {
   const { config, paths, log } = deps;
-  const compiled = runsCompiled(import.meta.url);
   const plugins = await loadInstalledPlugins({
-    bundledDir: join(deps.appRoot, ...(compiled ? ['dist', 'extensions'] : ['extensions'])),
+    bundledDir: bundledPluginsDir(import.meta.url, deps.appRoot),
     userExtensionsDir: paths.userExtensionsDir,
     config: () => config.current.plugins,
     home: paths.home,

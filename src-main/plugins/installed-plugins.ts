@@ -1,4 +1,6 @@
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { appRootFrom, runsCompiled } from '../base/app-root.js';
 import type { Logger } from '../base/logger.js';
 import { discoverPlugins, type LoadReport, loadPlugins } from './plugin-loader.js';
@@ -7,12 +9,18 @@ import type { PluginsConfig } from './plugins-config.js';
 import type { PluginServiceContext } from './sdk/contributions.js';
 
 /**
- * The bundled plugins folder: `extensions/` beside the sources, `dist/extensions/` in a build
- * (the tsc build or the bundled CLI, which both load the tsc-compiled plugins).
+ * The bundled plugins folder, for the layout this module runs in:
+ * - the sources (tsx, Vitest): `<app>/extensions/`;
+ * - the bundled CLI (dist/bundle/): `extensions/` beside its own chunk, where scripts/bundle-main.mjs
+ *   builds each plugin's entry with the host, so zod, the AI SDK and the plugin SDK are one copy;
+ * - the tsc build (the desktop app, dist/src-main/): `<app>/dist/extensions/`, compiled with it.
+ * `moduleUrl` and `appRoot` default to this module's own; a test gives another layout's.
  */
-export function bundledPluginsDir(): string {
-  const root = appRootFrom(import.meta.url);
-  return runsCompiled(import.meta.url) ? join(root, 'dist', 'extensions') : join(root, 'extensions');
+export function bundledPluginsDir(moduleUrl: string = import.meta.url, appRoot?: string): string {
+  const root = appRoot ?? appRootFrom(moduleUrl);
+  if (!runsCompiled(moduleUrl)) return join(root, 'extensions');
+  const besideBundle = join(dirname(fileURLToPath(moduleUrl)), 'extensions');
+  return existsSync(besideBundle) ? besideBundle : join(root, 'dist', 'extensions');
 }
 
 export interface InstalledPluginsOptions {

@@ -1,8 +1,10 @@
 import { chmod, chown, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { createMemoryLogger } from '../base/logger.js';
 import { createTempHome } from '../testing/temp-home.js';
+import { bundledPluginsDir } from './installed-plugins.js';
 import { discoverPlugins, installPlugin, loadPlugins, PluginInstallRefused } from './plugin-loader.js';
 import { PluginRegistry } from './plugin-registry.js';
 import { pluginsConfigSchema } from './plugins-config.js';
@@ -131,6 +133,43 @@ describe('plugin loader', () => {
       { id: 'p1', reason: 'denied by plugins.deny' },
       { id: 'p2', reason: 'plugins.entries.p2.enabled is false' },
     ]);
+  });
+});
+
+describe('where the bundled plugins are', () => {
+  // An app folder of each layout: the module asking is plugins/installed-plugins in the sources
+  // and the tsc build, a chunk in dist/bundle/ for the bundled CLI.
+  const url = (...parts: string[]) => pathToFileURL(join(temp.home, 'app', ...parts)).href;
+  beforeEach(async () => {
+    await mkdir(join(temp.home, 'app', 'dist', 'bundle'), { recursive: true });
+    await writeFile(join(temp.home, 'app', 'package.json'), JSON.stringify({ name: 'hearth' }));
+  });
+
+  it('reads extensions/ from the sources', () => {
+    expect(bundledPluginsDir(url('src-main', 'plugins', 'installed-plugins.ts'))).toBe(
+      join(temp.home, 'app', 'extensions'),
+    );
+  });
+
+  it('reads the tsc build of the plugins from the tsc build (the desktop app)', () => {
+    expect(bundledPluginsDir(url('dist', 'src-main', 'plugins', 'installed-plugins.js'))).toBe(
+      join(temp.home, 'app', 'dist', 'extensions'),
+    );
+  });
+
+  it('reads the plugins built into the bundle from the bundled CLI, not the tsc build', async () => {
+    await mkdir(join(temp.home, 'app', 'dist', 'bundle', 'extensions'));
+    expect(bundledPluginsDir(url('dist', 'bundle', 'chunk-ABC.js'))).toBe(
+      join(temp.home, 'app', 'dist', 'bundle', 'extensions'),
+    );
+    // The app folder a caller names (the host's appRoot) is used for the other layouts.
+    expect(bundledPluginsDir(url('src-main', 'host', 'wire-plugins.ts'), join(temp.home, 'other'))).toBe(
+      join(temp.home, 'other', 'extensions'),
+    );
+  });
+
+  it('falls back to the tsc build from a bundle built without plugins', () => {
+    expect(bundledPluginsDir(url('dist', 'bundle', 'chunk-ABC.js'))).toBe(join(temp.home, 'app', 'dist', 'extensions'));
   });
 });
 
