@@ -604,6 +604,13 @@ export const en = {
   'dreams.phaseCount.rem': '{done} of {total} recalled notes weighed',
   'dreams.phaseCount.deep': '{done} of {total} candidates checked',
   'dreams.phaseCount.write': '{done} of {total} files written',
+  'dreams.phase.ingest': 'Ingest: recent conversations',
+  'dreams.phaseCount.ingest': "{done} of {total} conversations filed into today's notes",
+  'dreams.runState.stalled': 'Stalled: no progress since {when}',
+  'dreams.phaseState.stalled': 'Stalled',
+  'dreams.stalled.detail':
+    'Process {pid} still holds this run but it has not moved since {when}. Clearing it ends the run and frees Dreaming for a new one; a run that is still moving is never cleared.',
+  'dreams.stalled.clear': 'Clear stalled run',
   'dreams.result': 'Result',
   'dreams.result.preview':
     'Preview of {day}: {candidates} candidates scored, {promoted} would be promoted. Nothing was written.',

@@ -592,6 +592,13 @@ export const zh: Record<MessageKey, string> = {
   'dreams.phaseCount.rem': '已权衡 {done} / {total} 条被回忆的笔记',
   'dreams.phaseCount.deep': '已检查 {done} / {total} 个候选',
   'dreams.phaseCount.write': '已写入 {done} / {total} 个文件',
+  'dreams.phase.ingest': '摄取：最近的对话',
+  'dreams.phaseCount.ingest': '已将 {done} / {total} 段对话记入今天的笔记',
+  'dreams.runState.stalled': '已停滞：自 {when} 起没有进展',
+  'dreams.phaseState.stalled': '已停滞',
+  'dreams.stalled.detail':
+    '进程 {pid} 仍占用这次运行，但自 {when} 起没有任何进展。清除后这次运行结束，可以重新开始做梦；仍在推进的运行不会被清除。',
+  'dreams.stalled.clear': '清除停滞的运行',
   'dreams.result': '结果',
   'dreams.result.preview': '{day} 的预览：为 {candidates} 个候选打分，{promoted} 个将被提升。未写入任何内容。',
   'dreams.result.apply': '{day} 的运行：为 {candidates} 个候选打分，{promoted} 个已提升进 MEMORY.md。',

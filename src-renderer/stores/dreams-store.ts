@@ -68,6 +68,10 @@ export interface DreamsState {
   explain(id: string): Promise<void>;
   /** Approve (append to MEMORY.md) or reject one waiting candidate. */
   decide(id: string, decision: 'approve' | 'reject'): Promise<void>;
+  /** Ends the current run when it is stalled (the gateway refuses one that still progresses). */
+  clearStalled(): Promise<void>;
+  /** True while a clear is on its way. */
+  clearing: boolean;
 }
 
 function toCandidate(candidate: DreamCandidateInfo, index: number): PromotionCandidate {
@@ -116,6 +120,7 @@ export function createDreamsStore(
     pending: [],
     deciding: [],
     running: false,
+    clearing: false,
     async refresh() {
       const whose = await whoseMemory(client).catch(() => get().whose);
       const scope = { ...whose.params, agentId: agent() };
@@ -188,6 +193,23 @@ export function createDreamsStore(
       // Said after the refresh, which would clear it: why an approval wrote nothing.
       set((s) => ({ deciding: s.deciding.filter((item) => item !== id), ...(problem ? { error: problem } : {}) }));
     },
+    async clearStalled() {
+      const run = get().currentRun;
+      if (run?.state !== 'stalled') return;
+      set({ clearing: true });
+      try {
+        const cleared = await client.request('dreams.clearStalled', {
+          ...get().whose.params,
+          agentId: agent(),
+          runId: run.id,
+        });
+        adoptRun(cleared.run);
+        set({ clearing: false, error: undefined });
+      } catch (error) {
+        set({ clearing: false, error: errorText(error) });
+      }
+      await get().refresh();
+    },
     async explain(id) {
       const candidate = get().candidates.find((c) => c.id === id);
       if (!candidate) return;
@@ -206,8 +228,10 @@ export function createDreamsStore(
   /** A run of another id is a new run: the result this view kept belongs to an older one. */
   function adoptRun(run: DreamRunView) {
     const known = store.getState().currentRun;
-    // An event that arrives after the run's end (the file watch lags) does not undo it.
-    if (known && known.id === run.id && known.state !== 'running' && run.state === 'running') return;
+    // An event that arrives after the run's end (the file watch lags) does not undo it; a stalled
+    // run that moves again is running again.
+    const ended = (state: DreamRunView['state']) => state === 'done' || state === 'failed';
+    if (known && known.id === run.id && ended(known.state) && !ended(run.state)) return;
     store.setState(known && known.id !== run.id ? { currentRun: run, result: undefined } : { currentRun: run });
   }
   const subscriptions = [
@@ -218,7 +242,7 @@ export function createDreamsStore(
       if (event.agentId !== agent() || event.userId !== store.getState().whose.params.userId) return;
       adoptRun(event.run);
       // A finished run changed the reports, the diary or the queue: read them again.
-      if (event.run.state !== 'running') void store.getState().refresh();
+      if (event.run.state === 'done' || event.run.state === 'failed') void store.getState().refresh();
     }),
   ];
   return Object.assign(store, { dispose: () => disposeAll(subscriptions) });

@@ -1,5 +1,6 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { GatewayError } from '../../../src-main/protocol/errors.js';
 import type { DreamRunView } from '../../../src-main/protocol/methods/dreams.js';
 import { renderWithStores, startTestApp, type TestApp } from '../../testing/render-app.js';
 import { DreamsView } from './dreams-view.js';
@@ -172,5 +173,87 @@ describe('DreamsView run progress', () => {
     const result = await screen.findByTestId('dreams-result');
     await waitFor(() => expect(result.textContent).toContain('Read 3 notes and 7 recalls.'));
     expect(screen.getByTestId('dreams-run').textContent).toContain('started here');
+  });
+
+  it('shows ingest as the first phase with its count, in Chinese too', async () => {
+    const withIngest: DreamRunView = {
+      ...midRun,
+      phases: [
+        { name: 'ingest', state: 'running', done: 1, total: 3 },
+        ...midRun.phases.map((p) => ({ ...p, state: 'waiting' as const, done: undefined })),
+      ],
+    };
+    app = startTestApp({
+      'dreams.status': () => ({ enabled: true, cron: '0 3 * * *', review: false, pending: 0, run: withIngest }),
+    });
+    renderWithStores(app, <DreamsView />);
+    const list = await screen.findByRole('list', { name: 'Phases of the run' });
+    expect(within(list).getAllByRole('listitem')[0]!.dataset.phase).toBe('ingest');
+    expect(within(phaseRow('ingest')).getByText('Ingest: recent conversations')).toBeTruthy();
+    expect(within(phaseRow('ingest')).getByText("1 of 3 conversations filed into today's notes")).toBeTruthy();
+    act(() => app.stores.ui.getState().setLanguage('zh'));
+    expect(within(phaseRow('ingest')).getByText('摄取：最近的对话')).toBeTruthy();
+    expect(within(phaseRow('ingest')).getByText('已将 1 / 3 段对话记入今天的笔记')).toBeTruthy();
+  });
+
+  it('a stalled run says since when and which process, and clearing it asks the gateway for that run', async () => {
+    const since = STARTED + 60_000;
+    const stalled: DreamRunView = { ...midRun, origin: 'cli', state: 'stalled', updatedAt: since, pid: 4242 };
+    let refuse = true;
+    app = startTestApp({
+      'dreams.status': () => ({ enabled: true, cron: '0 3 * * *', review: false, pending: 0, run: stalled }),
+      'dreams.clearStalled': (params) => {
+        if (refuse) throw new GatewayError('INVALID_REQUEST', 'the run is progressing (last step 3 s ago)');
+        return {
+          run: {
+            ...stalled,
+            state: 'failed',
+            clearedAt: since + 1,
+            endedAt: since + 1,
+            error: `cleared: it stalled (pid 4242 still running) ${(params as { runId: string }).runId}`,
+          },
+        };
+      },
+    });
+    renderWithStores(app, <DreamsView />);
+    const note = await screen.findByTestId('dreams-stalled');
+    expect(screen.getByTestId('dreams-run').dataset.state).toBe('stalled');
+    expect(screen.getByTestId('dreams-run').textContent).toContain('Stalled: no progress since');
+    expect(note.textContent).toContain('Process 4242 still holds this run');
+    // The phase it stopped in says so; a new run waits until it is cleared (it holds the lock).
+    expect(phaseRow('rem').dataset.state).toBe('stalled');
+    expect(within(phaseRow('rem')).getByText('Stalled')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Run now' }) as HTMLButtonElement).disabled).toBe(true);
+
+    // The gateway refuses (the run moved meanwhile): its reason shows, nothing is cleared.
+    fireEvent.click(within(note).getByRole('button', { name: 'Clear stalled run' }));
+    await screen.findByText('the run is progressing (last step 3 s ago)');
+    expect(app.gateway.calls('dreams.clearStalled')[0]).toMatchObject({ runId: 'run-1' });
+    expect(screen.getByTestId('dreams-run').dataset.state).toBe('stalled');
+
+    refuse = false;
+    fireEvent.click(within(screen.getByTestId('dreams-stalled')).getByRole('button', { name: 'Clear stalled run' }));
+    await waitFor(() => expect(screen.getByTestId('dreams-run').dataset.state).toBe('failed'));
+    expect(screen.queryByTestId('dreams-stalled')).toBeNull();
+    expect(screen.getByTestId('dreams-run').textContent).toContain(
+      'cleared: it stalled (pid 4242 still running) run-1',
+    );
+  });
+
+  it('a stalled run that moves again is running again', async () => {
+    app = startTestApp({
+      'dreams.status': () => ({
+        enabled: true,
+        cron: '0 3 * * *',
+        review: false,
+        pending: 0,
+        run: { ...midRun, state: 'stalled', updatedAt: STARTED, pid: 7 },
+      }),
+    });
+    renderWithStores(app, <DreamsView />);
+    await screen.findByTestId('dreams-stalled');
+    act(() => app.gateway.emit('dreams.changed', { agentId: 'main', reason: 'progress', run: midRun }));
+    expect(screen.getByTestId('dreams-run').dataset.state).toBe('running');
+    expect(screen.queryByTestId('dreams-stalled')).toBeNull();
   });
 });

@@ -27,16 +27,18 @@ type RunView = NonNullable<ReturnType<ReturnType<typeof useStores>['dreams']['ge
 type PhaseView = RunView['phases'][number];
 
 /** One phase of the run: its name, where it is, how far (done of total) and, failed, why. */
-function PhaseRow({ phase }: { phase: PhaseView }) {
+function PhaseRow({ phase, stalled }: { phase: PhaseView; stalled: boolean }) {
   const t = useT();
   const counted = phase.total !== undefined && phase.state !== 'waiting' && phase.state !== 'skipped';
+  // In a stalled run, the phase it was in is where it stopped moving.
+  const state = stalled && phase.state === 'running' ? 'stalled' : phase.state;
   return (
-    <li className={`dreams-phase is-${phase.state}`} data-phase={phase.name} data-state={phase.state}>
+    <li className={`dreams-phase is-${state}`} data-phase={phase.name} data-state={state}>
       <span className="dreams-phase-mark" aria-hidden="true" />
       <div className="dreams-phase-body">
         <div className="dreams-phase-head">
           <strong>{t(`dreams.phase.${phase.name}`)}</strong>
-          <span className="dreams-phase-state">{t(`dreams.phaseState.${phase.state}`)}</span>
+          <span className="dreams-phase-state">{t(`dreams.phaseState.${state}`)}</span>
         </div>
         {counted && (
           <div className="dreams-phase-count">
@@ -91,7 +93,13 @@ function RunProgress({ onReview }: { onReview(): void }) {
           <p className="dreams-run-head" role="status">
             <strong>
               {t(`dreams.runState.${run.state}`, {
-                when: formatTime(run.state === 'running' ? run.startedAt : run.endedAt),
+                when: formatTime(
+                  run.state === 'running'
+                    ? run.startedAt
+                    : run.state === 'stalled'
+                      ? (run.updatedAt ?? run.startedAt)
+                      : run.endedAt,
+                ),
               })}
             </strong>{' '}
             <span className="muted">
@@ -100,9 +108,10 @@ function RunProgress({ onReview }: { onReview(): void }) {
           </p>
           <ol className="dreams-phase-list" aria-label={t('dreams.phaseList')}>
             {run.phases.map((phase) => (
-              <PhaseRow key={phase.name} phase={phase} />
+              <PhaseRow key={phase.name} phase={phase} stalled={run.state === 'stalled'} />
             ))}
           </ol>
+          {run.state === 'stalled' && <StalledRun run={run} />}
           {run.state === 'failed' && !run.phases.some((phase) => phase.state === 'failed') && run.error && (
             <p className="dreams-phase-error" role="alert">
               {run.error}
@@ -112,6 +121,31 @@ function RunProgress({ onReview }: { onReview(): void }) {
       )}
       <RunResult run={run} result={result} onReview={onReview} />
     </section>
+  );
+}
+
+/** A run whose process lives but stopped moving: who holds it, since when, and a safe way to end it. */
+function StalledRun({ run }: { run: RunView }) {
+  const t = useT();
+  const { dreams } = useStores();
+  const clearing = useDomain('dreams', (s) => s.clearing);
+  return (
+    <div className="dreams-stalled" data-testid="dreams-stalled" role="alert">
+      <p className="dreams-stalled-detail">
+        {t('dreams.stalled.detail', {
+          pid: String(run.pid ?? '?'),
+          when: formatTime(run.updatedAt ?? run.startedAt),
+        })}
+      </p>
+      <button
+        type="button"
+        className="button small danger"
+        disabled={clearing}
+        onClick={() => void dreams.getState().clearStalled()}
+      >
+        {t('dreams.stalled.clear')}
+      </button>
+    </div>
   );
 }
 
@@ -182,7 +216,11 @@ export function DreamsView() {
   const phases = useDomain('dreams', (s) => s.phases);
   const candidates = useDomain('dreams', (s) => s.candidates);
   // A run going now, from here or elsewhere: one at a time per scope (the lock would refuse a second).
-  const running = useDomain('dreams', (s) => s.running || s.currentRun?.state === 'running');
+  // A stalled run still holds the lock: it is cleared first (its card says how).
+  const running = useDomain(
+    'dreams',
+    (s) => s.running || s.currentRun?.state === 'running' || s.currentRun?.state === 'stalled',
+  );
   const error = useDomain('dreams', (s) => s.error);
   const status = useDomain('dreams', (s) => s.status);
   const perUser = useDomain('dreams', (s) => s.whose.perUser);
