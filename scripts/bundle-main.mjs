@@ -15,8 +15,11 @@
 //   dist/extensions stays for the desktop app, and a user's plugins load from their own folder.
 // Packages stay outside the bundle when they are native (LanceDB, node-pty, keytar), locate
 // their own files beside their module (web-tree-sitter's .wasm, onnxruntime's .wasm,
-// playwright-core's assets, pino's worker), or are loaded through createRequire on first use.
-import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+// playwright-core's assets), or are loaded through createRequire on first use. pino is bundled:
+// Hearth writes through pino.destination (sonic-boom, no worker); only pino's transports start a
+// worker file beside pino, and Hearth configures none. Kept outside, it cost ~30 CommonJS files
+// (and the CommonJS export scan) before the gateway listens.
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -44,7 +47,6 @@ const external = [
   'web-tree-sitter',
   'tree-sitter-bash',
   'playwright-core',
-  'pino',
   'jsdom',
 ];
 
@@ -114,6 +116,10 @@ const result = await build({
   logLevel: 'warning',
   metafile: true,
 });
+// `--metafile <file>`: esbuild's account of what went into each output (for `esbuild --analyze`-style
+// questions: which package makes a chunk big), written outside the bundle.
+const metafileFlag = process.argv.indexOf('--metafile');
+if (metafileFlag > 0) writeFileSync(resolve(process.argv[metafileFlag + 1] ?? ''), JSON.stringify(result.metafile));
 // The manifest beside its entry: the loader discovers a plugin by its hearth.plugin.json.
 for (const { id, manifest } of plugins) copyFileSync(manifest, join(outdir, 'extensions', id, 'hearth.plugin.json'));
 const files = Object.keys(result.metafile.outputs).filter((name) => name.endsWith('.js')).length;

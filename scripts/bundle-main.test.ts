@@ -113,6 +113,14 @@ describe('the bundled CLI', () => {
         } finally {
           socket.close();
         }
+        // The log is written through the bundled pino (its file destination; no worker).
+        const exited = new Promise((resolve) => child!.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+        const logLines = readFileSync(join(temp.home, 'state', 'logs', 'gateway.log'), 'utf8')
+          .trim()
+          .split('\n');
+        expect(JSON.parse(logLines[0]!)).toMatchObject({ level: expect.any(Number), msg: expect.any(String) });
       } finally {
         if (child && child.exitCode === null) {
           const exited = new Promise((resolve) => child!.once('exit', resolve));
