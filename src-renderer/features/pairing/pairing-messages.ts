@@ -1,3 +1,6 @@
+import type { MessageKey } from '../../i18n/en.js';
+import type { Translate } from '../../i18n/translate.js';
+
 /** Why pairing stopped, and what the person holding the phone should do about it. */
 export type PairingProblemKind =
   | 'invalid-code'
@@ -14,13 +17,43 @@ export type PairingProblemKind =
 
 export interface PairingProblem {
   kind: PairingProblemKind;
+  /** English, for logs and tests; the screen words it in the UI's language (problemWords). */
   title: string;
   message: string;
+  /** What the code, the gateway or main said (their words), put into the message. */
+  detail?: string;
+  /** rate-limited: how long the computer refuses this device. */
+  retryMinutes?: number;
+}
+
+/** The problem in the UI's language: `pairing.problem.<kind>.*`, with the detail said where it goes. */
+export function problemWords(problem: PairingProblem, t: Translate): { title: string; message: string } {
+  const key = (part: string) => `pairing.problem.${problem.kind}.${part}` as MessageKey;
+  const newCode = t('pairing.problem.newCode');
+  if (problem.kind === 'rate-limited') {
+    return {
+      title: t(key('title')),
+      message: problem.retryMinutes
+        ? t('pairing.problem.rate-limited.messageWait', { minutes: problem.retryMinutes })
+        : t(key('message')),
+    };
+  }
+  const withDetail = new Set<PairingProblemKind>(['invalid-code', 'signature', 'certificate', 'unsupported', 'other']);
+  const detail = withDetail.has(problem.kind) ? (problem.detail ?? t(key('default'))) : '';
+  return { title: t(key('title')), message: t(key('message'), { detail, newCode }).trim() };
 }
 
 const NEW_CODE = 'Scan a new code: on your computer, open Hearth → Devices → Pair a phone.';
 
-export function pairingProblem(kind: PairingProblemKind, detail?: string): PairingProblem {
+export function pairingProblem(kind: PairingProblemKind, detail?: string, retryMinutes?: number): PairingProblem {
+  return {
+    ...englishProblem(kind, detail),
+    ...(detail ? { detail } : {}),
+    ...(retryMinutes ? { retryMinutes } : {}),
+  };
+}
+
+function englishProblem(kind: PairingProblemKind, detail?: string): PairingProblem {
   switch (kind) {
     case 'invalid-code':
       return {
@@ -92,7 +125,8 @@ export function problemFromRefusal(error: { code: string; message: string; detai
     return pairingProblem('removed');
   if (detailCode === 'AUTH_RATE_LIMITED') {
     const ms = typeof details.retryAfterMs === 'number' ? details.retryAfterMs : undefined;
-    return pairingProblem('rate-limited', ms ? `try again in ${Math.ceil(ms / 60_000)} min` : undefined);
+    const minutes = ms ? Math.ceil(ms / 60_000) : undefined;
+    return pairingProblem('rate-limited', minutes ? `try again in ${minutes} min` : undefined, minutes);
   }
   if (detailCode.startsWith('DEVICE_AUTH_')) return pairingProblem('signature', `${error.message}.`);
   return pairingProblem('other', `${error.message}.`);

@@ -1,6 +1,8 @@
 import { type FormEvent, useState } from 'react';
 import { type StoreApi, useStore } from 'zustand';
+import { useT } from '../../app/stores-context.js';
 import { formatDuration, useNow } from '../../ui/use-now.js';
+import { problemWords } from './pairing-messages.js';
 import type { PairingState } from './pairing-store.js';
 import './pairing.css';
 
@@ -24,6 +26,8 @@ export function PairingScreen({
   const busy = phase === 'connecting' || phase === 'waiting';
   const now = useNow(busy);
   const [input, setInput] = useState('');
+  const t = useT();
+  const said = problem ? problemWords(problem, t) : undefined;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (input.trim()) void store.getState().start(input.trim());
@@ -39,52 +43,45 @@ export function PairingScreen({
         {busy && (
           <>
             <div className="pairing-spinner" aria-hidden="true" />
-            <h1 id="pairing-title">
-              {phase === 'waiting' ? 'Waiting for approval on your computer…' : 'Connecting to your computer…'}
-            </h1>
-            <p className="muted">
-              {phase === 'waiting'
-                ? 'Open Hearth on your computer and approve this device in Devices. Check the id matches.'
-                : 'Sending a pairing request with this device’s own key.'}
-            </p>
+            <h1 id="pairing-title">{phase === 'waiting' ? t('pairing.waitingTitle') : t('pairing.connectingTitle')}</h1>
+            <p className="muted">{phase === 'waiting' ? t('pairing.waitingNote') : t('pairing.connectingNote')}</p>
             <dl className="pairing-device">
-              <dt>Device</dt>
+              <dt>{t('pairing.device')}</dt>
               <dd data-testid="pairing-device-name">{deviceName}</dd>
-              <dt>Id</dt>
+              <dt>{t('pairing.id')}</dt>
               <dd>
                 <code data-testid="pairing-device-id">{shortId ?? '…'}</code>
               </dd>
             </dl>
             {notice && <p className="notice">{notice}</p>}
-            {expiresAt ? <p className="faint">Code expires in {formatDuration((expiresAt - now) / 1000)}</p> : null}
+            {expiresAt ? (
+              <p className="faint">{t('pairing.expiresIn', { time: formatDuration((expiresAt - now) / 1000) })}</p>
+            ) : null}
             <button type="button" className="button ghost" onClick={() => store.getState().cancel()}>
-              Cancel
+              {t('common.cancel')}
             </button>
           </>
         )}
         {phase === 'paired' && (
           <h1 id="pairing-title" className="pairing-done">
-            Paired. Connecting…
+            {t('pairing.paired')}
           </h1>
         )}
         {(phase === 'idle' || phase === 'failed') && (
           <form className="stack" onSubmit={submit}>
-            {problem ? (
+            {problem && said ? (
               <div className="notice pairing-problem" role="alert" data-problem={problem.kind}>
-                <h1 id="pairing-title">{problem.title}</h1>
-                <p>{problem.message}</p>
+                <h1 id="pairing-title">{said.title}</h1>
+                <p>{said.message}</p>
               </div>
             ) : (
               <>
-                <h1 id="pairing-title">Pair this device</h1>
-                <p className="muted">
-                  Scan the QR code shown in Hearth on your computer (Devices → Pair a phone), or paste its code or
-                  hearth:// link here.
-                </p>
+                <h1 id="pairing-title">{t('pairing.title')}</h1>
+                <p className="muted">{t('pairing.intro')}</p>
               </>
             )}
             <label className="field">
-              <span>Pairing code or link</span>
+              <span>{t('pairing.codeLabel')}</span>
               <textarea
                 className="input"
                 rows={3}
@@ -95,16 +92,16 @@ export function PairingScreen({
               />
             </label>
             <button className="button primary" type="submit" disabled={!input.trim()}>
-              Pair
+              {t('pairing.submit')}
             </button>
             {onBack && (
               <button type="button" className="button ghost" onClick={onBack} data-testid="pairing-back">
-                Back
+                {t('pairing.back')}
               </button>
             )}
             {onUseToken && (
               <button type="button" className="button ghost" onClick={onUseToken}>
-                Use a gateway token instead
+                {t('pairing.useToken')}
               </button>
             )}
           </form>
