@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import { open, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import type { Logger } from '../base/logger.js';
 import type { AgentMessage } from '../transcript/index.js';
@@ -124,14 +125,15 @@ export async function readTranscriptHeader(path: string): Promise<TranscriptHead
 }
 
 /** One write call per batch, so a crash tears at most the last line. */
+/**
+ * One `write(2)` of the whole lines, made synchronously: an append to the page cache takes
+ * microseconds, while the same open/write/close through the thread pool cost a turn ~0.7 ms of
+ * wall time twice (user message, reply). The bytes are the operating system's when it returns,
+ * as before; the fsync stays asynchronous (`syncTranscript`).
+ */
 export async function appendMessages(path: string, messages: readonly AgentMessage[]): Promise<void> {
   if (messages.length === 0) return;
-  const handle = await open(path, 'a', 0o600);
-  try {
-    await handle.write(messages.map((message) => `${JSON.stringify(message)}\n`).join(''));
-  } finally {
-    await handle.close();
-  }
+  appendFileSync(path, messages.map((message) => `${JSON.stringify(message)}\n`).join(''), { mode: 0o600 });
 }
 
 /** fsync: the turn's messages are on disk once this resolves. */
