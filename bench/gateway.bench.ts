@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -27,8 +27,25 @@ interface Started {
   ms: number;
   /** Spawn to the first HTTP answer (issue 23 times this, not the log line). */
   httpMs: number;
+  /** CPU time (user + system) the gateway process had used by its first HTTP answer. */
+  httpCpuMs: number;
   /** Spawn to the "Ready:" line: every capability (agent, exec, memory, sessions) up. */
   ready: Promise<number>;
+  /** CPU time the gateway process had used when it printed Ready (less load-bound than wall time). */
+  readyCpuMs: Promise<number>;
+}
+
+/** Clock ticks per second of /proc/<pid>/stat's utime and stime (100 on Linux). */
+const CLOCK_TICKS = 100;
+
+/** The process's CPU time so far (user + system), from /proc; NaN where there is no /proc. */
+function cpuMsOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 /** Asks the gateway over HTTP until it answers; any status counts (a socket that answers at all). */
@@ -44,11 +61,15 @@ async function firstHttpAnswer(port: number): Promise<void> {
 }
 
 /** Spawns `hearth gateway run` and resolves when it prints that it is listening. */
-function startGateway(home: string, args: string[] = [builtCli]): Promise<Started> {
+function startGateway(home: string, args: string[] = [builtCli], env: Record<string, string> = {}): Promise<Started> {
   const began = process.hrtime.bigint();
   const child = spawn(process.execPath, [...args, 'gateway', 'run', '--port', '0'], {
-    env: { ...process.env, HEARTH_HOME: home, HEARTH_SECRET_STORE: 'file' },
+    env: { ...process.env, HEARTH_HOME: home, HEARTH_SECRET_STORE: 'file', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let readyCpu: (ms: number) => void = () => {};
+  const readyCpuMs = new Promise<number>((resolveCpu) => {
+    readyCpu = resolveCpu;
   });
   return new Promise((resolve, reject) => {
     let out = '';
@@ -61,13 +82,22 @@ function startGateway(home: string, args: string[] = [builtCli]): Promise<Starte
       const port = Number(match[1]);
       const ms = Number(process.hrtime.bigint() - began) / 1e6;
       void firstHttpAnswer(port).then(() =>
-        resolve({ child, port, ms, httpMs: Number(process.hrtime.bigint() - began) / 1e6, ready }),
+        resolve({
+          child,
+          port,
+          ms,
+          httpMs: Number(process.hrtime.bigint() - began) / 1e6,
+          httpCpuMs: cpuMsOf(child.pid!),
+          ready,
+          readyCpuMs,
+        }),
       );
     });
     const ready = new Promise<number>((resolveReady) => {
       const onData = () => {
         if (!/\n(Ready|Some capabilities)/.test(out)) return;
         child.stdout!.off('data', onData);
+        readyCpu(cpuMsOf(child.pid!));
         resolveReady(Number(process.hrtime.bigint() - began) / 1e6);
       };
       child.stdout!.on('data', onData);
@@ -104,6 +134,22 @@ function rssMb(pid: number): number {
   return kb / 1024;
 }
 
+/**
+ * The files one cold start of the bundle has loaded by the time it says Ready (ES modules and
+ * CommonJS files, each once), through bench/loaded-files-hook.mjs.
+ */
+async function filesLoadedByReady(home: string): Promise<number> {
+  const list = join(home, `loaded-files-${process.pid}.txt`);
+  const started = await startGateway(home, ['--import', join(root, 'bench', 'loaded-files-hook.mjs'), builtCli], {
+    HEARTH_BENCH_LOADED_FILES: list,
+  });
+  await started.ready;
+  const files = existsSync(list) ? new Set(readFileSync(list, 'utf8').split('\n').filter(Boolean)).size : Number.NaN;
+  await stop(started.child);
+  await rm(list, { force: true });
+  return files;
+}
+
 /** Cold starts per build (20 for the recorded p50; BENCH_COLD_STARTS=2 for a quick check). */
 const coldStarts = Number(process.env.BENCH_COLD_STARTS ?? 20);
 
@@ -134,6 +180,8 @@ export async function run(): Promise<BenchResult[]> {
     const starts: number[] = [];
     const answers: number[] = [];
     const readies: number[] = [];
+    const httpCpus: number[] = [];
+    const readyCpus: number[] = [];
     const tscAnswers: number[] = [];
     const tscReadies: number[] = [];
     const firstTurns: number[] = [];
@@ -141,7 +189,9 @@ export async function run(): Promise<BenchResult[]> {
       const started = await startGateway(home);
       starts.push(started.ms);
       answers.push(started.httpMs);
+      httpCpus.push(started.httpCpuMs);
       readies.push(await started.ready);
+      readyCpus.push(await started.readyCpuMs);
       firstTurns.push(await firstTurnMs(started.port, token, `cold-${i}`));
       await stop(started.child);
       const tsc = await startGateway(home, [tscCli]);
@@ -149,7 +199,8 @@ export async function run(): Promise<BenchResult[]> {
       tscReadies.push(await tsc.ready);
       await stop(tsc.child);
     }
-    for (const list of [starts, answers, readies, tscAnswers, tscReadies, firstTurns]) list.sort((a, b) => a - b);
+    for (const list of [starts, answers, readies, httpCpus, readyCpus, tscAnswers, tscReadies, firstTurns])
+      list.sort((a, b) => a - b);
     results.push({
       name: `cold start to an HTTP answer (bundle, p50 of ${coldStarts})`,
       value: percentile(answers, 50),
@@ -167,6 +218,22 @@ export async function run(): Promise<BenchResult[]> {
       value: percentile(firstTurns, 50),
       unit: 'ms',
       budget: '≤ 100 ms (issue 23)',
+    });
+    results.push({
+      name: `CPU time of the start by its HTTP answer (bundle, p50 of ${coldStarts})`,
+      value: percentile(httpCpus, 50),
+      unit: 'ms',
+      note: 'user + system, /proc; 10 ms steps',
+    });
+    results.push({
+      name: `CPU time of the start by Ready (bundle, p50 of ${coldStarts})`,
+      value: percentile(readyCpus, 50),
+      unit: 'ms',
+    });
+    results.push({
+      name: 'files loaded by Ready (bundle, one start)',
+      value: await filesLoadedByReady(home),
+      unit: 'files',
     });
     results.push({
       name: `cold start to listening (bundle, p50 of ${coldStarts})`,
