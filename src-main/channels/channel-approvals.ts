@@ -9,11 +9,10 @@ import {
   type ApprovalResolution,
   approvalChoices,
   isDestructive,
-  SCOPE_SHORT,
-  scopeSentence,
   scopesNamed,
 } from '../exec/index.js';
 import type { ChannelButton, ChannelButtonPress, ChannelTarget, RunningChannel } from '../plugins/sdk/channels.js';
+import { APPROVAL_WORDS, type ApprovalWords, type ChannelLanguage } from './channel-approval-words.js';
 
 /** What the host answers for a session: where an approval of its run is offered. */
 export interface ApprovalPlace {
@@ -44,18 +43,23 @@ export interface ChannelApprovalsDeps {
   /** The owner's account on this channel, paired or allowlisted: the only one who may answer. */
   isOwner(channelId: string, senderId: string): boolean;
   approvals(): ChannelApprovalService | undefined;
+  /** The language of the prompts, buttons and replies (`ui.language`), read for each prompt; default English. */
+  language?(): ChannelLanguage;
   log: Logger;
 }
 
 /** What a person can answer in a channel: the service's decisions, and allow-once kept for the chat. */
 type ChannelAnswer = ApprovalDecision | 'allow-session';
 
-const BUTTONS: Record<ChannelAnswer, ChannelButton> = {
-  'allow-once': { id: 'once', label: 'Allow once', style: 'primary' },
-  'allow-session': { id: 'session', label: 'Allow for this chat', style: 'primary' },
-  'allow-always': { id: 'always', label: 'Always', style: 'primary' },
-  deny: { id: 'deny', label: 'Deny', style: 'danger' },
-};
+/** Each answer's button (ids stay the same in every language: a press answers by id). */
+function buttonsIn(words: ApprovalWords): Record<ChannelAnswer, ChannelButton> {
+  return {
+    'allow-once': { id: 'once', label: words.once, style: 'primary' },
+    'allow-session': { id: 'session', label: words.session, style: 'primary' },
+    'allow-always': { id: 'always', label: words.always, style: 'primary' },
+    deny: { id: 'deny', label: words.deny, style: 'danger' },
+  };
+}
 
 /** `/approve <code> allow|session|always|deny` words (and the full decision names) → an answer. */
 const WORDS: Record<string, ChannelAnswer> = {
@@ -76,12 +80,14 @@ const WORD_OF: Record<ChannelAnswer, string> = {
   deny: 'deny',
 };
 
-const DONE: Record<ChannelAnswer, string> = {
-  'allow-once': '✅ Allowed once',
-  'allow-session': '✅ Allowed for this chat',
-  'allow-always': '✅ Always allowed',
-  deny: '❌ Denied',
-};
+function doneIn(words: ApprovalWords): Record<ChannelAnswer, string> {
+  return {
+    'allow-once': words.done.once,
+    'allow-session': words.done.session,
+    'allow-always': words.done.always,
+    deny: words.done.deny,
+  };
+}
 
 /** An answer offered in a channel: the inline card's choices (approval-choices.ts). */
 interface Offer {
@@ -99,7 +105,9 @@ interface Offer {
  */
 function offersFor(
   request: Pick<ApprovalRequest, 'allowedDecisions' | 'allowSession' | 'alwaysScopes' | 'risk'>,
+  words: ApprovalWords,
 ): Offer[] {
+  const BUTTONS = buttonsIn(words);
   const choices = approvalChoices(request);
   const named = scopesNamed(choices);
   const destructive = isDestructive(request);
@@ -117,7 +125,7 @@ function offersFor(
       return {
         answer: 'allow-always',
         scope,
-        button: { id: `always-${scope}`, label: `Always: ${SCOPE_SHORT[scope]}`, ...(style ? { style } : {}) },
+        button: { id: `always-${scope}`, label: words.alwaysScoped(scope), ...(style ? { style } : {}) },
         word: `always-${scope}`,
       };
     }
@@ -130,10 +138,11 @@ function offersFor(
   });
 }
 
-function doneText(resolution: ApprovalResolution): string {
+function doneText(resolution: ApprovalResolution, words: ApprovalWords): string {
+  const done = doneIn(words);
   return resolution.decision === 'allow-once' && resolution.remember === 'session'
-    ? DONE['allow-session']
-    : DONE[resolution.decision];
+    ? done['allow-session']
+    : done[resolution.decision];
 }
 
 /** No 0/O, 1/I/L: typed on a phone. */
@@ -145,13 +154,15 @@ interface Offered {
   place: ApprovalPlace;
   text: string;
   messageId?: string;
+  /** The prompt's words: its answers and its final line are in the language it was offered in. */
+  words: ApprovalWords;
 }
 
-function describeResolver(resolvedBy: string): string {
-  if (resolvedBy.startsWith('channel:')) return `by ${resolvedBy.slice('channel:'.length)}`;
-  if (resolvedBy === 'expiry') return 'nobody answered in time';
-  if (resolvedBy === 'cancelled') return 'the run was cancelled';
-  return `by ${resolvedBy}`;
+function describeResolver(resolvedBy: string, words: ApprovalWords): string {
+  if (resolvedBy.startsWith('channel:')) return words.byWhom(resolvedBy.slice('channel:'.length));
+  if (resolvedBy === 'expiry') return words.expired;
+  if (resolvedBy === 'cancelled') return words.cancelled;
+  return words.byWhom(resolvedBy);
 }
 
 /**
@@ -184,22 +195,25 @@ export class ChannelApprovals implements ApprovalPrompter {
     const place = this.deps.placeFor(request.sessionKey);
     if (!place || signal.aborted) return undefined;
     const code = this.newCode();
+    const words = APPROVAL_WORDS[this.deps.language?.() ?? 'en'];
     const why = request.reasons.map((reason) => reason.detail).join('; ');
-    const offers = offersFor(request);
+    const offers = offersFor(request, words);
     const scoped = offers.flatMap((offer) =>
-      offer.scope && offer.word !== 'always' ? [`${offer.button.label}: ${scopeSentence(offer.scope, request)}`] : [],
+      offer.scope && offer.word !== 'always'
+        ? [`${offer.button.label}${words.colon}${words.scopeSentence(offer.scope, request)}`]
+        : [],
     );
     const text = [
       ...(isDestructive(request)
-        ? [`⚠️ Destructive, cannot be undone: ${(request.risk?.because ?? []).map((b) => b.detail).join('; ')}`]
+        ? [words.destructive((request.risk?.because ?? []).map((b) => b.detail).join('; '))]
         : []),
-      `Approval needed (${code})${place.onBehalfOf ? ` for ${place.onBehalfOf}` : ''}: the assistant wants to run`,
+      words.needed(code, place.onBehalfOf),
       request.command,
-      ...(why ? [`Why: ${why}`] : []),
-      `In: ${request.cwd}`,
+      ...(why ? [words.why(why)] : []),
+      words.cwd(request.cwd),
       ...scoped,
     ].join('\n');
-    const offered: Offered = { code, request, place, text };
+    const offered: Offered = { code, request, place, text, words };
     this.offered.set(code, offered);
     const log = this.deps.log.child({ channel: place.channelId, approval: request.id });
     try {
@@ -211,10 +225,10 @@ export class ChannelApprovals implements ApprovalPrompter {
         });
         offered.messageId = sent.messageId;
       } else {
-        const words = offers.map((offer) => offer.word).join('|');
+        const answers = offers.map((offer) => offer.word).join('|');
         const sent = await place.running.outbound?.sendText(
           place.target,
-          `${text}\nAnswer with: /approve ${code} ${words}`,
+          `${text}\n${words.answerWith(code, answers)}`,
         );
         if (sent) offered.messageId = sent.messageId;
       }
@@ -232,8 +246,8 @@ export class ChannelApprovals implements ApprovalPrompter {
     this.offered.delete(code);
     const resolution = this.deps.approvals()?.get(request.id)?.resolution;
     const outcome = resolution
-      ? `${doneText(resolution)} (${describeResolver(resolution.resolvedBy)})`
-      : 'No longer waiting.';
+      ? `${doneText(resolution, words)} (${describeResolver(resolution.resolvedBy, words)})`
+      : words.noLongerWaiting;
     await this.settleMessage(offered, outcome).catch((error: unknown) =>
       log.warn('could not update an approval prompt', { error: String(error) }),
     );
@@ -248,7 +262,7 @@ export class ChannelApprovals implements ApprovalPrompter {
         .answer(notice)
         .catch((error: unknown) => this.deps.log.debug('could not answer a button press', { error: String(error) }));
     if (!offered || offered.place.channelId !== channelId) {
-      await answer('This approval is no longer waiting.');
+      await answer(this.words().pressNoLongerWaiting);
       return;
     }
     if (!this.deps.isOwner(channelId, press.sender.id)) {
@@ -256,10 +270,10 @@ export class ChannelApprovals implements ApprovalPrompter {
         channel: channelId,
         sender: press.sender.id,
       });
-      await answer('Only the owner can answer this approval.');
+      await answer(offered.words.ownerOnly);
       return;
     }
-    const chosen = offersFor(offered.request).find((offer) => offer.button.id === press.buttonId);
+    const chosen = offersFor(offered.request, offered.words).find((offer) => offer.button.id === press.buttonId);
     await answer(this.answer(offered, chosen, channelId, press.sender.id));
   }
 
@@ -276,28 +290,29 @@ export class ChannelApprovals implements ApprovalPrompter {
     );
     if (!offered || !this.deps.isOwner(channelId, senderId)) return undefined;
     const said = match[2]!.toLowerCase();
-    const offers = offersFor(offered.request);
-    const words = offers.map((offer) => offer.word).join('|');
+    const offers = offersFor(offered.request, offered.words);
+    const answers = offers.map((offer) => offer.word).join('|');
     // `always` is the default scope (the first offered: exact for a destructive command).
     const chosen = offers.find((offer) => offer.word === said) ?? offers.find((offer) => offer.answer === WORDS[said]);
-    if (!WORDS[said] && !chosen) return `unknown answer "${match[2]}": use /approve ${offered.code} ${words}`;
+    if (!WORDS[said] && !chosen) return offered.words.unknownAnswer(match[2]!, offered.code, answers);
     return this.answer(offered, chosen, channelId, senderId);
   }
 
   private answer(offered: Offered, chosen: Offer | undefined, channelId: string, senderId: string): string {
-    const offers = offersFor(offered.request);
-    if (!chosen)
-      return `That answer is not allowed for this approval (${offers.map((offer) => offer.word).join(', ')}).`;
+    const { words } = offered;
+    const offers = offersFor(offered.request, words);
+    if (!chosen) return words.notAllowed(offers.map((offer) => offer.word).join(', '));
     const service = this.deps.approvals();
-    if (!service) return 'Approvals are not available right now.';
+    if (!service) return words.unavailable;
+    const done = doneIn(words);
     const resolvedBy = `channel:${channelId}:${senderId}`;
     try {
       if (chosen.answer === 'allow-session')
         service.resolve(offered.request.id, 'allow-once', resolvedBy, undefined, undefined, { remember: 'session' });
       else service.resolve(offered.request.id, chosen.answer, resolvedBy, undefined, chosen.scope);
       return chosen.scope && chosen.word !== 'always'
-        ? `${DONE[chosen.answer]}: ${SCOPE_SHORT[chosen.scope]}`
-        : DONE[chosen.answer];
+        ? `${done[chosen.answer]}${words.colon}${words.scopeShort(chosen.scope)}`
+        : done[chosen.answer];
     } catch (error) {
       return error instanceof Error ? error.message : String(error);
     }
@@ -308,7 +323,11 @@ export class ChannelApprovals implements ApprovalPrompter {
     const text = `${offered.text}\n\n${outcome}`;
     if (messageId && place.buttons && place.running.buttons)
       await place.running.buttons.settlePrompt(place.target, messageId, text);
-    else await place.running.outbound?.sendText(place.target, `Approval ${offered.code}: ${outcome}`);
+    else await place.running.outbound?.sendText(place.target, offered.words.settled(offered.code, outcome));
+  }
+
+  private words(): ApprovalWords {
+    return APPROVAL_WORDS[this.deps.language?.() ?? 'en'];
   }
 
   private newCode(): string {

@@ -19,6 +19,7 @@ import type {
 import type { ToolDefinition } from '../plugins/sdk/index.js';
 import { type ChannelDeliveryTarget, type ChatEvent, formatDeliveryTarget } from '../protocol/index.js';
 import { channelToolDefinitions, enabledAgentTools } from './channel-agent-tools.js';
+import type { ChannelLanguage } from './channel-approval-words.js';
 import { type ApprovalPlace, type ChannelApprovalService, ChannelApprovals } from './channel-approvals.js';
 import { channelCommands } from './channel-commands.js';
 import {
@@ -86,6 +87,8 @@ export interface ChannelHostDeps {
   status?(input: { sessionKey: string; channelId: string }): Promise<string>;
   /** The exec approval service (approvals offered in channels); absent: none are. */
   approvals?(): ChannelApprovalService | undefined;
+  /** `ui.language` (Settings → Language): what approval prompts, buttons and replies are written in. */
+  language?(): ChannelLanguage;
 }
 
 /** Where a session's replies, approvals and notices go: the chat its last message came from (or it was docked to). */
@@ -182,6 +185,7 @@ export class ChannelHost implements AsyncDisposable {
       placeFor: (sessionKey) => this.placeFor(sessionKey),
       isOwner: (channelId, senderId) => this.isOwner(channelId, senderId),
       approvals: () => deps.approvals?.(),
+      language: () => deps.language?.() ?? 'en',
       log: deps.log.child({ part: 'channel-approvals' }),
     });
   }

@@ -1,6 +1,7 @@
 // The channel host: runs channel plugins, gates senders (DM policy, pairing), turns their
 // messages into chat turns and streams the replies back (docs/CHANNELS.md).
 
+export { APPROVAL_WORDS, type ChannelLanguage, channelLanguage } from './channel-approval-words.js';
 export { ChannelApprovals } from './channel-approvals.js';
 export {
   type ChannelChat,

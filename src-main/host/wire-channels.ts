@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Clock } from '../base/clock.js';
 import { type AsyncDisposable, AsyncDisposableStore, toDisposable } from '../base/disposable.js';
 import type { Logger } from '../base/logger.js';
-import { type ChannelChat, ChannelHost, createChannelSendFileTool } from '../channels/index.js';
+import { type ChannelChat, ChannelHost, channelLanguage, createChannelSendFileTool } from '../channels/index.js';
 import type { ApprovalService } from '../exec/index.js';
 import type { CallerIdentity } from '../gateway/caller.js';
 import type { GatewayCore } from '../gateway/gateway-core.js';
@@ -187,6 +187,8 @@ export async function wireChannels(deps: {
     chat,
     webhookFor: (channel) => webhookOn(core.httpRoutes, `/channels/${channel}/webhook`),
     identityLinks: () => config.current.memory.identityLinks,
+    // Approval prompts in the person's language (Settings → Language writes ui.language).
+    language: () => channelLanguage(config.current.ui),
     sessionKeyFor: (route) =>
       resolveRoute({ agents: config.current.agents, session: config.current.session }, route).sessionKey,
     status: async ({ sessionKey }) => {

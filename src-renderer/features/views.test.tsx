@@ -439,5 +439,9 @@ describe('SettingsView', () => {
     renderWithStores(app, <SettingsView />);
     fireEvent.change(screen.getByRole('combobox', { name: 'Language' }), { target: { value: 'zh' } });
     expect(screen.getByRole('heading', { name: '设置' })).toBeTruthy();
+    // Channel approval prompts follow it: the choice is kept in hearth.json too (ui.language).
+    await waitFor(() =>
+      expect(app.gateway.calls('config.patch').at(-1)).toMatchObject({ patch: { ui: { language: 'zh' } } }),
+    );
   });
 });

@@ -166,7 +166,7 @@ const themes: ThemeChoice[] = ['system', 'light', 'dark'];
 /** This device's look: remembered in the browser, not in hearth.json (a phone may differ from the desktop). */
 function Appearance() {
   const t = useT();
-  const { ui } = useStores();
+  const { ui, config } = useStores();
   const language = useDomain('ui', (s) => s.language);
   const appearance = useAppearanceStore();
   const [theme, setTheme] = useState<ThemeChoice>(() => appearance?.getState().theme ?? 'system');
@@ -198,7 +198,12 @@ function Appearance() {
           id="setting-language"
           className="select"
           value={language}
-          onChange={(e) => ui.getState().setLanguage(e.target.value === 'zh' ? 'zh' : 'en')}
+          onChange={(e) => {
+            const next = e.target.value === 'zh' ? 'zh' : 'en';
+            ui.getState().setLanguage(next);
+            // Hearth's own messages outside the app (channel approval prompts) follow it: ui.language.
+            void config.getState().patch({ ui: { language: next } });
+          }}
         >
           <option value="en">English</option>
           <option value="zh">中文</option>
