@@ -13,7 +13,9 @@ import { ControlUiPage } from './pages/control-ui-page.js';
 // Issue 22's "the Dreams view shows progress and results" on the real composed host: a run
 // started from the view goes phase by phase to its result; a run another Hearth process is making
 // (as `hearth memory promote` does: it writes only its run file) shows live, is still there after a
-// reload mid-run, and a phase that fails shows its error where it failed.
+// reload mid-run, and a phase that fails shows its error where it failed. Ingest (the day's
+// conversations filed into today's notes) is the first phase; a run whose process lives but stopped
+// moving shows as stalled, with its pid and since when, and Clear stalled run ends it.
 const uiDir = process.env.HEARTH_E2E_UI_DIR ?? fileURLToPath(new URL('../../dist/renderer/', import.meta.url));
 const docsShots = process.env.HEARTH_DOCS_SCREENSHOTS === '1';
 const docsDir = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
@@ -104,9 +106,11 @@ test('dreams progress: a run from the view goes phase by phase to its result', a
   await page.getByRole('button', { name: 'Apply' }).click();
   const run = page.getByTestId('dreams-run');
   await expect(run).toHaveAttribute('data-state', 'done', { timeout: 30_000 });
-  await expect(run.getByRole('list', { name: 'Phases of the run' }).getByRole('listitem')).toHaveCount(4);
-  for (const name of ['light', 'rem', 'deep', 'write'])
+  await expect(run.getByRole('list', { name: 'Phases of the run' }).getByRole('listitem')).toHaveCount(5);
+  for (const name of ['ingest', 'light', 'rem', 'deep', 'write'])
     await expect(phase(page, name)).toHaveAttribute('data-state', 'done');
+  // No conversation today: ingest read none.
+  await expect(phase(page, 'ingest')).toContainText("0 of 0 conversations filed into today's notes");
   await expect(phase(page, 'light')).toContainText('1 of 1 daily note files read');
   await expect(phase(page, 'write')).toContainText('5 of 5 files written');
   await expect(run).toContainText('started here');
@@ -132,7 +136,9 @@ test('dreams progress: another process’s run shows live, survives a reload mid
     origin: 'cli',
     state: 'running',
     startedAt,
+    updatedAt: startedAt,
     phases: [
+      { name: 'ingest', state: 'done', done: 3, total: 3 },
       { name: 'light', state: 'done', done: 14, total: 14 },
       { name: 'rem', state: 'done', done: 9, total: 9 },
       { name: 'deep', state: 'running', done: 4, total: 9 },
@@ -144,6 +150,7 @@ test('dreams progress: another process’s run shows live, survives a reload mid
   await expect(run).toHaveAttribute('data-state', 'running');
   await expect(run).toContainText('started from hearth memory promote');
   await expect(phase(page, 'deep')).toContainText('4 of 9 candidates checked');
+  await expect(phase(page, 'ingest')).toContainText("3 of 3 conversations filed into today's notes");
   await expect(page.getByRole('button', { name: 'Run now' })).toBeDisabled();
 
   // A reload in the middle: the view reads the run going now from dreams.status.
@@ -166,6 +173,7 @@ test('dreams progress: another process’s run shows live, survives a reload mid
     phases: [
       midRun.phases[0]!,
       midRun.phases[1]!,
+      midRun.phases[2]!,
       { name: 'deep', state: 'failed', done: 4, total: 9, error },
       { name: 'write', state: 'waiting' },
     ],
@@ -178,4 +186,49 @@ test('dreams progress: another process’s run shows live, survives a reload mid
     await ui.go('dreams');
     return page.getByTestId('dreams-run');
   });
+});
+
+test('dreams progress: a run that stopped moving shows as stalled, and Clear stalled run ends it', async ({ page }) => {
+  const ui = new ControlUiPage(page);
+  await ui.open(host.url, host.token, 'dreams');
+  await expect(page.getByTestId('dreams-run')).toHaveAttribute('data-state', /done|failed/);
+  // Another process's run, alive, whose heartbeat is 20 minutes old (hung in a model call).
+  const lastBeat = Date.now() - 20 * 60_000;
+  await otherProcessRun({
+    id: 'hung-run',
+    mode: 'apply',
+    origin: 'cli',
+    state: 'running',
+    startedAt: lastBeat - 90_000,
+    updatedAt: lastBeat,
+    phases: [
+      { name: 'ingest', state: 'done', done: 2, total: 2 },
+      { name: 'light', state: 'done', done: 6, total: 6 },
+      { name: 'rem', state: 'running', done: 3, total: 8 },
+      { name: 'deep', state: 'waiting' },
+      { name: 'write', state: 'waiting' },
+    ],
+  });
+  const run = page.getByTestId('dreams-run');
+  await expect(run).toHaveAttribute('data-state', 'stalled');
+  await expect(phase(page, 'rem')).toHaveAttribute('data-state', 'stalled');
+  await expect(run).toContainText('Stalled: no progress since');
+  const stalled = page.getByTestId('dreams-stalled');
+  await expect(stalled).toContainText(`Process ${other.pid} still holds this run`);
+  await expect(page.getByRole('button', { name: 'Run now' })).toBeDisabled();
+  // A reload reads it as stalled too (dreams.status judges the heartbeat).
+  await page.reload();
+  await expect(page.getByTestId('dreams-stalled')).toBeVisible();
+  await shoot(page, ui, 'dreams-stalled', async () => {
+    await ui.go('dreams');
+    return page.getByTestId('dreams-run');
+  });
+
+  await page.getByRole('button', { name: 'Clear stalled run' }).click();
+  await expect(run).toHaveAttribute('data-state', 'failed');
+  await expect(run).toContainText(`cleared: it stalled (pid ${other.pid} still running`);
+  await expect(page.getByTestId('dreams-stalled')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Run now' })).toBeEnabled();
+  const file = JSON.parse(await readFile(join(stateDir(), 'run.json'), 'utf8')) as { run: DreamRunView };
+  expect(file.run).toMatchObject({ id: 'hung-run', state: 'failed', clearedAt: expect.any(Number) });
 });
