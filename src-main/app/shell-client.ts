@@ -20,7 +20,8 @@ export function createShellClient(
       maxProtocol: PROTOCOL_VERSION,
       client: { id: 'hearth-desktop', mode: 'backend', version: options.version, platform: process.platform },
       role: 'operator',
-      scopes: ['operator.read', 'operator.write'],
+      // Approvals too: the native box answers a paired gateway's requests through this client.
+      scopes: ['operator.read', 'operator.write', 'operator.approvals'],
     }),
     clock: options.clock,
   });
