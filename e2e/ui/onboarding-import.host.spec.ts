@@ -1,12 +1,11 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { hermesKeys, writeHermesFixture } from '../../src-main/import/testing/hermes-fixture.js';
 import { openClawKeys, writeOpenClawFixture } from '../../src-main/import/testing/openclaw-fixture.js';
 import { createTempHome } from '../../src-main/testing/temp-home.js';
 import { startTestHost, type TestHost } from '../../src-main/testing/test-host.js';
-import { shootEveryVariant } from './docs-screenshots.js';
 import { ControlUiPage } from './pages/control-ui-page.js';
 
 // Issue 22's "a button in onboarding when one is found": the real composed host, with an
@@ -14,8 +13,6 @@ import { ControlUiPage } from './pages/control-ui-page.js';
 // trees) where the host looks for them. Onboarding offers the import, shows the dry run
 // (nothing written yet), imports, and the imported model and agents appear without a reload.
 const uiDir = process.env.HEARTH_E2E_UI_DIR ?? fileURLToPath(new URL('../../dist/renderer/', import.meta.url));
-const docsShots = process.env.HEARTH_DOCS_SCREENSHOTS === '1';
-const docsDir = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
 process.env.LANCEDB_LOG ??= 'error';
 
 interface ImportHost {
@@ -60,13 +57,8 @@ async function startImportHost(tools: { openclaw?: boolean; hermes?: boolean }):
   };
 }
 
-async function shoot(page: Page, ui: ControlUiPage, name: string) {
-  if (!docsShots) return ui.screenshot(`onboarding-import-${name}-en`);
-  await shootEveryVariant(page, {
-    path: (device, scheme) => `${docsDir}onboarding-import-${name}-${device}-${scheme}-en.png`,
-    arrange: () => page.locator('.import-offer').scrollIntoViewIfNeeded(),
-  });
-}
+/** The import screens for review (test artifacts; docs/ shows the provider forms). */
+const shoot = (ui: ControlUiPage, name: string) => ui.screenshot(`onboarding-import-${name}-en`);
 
 test.describe('import from OpenClaw in onboarding', () => {
   let run: ImportHost;
@@ -93,12 +85,12 @@ test.describe('import from OpenClaw in onboarding', () => {
     // The dry run wrote nothing and shows no key.
     expect(await run.hearthJson()).toBe(before);
     for (const key of Object.values(openClawKeys)) await expect(offer).not.toContainText(key);
-    await shoot(page, ui, 'plan');
+    await shoot(ui, 'plan');
 
     await offer.getByRole('button', { name: 'Import', exact: true }).click();
     await expect(plan).toContainText(/Imported \d+, failed 0/);
     await expect(offer.locator('.import-item.imported').first()).toBeVisible();
-    await shoot(page, ui, 'result');
+    await shoot(ui, 'result');
 
     const saved = await run.hearthJson();
     for (const key of Object.values(openClawKeys)) expect(saved).not.toContain(key);
