@@ -1,5 +1,6 @@
+import { spawn } from 'node:child_process';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeClock } from '../../testing/fake-clock.js';
 import { plantRecalls } from '../../testing/planted-recalls.js';
@@ -99,5 +100,54 @@ describe('hearth memory promote in review mode', () => {
     const applied = await hearth('promote', '--apply');
     expect(applied.stdout).toContain('promoted 2\n');
     expect((await readFile(memoryFile, 'utf8')).startsWith(MINE)).toBe(true);
+  });
+});
+
+describe('hearth memory status and clear-stalled', () => {
+  it('status names a stalled run and how to end it; clear-stalled ends only that run, only while it is stalled', async () => {
+    const { memoryFile, hearth } = await setup();
+    const stateDir = join(dirname(memoryFile), 'memory', '.dreams');
+    await mkdir(stateDir, { recursive: true });
+    // A hung `hearth memory promote` elsewhere: alive, its heartbeat ten minutes old.
+    const hung = spawn(process.execPath, ['-e', 'setInterval(() => {}, 60000)'], { stdio: 'ignore' });
+    cleanups.push(async () => void hung.kill());
+    const updatedAt = NOW.getTime() - 10 * 60_000;
+    const run = (id: string, beat: number) => ({
+      version: 1,
+      pid: hung.pid,
+      run: {
+        id,
+        mode: 'apply',
+        origin: 'cli',
+        state: 'running',
+        startedAt: beat - 1000,
+        updatedAt: beat,
+        phases: [{ name: 'rem', state: 'running', done: 1, total: 4 }],
+      },
+    });
+    await writeFile(join(stateDir, 'dreaming.lock'), JSON.stringify({ pid: hung.pid, startedAt: updatedAt }));
+    await writeFile(join(stateDir, 'run.json'), JSON.stringify(run('hung', updatedAt)));
+
+    const status = await hearth('status');
+    expect(status.stdout).toContain(
+      `dreaming stalled: run hung (pid ${hung.pid}) has not progressed since ${new Date(updatedAt).toISOString()}; end it with hearth memory clear-stalled hung\n`,
+    );
+    const wrong = await hearth('clear-stalled', 'other');
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stderr).toMatch(/run other is not the current Dreaming run \(hung is\)/);
+    const cleared = await hearth('clear-stalled', 'hung');
+    expect(cleared.code, cleared.stderr).toBe(0);
+    expect(cleared.stdout).toMatch(
+      new RegExp(`^cleared run hung: cleared: it stalled \\(pid ${hung.pid} still running`),
+    );
+    await expect(stat(join(stateDir, 'dreaming.lock'))).rejects.toThrow(/ENOENT/);
+
+    // One that progresses (its beat is a second old) is never cleared.
+    await writeFile(join(stateDir, 'run.json'), JSON.stringify(run('moving', NOW.getTime() - 1000)));
+    expect((await hearth('status')).stdout).toContain('dreaming now: rem (run moving)\n');
+    const refused = await hearth('clear-stalled', 'moving');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/the run is progressing \(last step 1 s ago\)/);
+    expect(JSON.parse(await readFile(join(stateDir, 'run.json'), 'utf8')).run.state).toBe('running');
   });
 });

@@ -225,6 +225,16 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
         if (service.config.scope === 'per-agent' || opts.user) {
           const waiting = (await service.pending(opts.agent, scopeOf(service.config, opts))).length;
           if (waiting > 0) context.stdout(`waiting for review: ${waiting} (hearth memory promote to see them)\n`);
+          // A run going now, or one that hangs: what it is doing, or how to end it.
+          const run = await service.dreamRun(opts.agent, scopeOf(service.config, opts));
+          if (run?.state === 'running')
+            context.stdout(
+              `dreaming now: ${run.phases.find((p) => p.state === 'running')?.name ?? 'starting'} (run ${run.id})\n`,
+            );
+          if (run?.state === 'stalled')
+            context.stdout(
+              `dreaming stalled: run ${run.id} (pid ${run.pid}) has not progressed since ${new Date(run.updatedAt ?? run.startedAt).toISOString()}; end it with hearth memory clear-stalled ${run.id}\n`,
+            );
         }
         if (!opts.deep) return;
         for (const issue of status.issues) context.stdout(`issue: ${issue.path}:${issue.line} ${issue.reason}\n`);
@@ -359,6 +369,20 @@ export function registerMemoryCommands(program: Command, context: CliContext): v
         );
       },
     );
+
+  memory
+    .command('clear-stalled <runId>')
+    .description(
+      'End a stalled Dreaming run (its process alive but no progress for 5 min) and free its lock; a run that still progresses is refused',
+    )
+    .option('--agent <id>', 'agent id', 'main')
+    .option('--user <account>', 'with memory.scope per-user: whose memory')
+    .action(async (runId: string, opts: { agent: string; user?: string }) => {
+      await withService(opts.agent, async (service) => {
+        const run = await service.clearStalledDream(opts.agent, scopeOf(service.config, opts), runId);
+        context.stdout(`cleared run ${run.id}: ${run.error}\n`);
+      });
+    });
 
   memory
     .command('promote-explain <text>')
