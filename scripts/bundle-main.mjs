@@ -106,6 +106,12 @@ const result = await build({
   format: 'esm',
   target: 'node20',
   sourcemap: true,
+  // V8 keeps every loaded script's source text in memory and pre-parses all of it: without the
+  // whitespace and with shorter syntax the bundle is 8.3 -> 5.8 MB and an idle gateway ~6 MB smaller.
+  // Names are kept (no identifier minifying), so a stack trace still names its functions; the
+  // source maps beside each file give the lines (`node --enable-source-maps`).
+  minifyWhitespace: true,
+  minifySyntax: true,
   external,
   plugins: [zodEnglishOnly],
   // Bundled CommonJS packages call require() for Node built-ins and the external packages;
