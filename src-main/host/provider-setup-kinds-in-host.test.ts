@@ -131,4 +131,13 @@ describe('Azure and Bedrock set-up through the gateway', () => {
       keyTail: azureKey.slice(-4),
     });
   });
+
+  it('probes the saved Azure key (the resource’s model list) and the Bedrock pair (signed list): both work', async () => {
+    const probed = (await product.socket.request('auth.profiles.probe', { force: true })).payload as {
+      profiles: { id: string; verified: boolean; lastProbe?: { ok: boolean; problem?: string } }[];
+    };
+    const byId = Object.fromEntries(probed.profiles.map((row) => [row.id, row]));
+    expect(byId['azure:default']).toMatchObject({ verified: true, lastProbe: { ok: true } });
+    expect(byId['bedrock:default']).toMatchObject({ verified: true, lastProbe: { ok: true } });
+  });
 });

@@ -19,6 +19,11 @@ export interface ListProviderModelsInput {
   deployment?: string;
   /** Azure: api-version, `v1` or a date like `2024-10-21`. */
   apiVersion?: string;
+  /**
+   * Only whether the key works (the auth probe, which knows no deployment): Azure lists the
+   * resource's models (`GET …/openai/models`) instead of calling a deployment.
+   */
+  keyOnly?: boolean;
   /** Bedrock: the AWS region (e.g. `us-east-1`). */
   region?: string;
   /** Bedrock: an access key pair; else `apiKey` holding their JSON (as the secret store keeps it). */
@@ -109,6 +114,14 @@ function requestFor(input: ListProviderModelsInput, root: string): ListRequest |
       // named deployment checks the key, the deployment and the api-version at once.
       const deployment = input.deployment?.trim() ?? '';
       const apiVersion = input.apiVersion?.trim() || 'v1';
+      if (input.keyOnly && !deployment) {
+        const dated = apiVersion === 'v1' ? defaultAzureModelsVersion : apiVersion;
+        return {
+          url: `${root}/models?api-version=${dated}`,
+          headers: { ...extra, ...(key ? { 'api-key': key } : {}) },
+          read: (body) => ids((body as { data?: unknown }).data, 'id'),
+        };
+      }
       return {
         url: azureChatURL(root, input.baseURL?.trim() ? root : undefined, deployment, apiVersion),
         method: 'POST',
@@ -175,7 +188,11 @@ export async function listProviderModels(input: ListProviderModelsInput): Promis
   const unsupported = requestFor(input, 'http://unused');
   if (typeof unsupported === 'string') return { ok: false, problem: 'unsupported', message: unsupported };
   const aws = input.kind === 'bedrock' ? (input.aws ?? awsCredentialsFromSecret(input.apiKey)) : undefined;
-  const wrong = setupFieldProblem({ ...input, aws: input.kind === 'bedrock' ? (aws ?? {}) : undefined });
+  const wrong = setupFieldProblem({
+    ...input,
+    ...(input.keyOnly && input.kind === 'azure' && !input.deployment?.trim() ? { deployment: 'any' } : {}),
+    aws: input.kind === 'bedrock' ? (aws ?? {}) : undefined,
+  });
   if (wrong) return { ok: false, problem: 'bad_input', field: wrong.field, message: wrong.message };
   const base = input.baseURL?.trim() || defaultBaseURLs[input.kind as ProviderKind] || kindRoot(input);
   if (!base) {
@@ -243,6 +260,9 @@ export async function listProviderModels(input: ListProviderModelsInput): Promis
   }
   return { ok: true, url: request.url, models: [...new Set(models)].sort() };
 }
+
+/** Azure's "Models - List" on a dated api-version: what a v1 resource is probed with too. */
+const defaultAzureModelsVersion = '2024-10-21';
 
 /** Azure's chat URL for a deployment, built as @ai-sdk/azure builds it for the same settings. */
 function azureChatURL(root: string, baseURL: string | undefined, deployment: string, apiVersion: string): string {

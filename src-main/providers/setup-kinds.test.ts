@@ -101,6 +101,23 @@ describe('Azure OpenAI setup', () => {
     ]);
   });
 
+  it('checks only the key when no deployment is known (the auth probe): the resource’s model list', async () => {
+    const seen: string[] = [];
+    const listing = await listProviderModels({
+      kind: 'azure',
+      resourceName: 'contoso-eu',
+      apiVersion: 'v1',
+      keyOnly: true,
+      apiKey: azureKey,
+      fetch: async (url, init) => {
+        seen.push(`${String(url)} ${new Headers(init?.headers).get('api-key')}`);
+        return Response.json({ object: 'list', data: [{ id: 'gpt-4o' }, { id: 'o3-mini' }] });
+      },
+    });
+    expect(listing).toMatchObject({ ok: true, models: ['gpt-4o', 'o3-mini'] });
+    expect(seen).toEqual([`https://contoso-eu.openai.azure.com/openai/models?api-version=2024-10-21 ${azureKey}`]);
+  });
+
   it('chats through the deployment path the saved api-version names', async () => {
     llm.script({ type: 'text', text: 'azure says hi' });
     const model = service('azure').createModel('gpt4o-prod', {

@@ -65,6 +65,7 @@ export function createAuthProber(deps: AuthProberDeps): AuthProber {
       resourceName: provider.entry?.resourceName,
       apiVersion: provider.entry?.apiVersion,
       region: provider.entry?.region,
+      keyOnly: true,
       apiKey,
       fetch: deps.fetch,
       timeoutMs: deps.timeoutMs,
