@@ -21,6 +21,11 @@ export interface HearthBridge {
   gateways(command: GatewaysCommand): Promise<GatewaysView>;
   /** Every change of that view (pairing progress, the gateway in use, a certificate refused). */
   onGatewaysChange(listener: (view: GatewaysView) => void): () => void;
+  /**
+   * The language the person chose in Settings (`en` | `zh`): main words its native approval box
+   * and notifications in it. Anything else is ignored.
+   */
+  setLanguage(language: string): void;
 }
 
 /** A command to main's gateway switch (src-main/app/remote-gateway-ipc.ts parses it again). */

@@ -15,6 +15,7 @@ const VERSION_ARG = '--hearth-version=';
 const GATEWAY_URL_ARG = '--hearth-gateway-url=';
 const GATEWAYS_CHANNEL = 'hearth:gateways';
 const GATEWAYS_CHANGED_CHANNEL = 'hearth:gateways-changed';
+const LANGUAGE_CHANNEL = 'hearth:language';
 /** Frames kept while the page has no listener (main greets a new page before its app subscribes). */
 const BACKLOG_LIMIT = 256;
 
@@ -61,6 +62,9 @@ function createBridge(ipc: IpcRendererLike, options: BridgeOptions): HearthBridg
         ipc.removeListener(GATEWAYS_CHANGED_CHANNEL, relay);
       };
     },
+    setLanguage(language: string): void {
+      if (language === 'en' || language === 'zh') ipc.send(LANGUAGE_CHANNEL, language);
+    },
   };
   if (options.gatewayUrl) Object.assign(bridge, { gatewayUrl: options.gatewayUrl });
   return Object.freeze(bridge);
@@ -86,6 +90,7 @@ export = {
   GATEWAY_URL_ARG,
   GATEWAYS_CHANNEL,
   GATEWAYS_CHANGED_CHANNEL,
+  LANGUAGE_CHANNEL,
   createBridge,
   optionsFromArgv,
 };

@@ -30,7 +30,7 @@ test('the Control UI connects through the preload bridge without a token', async
     return { keys: Object.keys(hearth).sort(), frozen: Object.isFrozen(hearth), version: hearth.version };
   });
   expect(surface).toEqual({
-    keys: ['gatewayUrl', 'gateways', 'onFrame', 'onGatewaysChange', 'send', 'version'],
+    keys: ['gatewayUrl', 'gateways', 'onFrame', 'onGatewaysChange', 'send', 'setLanguage', 'version'],
     frozen: true,
     version: '0.1.0',
   });

@@ -33,6 +33,7 @@ import { createNativeApprovalPrompter } from './approval-dialog.js';
 import { hideOnClose, mainWindowOptions, secureWebPreferences, showWhenReady, summonWindow } from './create-window.js';
 import { buildContentSecurityPolicy, installContentSecurityPolicy } from './csp.js';
 import { openDesktopSecretStore } from './desktop-secret-store.js';
+import { followSelectedGateway, type SelectedGateway } from './follow-gateway.js';
 import { DEFAULT_QUICK_ASK_SHORTCUT, DEFAULT_SUMMON_SHORTCUT, registerGlobalShortcut } from './global-shortcut.js';
 import { createIpcBridge } from './ipc-bridge.js';
 import { keptInstallers } from './kept-installers.js';
@@ -42,11 +43,13 @@ import { guardNavigation } from './navigation-guard.js';
 import { createNotifier } from './notifications.js';
 import { denyPermissionsByDefault } from './permissions.js';
 import { createQuickAsk, QUICK_ASK_ROUTE, quickAskWindowOptions } from './quick-ask-window.js';
+import { promptRemoteApprovals } from './remote-approvals.js';
 import { RemoteGatewayIdentity } from './remote-gateway-identity.js';
 import { serveGatewaysIpc } from './remote-gateway-ipc.js';
 import { createGatewaySwitch } from './remote-gateway-switch.js';
 import { notifyFinishedRuns } from './run-notifications.js';
 import { createShellClient } from './shell-client.js';
+import { createShellLanguage } from './shell-language.js';
 import { installCleanShutdown } from './shutdown.js';
 import { claimSingleInstance, routeForDeepLink } from './single-instance.js';
 import { createTrayController } from './tray.js';
@@ -148,6 +151,16 @@ async function start(): Promise<void> {
   const rendererDir = resource('dist', 'renderer');
   // Some Linux desktops have no notification daemon: then notifications are skipped, nothing breaks.
   const notifier = createNotifier(Notification, logger);
+  // The native box and notifications speak the language chosen in Settings (the window says which).
+  const language = parts.add(
+    createShellLanguage({
+      ipcMain,
+      appOrigin: rendererOrigin,
+      systemLanguages: app.getPreferredSystemLanguages(),
+      logger,
+    }),
+  );
+  let inUse: SelectedGateway = { id: 'local' };
   const prompter = createNativeApprovalPrompter<BrowserWindow>({
     showMessageBox: (parent, options) =>
       parent ? dialog.showMessageBox(parent, options) : dialog.showMessageBox(options),
@@ -163,6 +176,9 @@ async function start(): Promise<void> {
     notifier,
     windowFocused: () => BrowserWindow.getFocusedWindow() !== null,
     summon,
+    words: language.words,
+    // While another machine's gateway is in use, this computer's own requests say so.
+    localGatewayLabel: () => (inUse.remoteName ? language.words().thisComputer : undefined),
     clock: systemClock,
     logger,
   });
@@ -242,18 +258,10 @@ async function start(): Promise<void> {
   if (instance.launchLink) instance.handle(instance.launchLink);
   await mainWindow.loadURL(devRendererUrl ?? APP_ENTRY_URL);
 
-  // The shell's own client (same protocol as a window): Pause agent, and notifications when runs end.
-  const shellClient = parts.add(createShellClient(started.gateway, { version: app.getVersion(), clock: systemClock }));
-  parts.add(
-    notifyFinishedRuns({
-      events: shellClient,
-      notifier,
-      // Any Hearth window focused (main or quick ask) means the person sees the answer arrive.
-      windowFocused: () => BrowserWindow.getFocusedWindow() !== null,
-      openSession: (sessionKey) => openRoute(routeForDeepLink({ kind: 'session', sessionKey })),
-      clock: systemClock,
-    }),
-  );
+  // The shell's own client (same protocol as a window) on the gateway in use: the tray's Pause acts
+  // on it, its finished runs notify, and a paired gateway's approvals get the native box (this
+  // computer's come through the prompter above). Switching gateways starts them over on the new one.
+  let shellClient: ReturnType<typeof createShellClient> | undefined;
   const tray = parts.add(
     createTrayController({
       createTray: () => new Tray(resource('resources', 'icons', 'tray.png')),
@@ -263,6 +271,7 @@ async function start(): Promise<void> {
         open: summon,
         togglePause: () => {
           const method = tray.state.agentPaused ? 'agent.resume' : 'agent.pause';
+          if (!shellClient) return;
           shellClient.request(method, {}).then(
             (state) => tray.update({ agentPaused: state.paused }),
             (error: unknown) =>
@@ -278,11 +287,51 @@ async function start(): Promise<void> {
       },
     }),
   );
-  tray.update({ gatewayUp: true, pendingApprovals: prompter.pendingCount });
+  parts.add(
+    followSelectedGateway(switcher, (selected) => {
+      inUse = selected;
+      const running = new DisposableStore();
+      const client = running.add(
+        createShellClient(switcher.gateway, { version: app.getVersion(), clock: systemClock }),
+      );
+      shellClient = client;
+      tray.update({ remoteGateway: selected.remoteName, agentPaused: false, gatewayUp: !selected.remoteName });
+      running.add(
+        client.onDidChangeState((state) => {
+          if (selected.remoteName) tray.update({ gatewayUp: state.status === 'connected' });
+        }),
+      );
+      running.add(
+        notifyFinishedRuns({
+          events: client,
+          notifier,
+          // Any Hearth window focused (main or quick ask) means the person sees the answer arrive.
+          windowFocused: () => BrowserWindow.getFocusedWindow() !== null,
+          openSession: (sessionKey) => openRoute(routeForDeepLink({ kind: 'session', sessionKey })),
+          clock: systemClock,
+          remoteGateway: selected.remoteName,
+          words: language.words,
+        }),
+      );
+      // A pause made anywhere (the tray, a phone, another client) shows in the tray.
+      running.add(client.on('agent.pause.changed', (state) => tray.update({ agentPaused: state.paused })));
+      running.add(
+        client.onDidConnect(() => {
+          client.request('agent.pause.status', {}).then(
+            (state) => tray.update({ agentPaused: state.paused }),
+            () => {},
+          );
+        }),
+      );
+      if (selected.remoteName) {
+        running.add(promptRemoteApprovals({ client, prompter, gateway: selected.remoteName, logger }));
+      }
+      return running;
+    }),
+  );
+  tray.update({ pendingApprovals: prompter.pendingCount });
   parts.add(prompter.onDidChangePending((count) => tray.update({ pendingApprovals: count })));
   parts.add({ dispose: () => tray.update({ gatewayUp: false }) });
-  // A pause made anywhere (the tray, a phone, another client) shows in the tray.
-  parts.add(shellClient.on('agent.pause.changed', (state) => tray.update({ agentPaused: state.paused })));
 
   const quickAsk = parts.add(
     createQuickAsk({

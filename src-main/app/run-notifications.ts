@@ -1,6 +1,7 @@
 import type { Clock, Disposable } from '../base/index.js';
 import type { ChatEvent } from '../protocol/index.js';
 import { type Notifier, shouldNotifyFinishedTask } from './notifications.js';
+import { type ShellWords, shellWords } from './shell-words.js';
 
 /** The part of the gateway client the watcher listens on. */
 export interface ChatEventSource {
@@ -17,6 +18,9 @@ export interface RunNotificationDeps {
   clock: Pick<Clock, 'now'>;
   /** Runs shorter than this are not worth interrupting for (default 0: every answer while away). */
   minDurationMs?: number;
+  /** The other machine's gateway these runs are on, said in the title; undefined for this computer's. */
+  remoteGateway?: string;
+  words?(): ShellWords;
 }
 
 const PREVIEW = 120;
@@ -43,7 +47,7 @@ export function notifyFinishedRuns(deps: RunNotificationDeps): Disposable {
       return;
     }
     deps.notifier.notify({
-      title: ok ? 'Hearth answered' : 'Hearth could not answer',
+      title: (deps.words?.() ?? shellWords('en'))[ok ? 'answered' : 'couldNotAnswer'](deps.remoteGateway),
       body: task.title,
       onClick: () => deps.openSession(event.sessionKey),
     });

@@ -97,4 +97,26 @@ describe('tray', () => {
     calls.click!();
     expect(done).toEqual(['open']);
   });
+
+  it('names the other machine when the desktop uses its gateway, so Pause says what it pauses', () => {
+    const { actions } = recordingActions();
+    const state = { gatewayUp: true, pendingApprovals: 0, agentPaused: false, remoteGateway: 'Studio Mac' };
+    const items = trayMenuTemplate(state, actions) as Item[];
+    expect(items.find((item) => item.id === 'status')?.label).toBe('Gateway running on Studio Mac');
+    expect(items.find((item) => item.id === 'pause')?.label).toBe('Pause agent on Studio Mac');
+    const paused = trayMenuTemplate({ ...state, agentPaused: true }, actions) as Item[];
+    expect(paused.find((item) => item.id === 'pause')?.label).toBe('Resume agent on Studio Mac');
+    const down = trayMenuTemplate({ ...state, gatewayUp: false }, actions) as Item[];
+    expect(down.find((item) => item.id === 'status')?.label).toBe('Cannot reach Studio Mac');
+    expect(down.find((item) => item.id === 'pause')?.enabled).toBe(false);
+    const { tray, calls } = fakeTray();
+    const controller = createTrayController({
+      createTray: () => tray,
+      buildMenu: (t) => t,
+      actions,
+      clickOpens: false,
+    });
+    controller.update(state);
+    expect(calls.toolTips.at(-1)).toBe('Hearth on Studio Mac: running');
+  });
 });

@@ -6,6 +6,8 @@ export interface TrayState {
   pendingApprovals: number;
   /** "Pause agent" is on: new turns are refused until Resume (agent.pause). */
   agentPaused: boolean;
+  /** The other machine's gateway the desktop uses (Pause acts on it); undefined for this computer's. */
+  remoteGateway?: string;
 }
 
 export interface TrayActions {
@@ -42,7 +44,7 @@ export interface TrayController extends Disposable {
 export function trayToolTip(state: TrayState): string {
   const parts = [state.gatewayUp ? (state.agentPaused ? 'paused' : 'running') : 'gateway stopped'];
   if (state.pendingApprovals > 0) parts.push(approvalsLabel(state.pendingApprovals));
-  return `Hearth: ${parts.join(' · ')}`;
+  return `Hearth${state.remoteGateway ? ` on ${state.remoteGateway}` : ''}: ${parts.join(' · ')}`;
 }
 
 function approvalsLabel(count: number): string {
@@ -50,8 +52,9 @@ function approvalsLabel(count: number): string {
 }
 
 function statusLabel(state: TrayState): string {
-  if (!state.gatewayUp) return 'Gateway stopped';
-  return state.agentPaused ? 'Agent paused: new messages wait for Resume' : 'Gateway running';
+  const on = state.remoteGateway ? ` on ${state.remoteGateway}` : '';
+  if (!state.gatewayUp) return state.remoteGateway ? `Cannot reach ${state.remoteGateway}` : 'Gateway stopped';
+  return state.agentPaused ? `Agent${on} paused: new messages wait for Resume` : `Gateway running${on}`;
 }
 
 /** The tray menu for a state: status lines (disabled), then the quick actions. */
@@ -66,7 +69,7 @@ export function trayMenuTemplate(state: TrayState, actions: TrayActions): MenuIt
     // Real pausing (agent.pause): new messages, heartbeats and cron runs are refused until Resume.
     {
       id: 'pause',
-      label: state.agentPaused ? 'Resume agent' : 'Pause agent',
+      label: `${state.agentPaused ? 'Resume agent' : 'Pause agent'}${state.remoteGateway ? ` on ${state.remoteGateway}` : ''}`,
       enabled: state.gatewayUp,
       click: () => actions.togglePause(),
     },

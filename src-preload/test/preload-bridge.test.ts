@@ -41,6 +41,7 @@ describe('preload (run as Electron runs a sandboxed preload)', () => {
       'onFrame',
       'onGatewaysChange',
       'send',
+      'setLanguage',
       'version',
     ]);
     expect(Object.values(bridge).filter((v) => typeof v === 'object')).toEqual([]);
@@ -120,5 +121,14 @@ describe('preload (run as Electron runs a sandboxed preload)', () => {
     stop();
     ipc.emit('hearth:gateways-changed', { sender: ipc }, { active: 'local', gateways: [] });
     expect(views).toEqual([[{ active: 'abcdef0123456789', gateways: [] }]]);
+  });
+
+  it('tells main the chosen language, and only a language it knows', async () => {
+    const { ipc, bridge } = await exposedBridge();
+    bridge.setLanguage('zh');
+    bridge.setLanguage('<script>');
+    expect(ipc.sent.filter((sent) => sent.channel === 'hearth:language')).toEqual([
+      { channel: 'hearth:language', args: ['zh'] },
+    ]);
   });
 });
