@@ -729,6 +729,10 @@ export const en = {
   'setup.hint.format': 'This address answers, but not like an OpenAI-compatible API. Check the base URL.',
   'setup.hint.unsupported': 'Save it in Settings → Config; it is checked on the first message.',
   'setup.hint.badInput': 'Fix the field named above and test again.',
+  'setup.hint.azureHttp':
+    'Check the deployment name (Azure AI Foundry → Deployments) and the API version, and that the resource name or base URL is this resource’s.',
+  'setup.hint.bedrockAuth':
+    'Check the access key pair (copy both again, without spaces), the region it is allowed in, and for an ASIA… key its session token.',
   'auth.unverified': 'Not checked yet',
   'auth.rejected': 'Key refused',
   'auth.down': 'Unreachable',

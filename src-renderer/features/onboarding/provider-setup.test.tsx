@@ -127,6 +127,14 @@ describe('provider setup in onboarding', () => {
       'models.list': () => ({ models: [], fallbacks: [] }),
       'providers.test': (params) => {
         sent.push({ test: params });
+        if (params.deployment === 'gpt4o-typo') {
+          return {
+            ok: false,
+            problem: 'http',
+            status: 404,
+            message: 'contoso.openai.azure.com answered HTTP 404: The API deployment for this resource does not exist.',
+          };
+        }
         if (params.deployment === 'gpt 4o') {
           return {
             ok: false,
@@ -160,11 +168,16 @@ describe('provider setup in onboarding', () => {
     expect(screen.getByLabelText('Deployment').getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByLabelText('Resource name').getAttribute('aria-invalid')).toBeNull();
 
+    // Azure's 404 for a deployment it does not have points at the deployment, not at /v1.
+    fireEvent.change(screen.getByLabelText('Deployment'), { target: { value: 'gpt4o-typo' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('Check the deployment name'));
+
     fireEvent.change(screen.getByLabelText('Deployment'), { target: { value: 'gpt4o' } });
     expect(screen.getByLabelText('Deployment').getAttribute('aria-invalid')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
     expect(await screen.findByText('Connected: 1 models available.')).toBeTruthy();
-    expect(sent[1]).toEqual({
+    expect(sent[2]).toEqual({
       test: {
         kind: 'azure',
         resourceName: 'contoso',
@@ -175,7 +188,7 @@ describe('provider setup in onboarding', () => {
     });
     fireEvent.click(screen.getByRole('button', { name: 'Save and start' }));
     expect(await screen.findByText('Saved. New chats answer with azure/gpt4o. Say hello below.')).toBeTruthy();
-    expect(sent[2]).toEqual({
+    expect(sent[3]).toEqual({
       save: {
         id: 'azure',
         kind: 'azure',

@@ -102,6 +102,13 @@ const hints: Record<ProviderProblem, MessageKey> = {
   bad_input: 'setup.hint.badInput',
 };
 
+/** What to try for a kind whose failures mean something else than a wrong /v1 URL or API key. */
+function hintFor(kind: SetupKind, problem: ProviderProblem): MessageKey {
+  if (kind === 'azure' && problem === 'http') return 'setup.hint.azureHttp';
+  if (kind === 'bedrock' && problem === 'auth') return 'setup.hint.bedrockAuth';
+  return hints[problem];
+}
+
 /** Model servers found on this computer (Ollama, LM Studio), each one click from tested. */
 function LocalServers() {
   const t = useT();
@@ -143,6 +150,7 @@ function TestResult() {
   const { setup } = useStores();
   const result = useDomain('setup', (s) => s.result);
   const id = useDomain('setup', (s) => s.draft.id);
+  const kind = useDomain('setup', (s) => s.draft.kind);
   const primary = useDomain('setup', (s) => s.primary);
   const fallbacks = useDomain('setup', (s) => s.fallbacks);
   if (!result) return null;
@@ -150,7 +158,7 @@ function TestResult() {
     return (
       <div className="setup-refusal notice" role="alert">
         <strong>{t('setup.failed')}</strong> {result.message}
-        <p className="muted">{t(hints[result.problem])}</p>
+        <p className="muted">{t(hintFor(kind, result.problem))}</p>
       </div>
     );
   }
