@@ -712,8 +712,10 @@ export const zh: Record<MessageKey, string> = {
   'setup.hint.format': '这个地址有响应，但不像 OpenAI 兼容接口。请检查接口地址。',
   'setup.hint.unsupported': '请在“设置 → 配置”中保存；发送第一条消息时会检查它。',
   'setup.hint.badInput': '请修正上面提到的字段，然后再测试一次。',
-  'setup.hint.azureHttp': '请检查部署名称（Azure AI Foundry →“部署”）和 API 版本，以及资源名称或基础 URL 是否属于这个资源。',
-  'setup.hint.bedrockAuth': '请检查访问密钥对（重新复制两者，不要带空格）、它被允许使用的区域，以及 ASIA… 临时密钥的会话令牌。',
+  'setup.hint.azureHttp':
+    '请检查部署名称（Azure AI Foundry →“部署”）和 API 版本，以及资源名称或基础 URL 是否属于这个资源。',
+  'setup.hint.bedrockAuth':
+    '请检查访问密钥对（重新复制两者，不要带空格）、它被允许使用的区域，以及 ASIA… 临时密钥的会话令牌。',
   'auth.unverified': '尚未检查',
   'auth.rejected': '密钥被拒绝',
   'auth.down': '无法连接',
