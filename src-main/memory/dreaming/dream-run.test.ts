@@ -384,6 +384,44 @@ describe('a run that stops progressing', () => {
     await expect(stat(join(stateDir(f), 'dreaming.lock'))).rejects.toThrow(/ENOENT/);
   });
 
+  it('a run cleared while the diary model hung writes no diary entry when it wakes', async () => {
+    fixture = await createMemoryFixture();
+    await recalledNotes(fixture);
+    const f = fixture;
+    let letGo!: () => void;
+    const hanging = new Promise<void>((resolve) => {
+      letGo = resolve;
+    });
+    const seen: DreamRunView[] = [];
+    const told = waiter(seen);
+    const running = runDreaming(
+      {
+        ...deps(f, seen),
+        timers: f.clock,
+        writeDiary: async () => hanging.then(() => 'A late diary entry.'),
+        reporting: { origin: 'cli', onChange: (run) => told.onChange(run) },
+      },
+      { mode: 'apply' },
+    );
+    const inWrite = await told.until((run) => phaseOf(run, 'write').done === 4);
+    await fileUntil(f, (run) => phaseOf(run, 'write').done === 4);
+    const owner = {
+      pid: 1,
+      isAlive: (pid: number) => pid === PID,
+      runsHere: new Set<string>(),
+      now: () => f.clock.now(),
+    };
+    const waitingSince = f.clock.now();
+    f.clock.advance(DREAM_KEEPALIVE_MAX_MS + DREAM_STALL_MS + DREAM_BEAT_MS);
+    // The last beat the capped keep-alive wrote has landed (nothing is on its way to the file any more).
+    await fileUntil(f, (run) => run.updatedAt === waitingSince + DREAM_KEEPALIVE_MAX_MS);
+    expect(await readDreamRun(stateDir(f), owner)).toMatchObject({ state: 'stalled' });
+    await clearStalledDreamRun(stateDir(f), inWrite.id, owner);
+    letGo();
+    await expect(running).rejects.toThrow(/cleared as stalled/);
+    expect(await readFile(join(f.workspace, 'DREAMS.md'), 'utf8').catch(() => '')).not.toContain('A late diary entry.');
+  });
+
   it('the stall watch tells a silent run as stalled once its heartbeat is stale, not before', async () => {
     const clock = createFakeClock(1_000_000);
     const stalledTold: DreamRunView[] = [];

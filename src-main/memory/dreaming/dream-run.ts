@@ -162,6 +162,16 @@ export class DreamRunTracker implements DreamProgress {
     this.changed();
   }
 
+  /** Reads the run file: false once someone cleared this run (it then stops telling and writing). */
+  async stillOurs(): Promise<boolean> {
+    await this.flush();
+    if (!this.clearedSeen && this.wroteOnce) {
+      const current = await readDreamRunFile(join(this.deps.stateDir, FILE));
+      if (current && (current.run.id !== this.view.id || current.run.clearedAt !== undefined)) this.clearedSeen = true;
+    }
+    return !this.clearedSeen;
+  }
+
   /** Resolves once the file holds the latest state (the run awaits it before releasing the lock). */
   async flush(): Promise<void> {
     while (this.writing) await this.writing;

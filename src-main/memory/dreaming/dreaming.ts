@@ -120,8 +120,7 @@ export async function runDreaming(
   const progress = tracker ?? quiet;
   // A run cleared as stalled while it slept stops at the next phase instead of writing on.
   const stillOurs = async () => {
-    await tracker?.flush();
-    if (tracker?.cleared) throw new DreamRunClearedError();
+    if (tracker && !(await tracker.stillOurs())) throw new DreamRunClearedError();
   };
   try {
     await ingest(deps, mode, progress);
@@ -136,7 +135,7 @@ export async function runDreaming(
     const promotable = await selectPromotable(deps, summary, mode, progress);
     progress.end('deep');
     await stillOurs();
-    if (promotable.length > 0) await write(deps, summary, promotable, mode, progress);
+    if (promotable.length > 0) await write(deps, summary, promotable, mode, progress, stillOurs);
     else progress.skip('write');
     tracker?.finish({
       day: summary.day,
@@ -186,6 +185,7 @@ async function write(
   promotable: ScoredCandidate[],
   mode: DreamMode,
   progress: DreamProgress,
+  stillOurs: () => Promise<void>,
 ): Promise<void> {
   const files = mode === 'apply' ? 5 : mode === 'review' ? 4 : 3;
   progress.start('write', files);
@@ -202,7 +202,7 @@ async function write(
     );
     wrote();
   }
-  await writeReports(deps, summary, wrote, progress);
+  await writeReports(deps, summary, wrote, progress, stillOurs);
   progress.end('write');
 }
 
@@ -364,6 +364,7 @@ async function writeReports(
   summary: DreamSummary,
   wrote: () => void,
   progress: DreamProgress,
+  stillOurs: () => Promise<void>,
 ): Promise<void> {
   const base = join(deps.workspaceDir, deps.scope.root, 'memory', 'dreaming');
   const pct = (value: number) => value.toFixed(3);
@@ -407,6 +408,8 @@ async function writeReports(
   const diary = deps.writeDiary
     ? await progress.waitFor(deps.writeDiary(summary).catch(() => factualDiary(summary)))
     : factualDiary(summary);
+  // Cleared as stalled while the model was slow: the next run writes tonight's entry, not this one.
+  await stillOurs();
   // The diary is append-only, like the daily notes.
   await appendFile(
     join(deps.workspaceDir, deps.scope.root, 'DREAMS.md'),
