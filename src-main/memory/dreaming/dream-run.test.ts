@@ -271,7 +271,15 @@ describe('the ingest phase', () => {
     // A preview writes nothing: its ingest is skipped, never called.
     let called = false;
     const preview: DreamRunView[] = [];
-    await runDreaming({ ...deps(f, preview), ingest: async () => void (called = true) }, { mode: 'preview' });
+    await runDreaming(
+      {
+        ...deps(f, preview),
+        ingest: async () => {
+          called = true;
+        },
+      },
+      { mode: 'preview' },
+    );
     expect(called).toBe(false);
     expect(phaseOf(preview.at(-1)!, 'ingest').state).toBe('skipped');
   });
