@@ -67,6 +67,13 @@ const stores = createStores(started.client, {
 
 // Theme and language are this device's choice, remembered in its storage (Settings → General).
 stores.ui.subscribe((state) => writeLanguage(window.localStorage, state.language));
+// Inside the desktop app main's native approval box and notifications speak the language chosen here.
+const shell = (window as { hearth?: { setLanguage?: (language: string) => void } }).hearth;
+let toldShell = stores.ui.getState().language;
+shell?.setLanguage?.(toldShell);
+stores.ui.subscribe(({ language }) => {
+  if (language !== toldShell) shell?.setLanguage?.((toldShell = language));
+});
 const darkQuery = window.matchMedia('(prefers-color-scheme: dark)');
 const appearance = createAppearanceStore({
   storage: window.localStorage,
