@@ -1,11 +1,15 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import type { TextQueryClause } from './memory-backend.js';
 import { isCjk, stem } from './text-tokens.js';
 
 const FILE = 'hearth-vocabulary.txt';
 /** Lines of plain words start with this (index terms never contain a space-like U+0001). */
 const WORD_PREFIX = '\u0001';
+const ASCII = /^[\x00-\x7f]*$/;
+/** A character outside ASCII and the CJK / kana / Hangul blocks (which ASCII folding leaves alone). */
+const FOLDABLE = /[^\x00-\x7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
 
 /**
  * The terms the full-text index holds (a superset: terms of deleted notes stay until the next
@@ -26,6 +30,11 @@ export class IndexVocabulary {
   private dirty = false;
   /** How many terms are Chinese: with none, English words need no translation (and no dictionary). */
   private chineseTerms = 0;
+  /**
+   * How many terms have letters the index's ASCII folding may turn into ASCII (accents,
+   * ligatures, full-width forms): with any, an ASCII query term could match one of them.
+   */
+  private foldableTerms = 0;
   /** False until loaded from disk or rebuilt: a missing file means "unknown", not "empty". */
   complete = false;
 
@@ -46,6 +55,26 @@ export class IndexVocabulary {
   private addTerm(term: string): void {
     this.terms.add(term);
     if (isCjk(term[0]!)) this.chineseTerms++;
+    if (FOLDABLE.test(term)) this.foldableTerms++;
+  }
+
+  /**
+   * Whether a full-text query for these terms can find anything: false only when it is sure
+   * not to (the vocabulary is known, holds none of them, and folding cannot make one match),
+   * so the search can skip the index's query and get the same empty answer.
+   */
+  mayMatch(clauses: readonly TextQueryClause[]): boolean {
+    if (!this.complete) return true;
+    for (const clause of clauses) {
+      if (clause.fuzziness) return true;
+      for (const term of clause.terms) {
+        if (this.terms.has(term)) return true;
+        // Folded by the index (café → cafe), a term not written in ASCII may match another form.
+        if (!ASCII.test(term)) return true;
+        if (this.foldableTerms > 0) return true;
+      }
+    }
+    return false;
   }
 
   /** Adds a chunk: its full-text terms and the plain words of its text. */
@@ -91,6 +120,7 @@ export class IndexVocabulary {
   clear(): void {
     this.terms.clear();
     this.chineseTerms = 0;
+    this.foldableTerms = 0;
     this.words.clear();
     this.byLength = undefined;
     this.dirty = true;
@@ -103,6 +133,7 @@ export class IndexVocabulary {
       this.terms = new Set();
       this.words = new Set();
       this.chineseTerms = 0;
+      this.foldableTerms = 0;
       for (const line of lines)
         if (line.startsWith(WORD_PREFIX)) this.words.add(line.slice(1));
         else if (line) this.addTerm(line);
@@ -110,6 +141,7 @@ export class IndexVocabulary {
     } catch {
       this.terms = new Set();
       this.chineseTerms = 0;
+      this.foldableTerms = 0;
       this.complete = false;
     }
     this.byLength = undefined;
@@ -126,6 +158,7 @@ export class IndexVocabulary {
   async drop(): Promise<void> {
     this.terms.clear();
     this.chineseTerms = 0;
+    this.foldableTerms = 0;
     this.words.clear();
     this.byLength = undefined;
     this.complete = false;

@@ -212,9 +212,11 @@ export class MemoryEngine {
       expand: this.deps.expandQueries,
       vocabulary: this.vocabulary,
     });
+    // A full-text query for words no note holds finds nothing: it is not asked (a LanceDB query
+    // costs milliseconds however small the index; issue 23).
     const [vectorHits, textHits] = await Promise.all([
       store.vectorSearch(vector!, backendQuery),
-      store.textSearch(textQuery.clauses, backendQuery),
+      this.vocabulary.mayMatch(textQuery.clauses) ? store.textSearch(textQuery.clauses, backendQuery) : [],
     ]);
     const now = this.deps.clock.now();
     // Each candidate's concept credits, once: the weights, the coverage and supersession read them.
