@@ -61,6 +61,14 @@ export function createRunContextHooks(input: {
       // The loop may hand us messages the engine has not seen yet (this turn's tool calls and results).
       const known = new Set(engine.history().map((m) => m.id));
       const fresh = messages.filter((m) => !known.has(m.id));
+      // Edit and resend (or a regenerated answer read on a later turn) takes the place of messages
+      // the engine already holds: they go from its history, so the model never reads the old branch.
+      const replacing = fresh.find((m) => m.supersedes !== undefined && known.has(m.supersedes));
+      if (replacing) {
+        const history = engine.history();
+        const from = history.findIndex((m) => m.id === replacing.supersedes);
+        await engine.bootstrap({ messages: history.slice(0, from) });
+      }
       if (fresh.length > 0) await engine.ingestBatch(fresh);
       let assembled = await engine.assemble(nextBudget);
       if (assembled.route === 'compact_only' || assembled.route === 'compact_then_truncate') {
