@@ -45,7 +45,14 @@ export interface ChatMethodsDeps {
 }
 
 export function toHistoryMessage(message: AgentMessage): ChatHistoryMessage {
-  const base = { id: message.id, ts: message.ts, timestamp: message.ts, kind: message.kind };
+  const base = {
+    id: message.id,
+    ts: message.ts,
+    timestamp: message.ts,
+    kind: message.kind,
+    // A device that has the chat open learns from it that an edit or a regenerate replaced a branch.
+    ...(message.supersedes ? { supersedes: message.supersedes } : {}),
+  };
   const text = (value: string) => [{ type: 'text' as const, text: value }];
   switch (message.kind) {
     case 'user':
@@ -53,6 +60,16 @@ export function toHistoryMessage(message: AgentMessage): ChatHistoryMessage {
         ...base,
         role: 'user',
         content: text(message.text),
+        // What was attached, so it shows as chips after a reload and on other devices (never the bytes).
+        ...(message.attachments?.length
+          ? {
+              attachments: message.attachments.map(({ kind, mediaType, name }) => ({
+                kind,
+                mediaType,
+                ...(name ? { name } : {}),
+              })),
+            }
+          : {}),
         // OpenClaw's form of the run id on a user message; its UI drops its optimistic copy by it.
         ...(message.runId ? { idempotencyKey: `${message.runId}:user` } : {}),
       };

@@ -18,6 +18,13 @@ export interface ChatHistoryMessage {
   model?: string;
   usage?: { inputTokens: number; outputTokens: number; cachedInputTokens: number };
   stopReason?: string;
+  /** User messages: what was attached to it (the bytes stay in the transcript). */
+  attachments?: { kind: 'image' | 'file'; mediaType: string; name?: string }[];
+  /**
+   * Set on a message that replaced a branch (edit and resend, Regenerate, Retry): the id of the
+   * first message it takes the place of. History never shows the replaced ones; a live view drops them.
+   */
+  supersedes?: string;
   /** User messages: `<runId>:user`, the chat.send run the message started (OpenClaw's field). */
   idempotencyKey?: string;
 }
