@@ -124,13 +124,17 @@ export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { di
           // What was sent or streamed while history was loading stays: the history may predate it.
           // A sent message the history already holds (it reached the server first) is not shown twice.
           const lastLoadedUser = [...messages].reverse().find((m) => m.role === 'user')?.text;
+          // Likewise an answer that finished while the history was read, and was stored in time to be in it.
+          const loadedAnswers = new Set(messages.filter((m) => m.role === 'assistant').map((m) => m.text));
           patch(sessionKey, (t) => ({
             messages: [
               ...messages,
               ...t.messages.filter(
                 (m) =>
                   m.status === 'streaming' ||
-                  (!shownBefore.has(m.id) && !(m.role === 'user' && m.text === lastLoadedUser)),
+                  (!shownBefore.has(m.id) &&
+                    !(m.role === 'user' && m.text === lastLoadedUser) &&
+                    !(m.role === 'assistant' && m.status === 'done' && loadedAnswers.has(m.text))),
               ),
             ],
             loading: false,
@@ -356,7 +360,14 @@ export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { di
   const onSessionMessage = (payload: SessionMessageEvent) => {
     const { sessionKey, message } = payload;
     const t = store.getState().transcripts[sessionKey];
-    if (!t?.loaded || (message.kind !== 'user' && message.kind !== 'tool_result')) return;
+    if (!t?.loaded) return;
+    if (message.supersedes !== undefined) {
+      // An edit, Regenerate or Retry (here or on another device) replaced a branch: the history
+      // no longer holds it, and reading it again drops it here too (a streaming answer stays).
+      if (!t.loading) void store.getState().load(sessionKey);
+      return;
+    }
+    if (message.kind !== 'user' && message.kind !== 'tool_result') return;
     const [incoming] = historyMessages([message]);
     if (!incoming || t.messages.some((m) => m.id === incoming.id)) return;
     store.setState((s) => {
