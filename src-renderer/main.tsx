@@ -72,7 +72,9 @@ const shell = (window as { hearth?: { setLanguage?: (language: string) => void }
 let toldShell = stores.ui.getState().language;
 shell?.setLanguage?.(toldShell);
 stores.ui.subscribe(({ language }) => {
-  if (language !== toldShell) shell?.setLanguage?.((toldShell = language));
+  if (language === toldShell) return;
+  toldShell = language;
+  shell?.setLanguage?.(language);
 });
 const darkQuery = window.matchMedia('(prefers-color-scheme: dark)');
 const appearance = createAppearanceStore({
