@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayKeyOf } from './usage-calendar.js';
+import { dayKeyOf, monthKeyOf, monthKeysInAnyZone } from './usage-calendar.js';
 
 /** The date of an instant in a zone, formatted afresh (what dayKeyOf must always agree with). */
 function reference(ms: number, timeZone: string): string {
@@ -30,5 +30,22 @@ describe('dayKeyOf', () => {
     expect(dayKeyOf(at, 'Asia/Tokyo')).toBe('2026-06-02');
     expect(dayKeyOf(at - 2 * 86_400_000, 'Asia/Tokyo')).toBe('2026-05-31');
     expect(dayKeyOf(at + 60_000, 'UTC')).toBe('2026-06-01');
+  });
+});
+
+describe('monthKeysInAnyZone', () => {
+  it('holds the local month of every instant in the span, in zones from 12 hours behind UTC to 14 ahead', () => {
+    const zones = ['Etc/GMT+12', 'Pacific/Pago_Pago', 'America/New_York', 'UTC', 'Asia/Kolkata', 'Pacific/Kiritimati'];
+    for (const now of [Date.UTC(2026, 11, 31, 23, 0, 0), Date.UTC(2027, 0, 1, 1, 0, 0), Date.UTC(2026, 2, 31, 12)]) {
+      const from = now - 31 * 86_400_000;
+      const keys = monthKeysInAnyZone(from, now);
+      for (const zone of zones)
+        for (const at of [from, now])
+          expect(keys, `${zone} ${new Date(at).toISOString()}`).toContain(monthKeyOf(dayKeyOf(at, zone)));
+    }
+    expect(monthKeysInAnyZone(Date.UTC(2026, 11, 31, 12, 0, 0), Date.UTC(2026, 11, 31, 12, 0, 0))).toEqual([
+      '2026-12',
+      '2027-01',
+    ]);
   });
 });

@@ -53,6 +53,21 @@ export function monthKeyOf(day: string): string {
   return day.slice(0, 7);
 }
 
+/**
+ * Every `YYYY-MM` that some instant from `from` to `to` has in some zone, without asking a zone:
+ * a local time is never more than 14 hours from UTC, so these are the UTC months from 14 hours
+ * before `from` to 14 hours after `to`.
+ */
+export function monthKeysInAnyZone(from: number, to: number): string[] {
+  const start = new Date(from - 14 * hourMs);
+  const end = new Date(to + 14 * hourMs);
+  const last = end.getUTCFullYear() * 12 + end.getUTCMonth();
+  const keys: string[] = [];
+  for (let at = start.getUTCFullYear() * 12 + start.getUTCMonth(); at <= last; at++)
+    keys.push(`${String(Math.floor(at / 12)).padStart(4, '0')}-${String((at % 12) + 1).padStart(2, '0')}`);
+  return keys;
+}
+
 /** The first instant of the next local day (DST days are 23 or 25 hours long). */
 export function nextDayStart(ms: number, timeZone: string): number {
   const { day, secondsIntoDay } = partsOf(ms, timeZone);

@@ -96,6 +96,52 @@ describe('usage meter', () => {
     expect(limits.find((l) => l.period === 'month' && l.scope === 'global')?.used.tokens).toBe(2500);
   });
 
+  it('keeps the month across a restart in zones 14 and 11 hours from UTC, on the first of the month there', async () => {
+    // Opening asks no zone (monthKeysInAnyZone): it must still load the ledger of the local month.
+    for (const [timeZone, now, month] of [
+      ['Pacific/Kiritimati', Date.UTC(2026, 10, 30, 11, 0, 0), '2026-12'], // 2026-12-01 01:00 there
+      ['Pacific/Pago_Pago', Date.UTC(2026, 11, 1, 5, 0, 0), '2026-11'], // 2026-11-30 18:00 there
+    ] as const) {
+      const config = { timeZone, limits: { global: { month: { tokens: 100_000 } } } };
+      const first = await openMeter({ now, config });
+      const record = first.meter.record({ ...gpt4o, inputTokens: 900, outputTokens: 100, cachedInputTokens: 0 }, chat);
+      expect(record.day.slice(0, 7)).toBe(month);
+      await first.meter.flush();
+      first.meter.dispose();
+
+      const second = await openMeter({ dir: first.dir, now: now + 60_000, config });
+      expect(second.meter.limits()[0]?.used.tokens, timeZone).toBe(1000);
+      expect((await summarizeUsage(second.meter, now + 60_000)).today.calls, timeZone).toBe(1);
+    }
+  });
+
+  it('after a restart, announces a cap lowered below what was used, but not one crossed before', async () => {
+    const first = await openMeter({ config: { limits: { global: { day: { tokens: 1000 } } } } });
+    first.meter.record({ ...gpt4o, inputTokens: 1000, outputTokens: 100, cachedInputTokens: 0 }, chat);
+    expect(first.events.map((e) => e.state)).toEqual(['exhausted']);
+    await first.meter.flush();
+    first.meter.dispose();
+
+    const second = await openMeter({
+      dir: first.dir,
+      config: { limits: { global: { day: { tokens: 1000 }, month: { tokens: 100_000 } } } },
+    });
+    second.meter.record({ ...gpt4o, inputTokens: 1, outputTokens: 1, cachedInputTokens: 0 }, chat);
+    expect(second.events).toEqual([]);
+    second.setConfig({ timeZone: 'UTC', limits: { global: { day: { tokens: 1000 }, month: { tokens: 1000 } } } });
+    second.meter.reevaluate();
+    expect(second.events.map((e) => `${e.period} ${e.state}`)).toEqual(['month exhausted']);
+
+    // The same when the cap is lowered before the first call after the restart.
+    const third = await openMeter({
+      dir: first.dir,
+      config: { limits: { global: { day: { tokens: 1000 }, month: { tokens: 100_000 } } } },
+    });
+    third.setConfig({ timeZone: 'UTC', limits: { global: { day: { tokens: 1000 }, month: { tokens: 1200 } } } });
+    third.meter.reevaluate();
+    expect(third.events.map((e) => `${e.period} ${e.state}`)).toEqual(['month warning']);
+  });
+
   it('warns at 80 %, then refuses new calls with budget_exhausted until the period ends', async () => {
     const { meter, clock, events } = await openMeter({ config: { limits: { global: { day: { tokens: 1000 } } } } });
     meter.record({ ...gpt4o, inputTokens: 700, outputTokens: 150, cachedInputTokens: 0 }, chat);

@@ -5,7 +5,14 @@ import type { Logger } from '../base/logger.js';
 import type { UsageLimitEvent, UsageLimitStatus } from '../protocol/methods/usage.js';
 import { FailoverError } from '../providers/index.js';
 import { costOf, priceOf } from './model-prices.js';
-import { dayKeyOf, monthKeyOf, nextDayStart, nextMonthStart, systemTimeZone } from './usage-calendar.js';
+import {
+  dayKeyOf,
+  monthKeyOf,
+  monthKeysInAnyZone,
+  nextDayStart,
+  nextMonthStart,
+  systemTimeZone,
+} from './usage-calendar.js';
 import type { UsageConfig } from './usage-config.js';
 import type { UsageLedger, UsageRecord } from './usage-ledger.js';
 import {
@@ -54,15 +61,23 @@ export class UsageMeter implements Disposable {
 
   private constructor(private readonly deps: UsageMeterDeps) {}
 
-  /** Loads this month and the last one from the ledger (a restart keeps the totals). */
+  /**
+   * Caps already crossed before the restart are not announced again: the caps as configured at
+   * open, noted when the meter first looks at its caps (`prime`).
+   */
+  private unprimed?: UsageConfig;
+
+  /**
+   * Loads this month and the last one from the ledger (a restart keeps the totals). Opening asks
+   * no time zone: the first date formatting loads ICU's zone data (tens of ms at a cold start),
+   * so the months are the UTC ones that could be this month or the last in any zone, and the
+   * dates are worked out on the first call or query.
+   */
   static async open(deps: UsageMeterDeps): Promise<UsageMeter> {
     const meter = new UsageMeter(deps);
     const now = deps.clock.now();
-    const thisMonth = monthKeyOf(dayKeyOf(now, meter.timeZone()));
-    const lastMonth = monthKeyOf(dayKeyOf(now - 31 * 86_400_000, meter.timeZone()));
-    await meter.ensureMonths([lastMonth, thisMonth]);
-    // Caps already crossed before the restart are not announced again.
-    for (const status of meter.limits()) if (status.state !== 'ok') meter.announced.add(meter.announceKey(status));
+    meter.unprimed = deps.config();
+    await meter.ensureMonths(monthKeysInAnyZone(now - 31 * 86_400_000, now));
     return meter;
   }
 
@@ -83,6 +98,7 @@ export class UsageMeter implements Disposable {
 
   /** Records one finished (or failed mid-way) call; returns the ledger line. */
   record(call: MeteredCall, tag: UsageTag): UsageRecord {
+    this.prime();
     const config = this.deps.config();
     const ts = this.deps.clock.now();
     const day = dayKeyOf(ts, this.timeZone());
@@ -111,21 +127,35 @@ export class UsageMeter implements Disposable {
 
   /** Every cap with what its current period has used. */
   limits(): UsageLimitStatus[] {
-    const config = this.deps.config();
-    const { day, resets } = this.currentPeriods();
-    return configuredLimits(config).map((limit) => {
+    return this.statusesUnder(this.deps.config());
+  }
+
+  private statusesUnder(config: UsageConfig): UsageLimitStatus[] {
+    const limits = configuredLimits(config);
+    // No cap, no dates: a meter without caps formats no date before its first record.
+    if (limits.length === 0) return [];
+    const { day, resets } = this.currentPeriods(config.timeZone ?? systemTimeZone());
+    return limits.map((limit) => {
       const period = limit.period === 'day' ? `d:${day}` : `m:${monthKeyOf(day)}`;
       const used = this.counters.get(`${period}|${scopeKeyOf(limit)}`) ?? { tokens: 0, costUsd: 0 };
       return statusOf(limit, used, config.warnAt, resets[limit.period]);
     });
   }
 
+  /** Notes the caps that were already crossed at open (once, before the first record or re-evaluation). */
+  private prime(): void {
+    const atOpen = this.unprimed;
+    if (!atOpen) return;
+    this.unprimed = undefined;
+    for (const status of this.statusesUnder(atOpen))
+      if (status.state !== 'ok') this.announced.add(this.announceKey(status));
+  }
+
   // Where today and this month end, worked out once a day: limits() runs before every call.
   private periods?: { zone: string; day: string; resets: { day: number; month: number } };
 
-  private currentPeriods(): { day: string; resets: { day: number; month: number } } {
+  private currentPeriods(zone: string): { day: string; resets: { day: number; month: number } } {
     const now = this.deps.clock.now();
-    const zone = this.timeZone();
     const day = dayKeyOf(now, zone);
     if (this.periods?.zone !== zone || this.periods.day !== day)
       this.periods = { zone, day, resets: { day: nextDayStart(now, zone), month: nextMonthStart(now, zone) } };
@@ -134,6 +164,7 @@ export class UsageMeter implements Disposable {
 
   /** Re-reads the caps (after a config change): newly crossed lines are announced. */
   reevaluate(): void {
+    this.prime();
     this.announceCrossings();
   }
 
