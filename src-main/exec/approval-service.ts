@@ -41,6 +41,11 @@ export interface ApprovalServiceDeps {
    * build a service that skips it.
    */
   screen: (command: string, cwd: string, stdin?: string) => Finding[];
+  /**
+   * Resolves once `screen` can run (the host's bash parser loads on the first command):
+   * `request` awaits it, and callers of the synchronous `refusal` / `screen` await `ready()`.
+   */
+  screenReady?: () => Promise<void> | undefined;
   /** Smart triage (createSmartTriage); used for requests with `smart: true`. */
   smartTriage?: (command: string, signal?: AbortSignal, reasons?: Reason[]) => Promise<SmartVerdict>;
   /**
@@ -151,12 +156,20 @@ export class ApprovalService implements ApprovalGate, Disposable {
     return this.resolved.get(id);
   }
 
+  /** Undefined once `refusal` and `screen` can run; until then, a promise to await before calling them. */
+  ready(): Promise<void> | undefined {
+    return this.deps.screenReady?.();
+  }
+
   /** `onPending` fires once the request waits for an answer (two-phase callers acknowledge then). */
   async request(
     input: ApprovalInput,
     signal?: AbortSignal,
     onPending?: (request: ApprovalRequest) => void,
   ): Promise<ApprovalResolution> {
+    // Only a parser still loading costs a tick: with one loaded, a request is published at once.
+    const loading = this.ready();
+    if (loading) await loading;
     const refused = this.refusal(input);
     if (refused) return refused;
     const screened = this.screen(input.command, input.cwd, input.stdin);

@@ -12,6 +12,53 @@ export interface BashParser {
    * memory, so it is freed as soon as `visit` returns and nodes must not escape.
    */
   withTree<T>(source: string, visit: (root: Node) => T): T;
+  /**
+   * A parser that loads on first use (lazyBashParser): a promise that resolves once it can parse,
+   * or undefined when it already can (so a loaded parser costs its callers no extra tick). Every
+   * async path that parses awaits it first. A parser loaded up front has none.
+   */
+  ready?(): Promise<void> | undefined;
+}
+
+/** A command reached the parser before its grammar loaded: refused, never passed unparsed. */
+export class BashParserNotReadyError extends Error {
+  constructor() {
+    super('the bash parser has not loaded yet; the command was not checked, so it is refused');
+    this.name = 'BashParserNotReadyError';
+  }
+}
+
+/**
+ * The bash parser for the host: nothing loads until the first `ready()` (the first command
+ * checked), so web-tree-sitter, its WASM and the grammar (~35 ms and ~10 MB at a cold start)
+ * stay off the path to Ready and out of the idle process. `withTree` before the load has
+ * finished throws BashParserNotReadyError: deny by default, never an unparsed pass.
+ */
+export function lazyBashParser(load: () => Promise<BashParser> = loadBashParser): BashParser & {
+  ready(): Promise<void> | undefined;
+} {
+  let loaded: BashParser | undefined;
+  let pending: Promise<void> | undefined;
+  return {
+    ready() {
+      if (loaded) return undefined;
+      pending ??= load().then(
+        (parser) => {
+          loaded = parser;
+        },
+        (error: unknown) => {
+          // The next command tries again (loadBashParser does not cache a failed load either).
+          pending = undefined;
+          throw error;
+        },
+      );
+      return pending;
+    },
+    withTree(source, visit) {
+      if (!loaded) throw new BashParserNotReadyError();
+      return loaded.withTree(source, visit);
+    },
+  };
 }
 
 let loading: Promise<BashParser> | undefined;

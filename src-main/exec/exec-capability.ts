@@ -10,7 +10,7 @@ import type { AnalysisSummary } from './analysis-types.js';
 import { summariseAnalysis } from './analysis-types.js';
 import { approvalsHistoryPath, createApprovalHistory } from './approval-history.js';
 import { type ApprovalEventSink, ApprovalService } from './approval-service.js';
-import { loadBashParser } from './bash-parser.js';
+import { lazyBashParser } from './bash-parser.js';
 import { buildChildEnv } from './child-env.js';
 import { createCommandChecker } from './command-checker.js';
 import { createCommandScreen, type ScreenPlace } from './command-screen.js';
@@ -53,7 +53,7 @@ export interface ExecCapability extends AsyncDisposable {
   permissions: PermissionStore;
   terminals: TerminalManager;
   tool: ToolDefinition<ExecRequest>;
-  /** For `exec.approval.request` over the wire. */
+  /** For `exec.approval.request` over the wire; after `approvals.ready()` (it parses). */
   describe(command: string, cwd: string): AnalysisSummary;
   /** The filtered environment for terminals. */
   terminalEnv(): Record<string, string>;
@@ -62,7 +62,9 @@ export interface ExecCapability extends AsyncDisposable {
 /** Builds the exec host, approvals and terminals from the composition root's dependencies. */
 export async function createExecCapability(deps: ExecCapabilityDeps): Promise<ExecCapability> {
   const shell = deps.shell ?? '/bin/bash';
-  const parser = await loadBashParser();
+  // Loads on the first command (ExecHost.execute, ApprovalService.request, terminal.open await
+  // it), not while composing: web-tree-sitter's WASM and the grammar are off the path to Ready.
+  const parser = lazyBashParser();
   const resolver = createPathResolver({
     path: deps.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
     isExecutable: createFsExecutableCheck({ accessSync, statSync }),
@@ -78,6 +80,7 @@ export async function createExecCapability(deps: ExecCapabilityDeps): Promise<Ex
   const approvals = new ApprovalService({
     clock: deps.clock,
     screen,
+    screenReady: parser.ready,
     permissions,
     events: deps.events,
     history: createApprovalHistory(approvalsHistoryPath(deps.paths.stateDir)),
@@ -116,7 +119,13 @@ export async function createExecCapability(deps: ExecCapabilityDeps): Promise<Ex
     clock: deps.clock,
     logger: deps.logger.child({ capability: 'exec' }),
   });
-  const terminals = new TerminalManager({ spawnPty: deps.spawnPty, events: deps.events, shell, screen });
+  const terminals = new TerminalManager({
+    spawnPty: deps.spawnPty,
+    events: deps.events,
+    shell,
+    screen,
+    screenReady: parser.ready,
+  });
   const checker = createCommandChecker(parser, resolver);
   return {
     host,

@@ -98,7 +98,10 @@ export class ExecHost {
     return { resolver: this.deps.resolver, cwd, home: this.deps.home };
   }
 
-  /** `stdin`: keys a PTY run types into the program; a shell reading them runs them. */
+  /**
+   * `stdin`: keys a PTY run types into the program; a shell reading them runs them.
+   * Parses: with a parser that loads on first use, only after its `ready()` (execute awaits it).
+   */
   check(agentId: string, command: string, cwd: string, stdin?: string): CheckResult {
     const { policy, relaxed } = this.effectivePolicy(agentId);
     const result = this.checker.check(command, policy, {
@@ -113,6 +116,8 @@ export class ExecHost {
   }
 
   async execute(request: ExecRequest, caller: ExecCaller): Promise<ExecOutcome> {
+    // The host's parser loads on the first command; `check` below cannot run before it has.
+    await this.deps.parser.ready?.();
     const config = this.deps.configFor(caller.agentId);
     const cwd = request.cwd
       ? isAbsolute(request.cwd)

@@ -51,7 +51,7 @@ export {
   answerApproveCommand,
   parseApproveCommand,
 } from './approve-command.js';
-export { type BashParser, loadBashParser } from './bash-parser.js';
+export { type BashParser, BashParserNotReadyError, lazyBashParser, loadBashParser } from './bash-parser.js';
 export { buildChildEnv } from './child-env.js';
 export { analyseCommand } from './command-analysis.js';
 export { type CheckResult, type CommandChecker, createCommandChecker, loadCommandChecker } from './command-checker.js';

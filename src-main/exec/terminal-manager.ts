@@ -34,6 +34,8 @@ export interface TerminalManagerDeps {
    * floor is refused, like every other path that runs a command string.
    */
   screen: (command: string, cwd: string) => Finding[];
+  /** Resolves once `screen` can run (the host's bash parser loads on the first command). */
+  screenReady?: () => Promise<void> | undefined;
 }
 
 interface Entry {
@@ -51,6 +53,11 @@ export class TerminalManager implements Disposable {
   private readonly terminals = new Map<string, Entry>();
 
   constructor(private readonly deps: TerminalManagerDeps) {}
+
+  /** Resolves once `open` can screen a command; the terminal.open method awaits it first. */
+  ready(): Promise<void> | undefined {
+    return this.deps.screenReady?.();
+  }
 
   open(options: TerminalOpenOptions): TerminalInfo {
     if (this.terminals.size >= (this.deps.maxTerminals ?? 16))

@@ -22,7 +22,7 @@ import type { HearthConfigService } from './hearth-config.js';
 export interface WiredExec extends AsyncDisposable {
   exec: ExecCapability;
   /** A command line's hard-floor findings: an MCP server's command line meets the same floor as exec's. */
-  floorReasons(commandLine: string): string[];
+  floorReasons(commandLine: string): Promise<string[]>;
 }
 
 /**
@@ -87,7 +87,9 @@ export async function wireExec(deps: {
       env: exec.terminalEnv,
     }),
   );
-  const floorReasons = (line: string) =>
-    exec.approvals.screen(line, deps.env.HOME ?? '/').floor.map((reason) => reason.detail);
+  const floorReasons = async (line: string) => {
+    await exec.approvals.ready();
+    return exec.approvals.screen(line, deps.env.HOME ?? '/').floor.map((reason) => reason.detail);
+  };
   return { exec, floorReasons, dispose: () => root.dispose() };
 }

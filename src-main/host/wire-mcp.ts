@@ -31,7 +31,7 @@ export async function wireMcp(deps: {
   secrets: McpSecretSource;
   approvals: ApprovalGate;
   /** The exec hard floor's reasons against a command line (`ApprovalService.screen`). */
-  floorReasons?(commandLine: string): string[];
+  floorReasons?(commandLine: string): string[] | Promise<string[]>;
   clock: Clock;
   log: Logger;
   env: Record<string, string | undefined>;

@@ -76,7 +76,7 @@ export interface McpConnectionDeps {
    * A server command is a program Hearth starts like any other: `rm -rf ~` under `mcp.servers`
    * is refused as it is from the exec tool or a terminal.
    */
-  refuseCommand?(commandLine: string): string[];
+  refuseCommand?(commandLine: string): string[] | Promise<string[]>;
   /** The tool list changed (`notifications/tools/list_changed`, or a restart listed different tools). */
   onToolsChanged(): void;
   /** Whether the server offers resources changed (its tools `resources_list` / `resource_read` come or go). */
@@ -517,7 +517,7 @@ export class McpConnection implements Disposable {
     const transport = transportOf(config);
     if (transport === 'stdio') {
       const line = [config.command!, ...config.args].map(shellWord).join(' ');
-      const refused = this.deps.refuseCommand?.(line) ?? [];
+      const refused = (await this.deps.refuseCommand?.(line)) ?? [];
       if (refused.length > 0) throw new Error(`refused to start \`${line}\`: ${refused.join('; ')}`);
       const env: Record<string, string> = {};
       for (const key of inheritedEnv) {

@@ -58,7 +58,7 @@ export interface McpHubDeps {
   baseEnv: Record<string, string | undefined>;
   clientVersion?: string;
   /** The exec hard floor for server command lines (`McpConnectionDeps.refuseCommand`). */
-  refuseCommand?(commandLine: string): string[];
+  refuseCommand?(commandLine: string): string[] | Promise<string[]>;
   /** The gateway's OAuth redirect endpoint (`…/mcp/oauth/callback`); without it, OAuth is off. */
   oauthRedirectUrl?(): string;
 }

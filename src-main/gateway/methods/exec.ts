@@ -25,6 +25,8 @@ export function registerExecMethods(router: MethodRouter, deps: ExecMethodsDeps)
       // becomes a request (the service would refuse it too; this answers with the codes).
       const agentId = params.agentId ?? 'main';
       const sessionKey = params.sessionKey ?? `wire:${call.caller.connId}`;
+      const loading = approvals.ready(); // the bash parser loads on the first command
+      if (loading) await loading;
       const refused = approvals.refusal({ agentId, sessionKey, command: params.command, cwd });
       if (refused)
         return {

@@ -29,8 +29,10 @@ export function registerTerminalMethods(router: MethodRouter, deps: TerminalMeth
   };
 
   store.add(
-    router.handle('terminal.open', (params) =>
-      guard(() =>
+    router.handle('terminal.open', async (params) => {
+      // A command is screened (the hard floor) by the bash parser, which loads on the first command.
+      if (params.command !== undefined) await deps.terminals.ready();
+      return guard(() =>
         deps.terminals.open({
           cwd: params.cwd ?? deps.workspaceDir(params.agentId ?? 'main'),
           env: deps.env(),
@@ -38,8 +40,8 @@ export function registerTerminalMethods(router: MethodRouter, deps: TerminalMeth
           ...(params.rows ? { rows: params.rows } : {}),
           ...(params.command !== undefined ? { command: params.command } : {}),
         }),
-      ),
-    ),
+      );
+    }),
   );
   store.add(
     router.handle('terminal.input', ({ terminalId, data }) =>
