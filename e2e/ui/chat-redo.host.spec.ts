@@ -182,9 +182,9 @@ test('regenerate: a new answer to the same message, the message not sent or show
   }
 });
 
-// Found by this spec (issue 22, open): after an answer that broke off midway, Retry drops the failed
-// answer but no second model request is ever made, so nothing answers. Kept as fixme until fixed.
-test.fixme('retry after a failed answer: answered again, the message not duplicated', async ({ page }) => {
+// Found by this spec (issue 22): the broken-off stream used to cool its only credential down, so
+// Retry waited ~30 s ("rate limited") before a second model request was made.
+test('retry after a failed answer: answered again, the message not duplicated', async ({ page }) => {
   const ui = new ControlUiPage(page);
   await ui.open(host.url, host.token, 'chat');
   await newChat(page, ui);

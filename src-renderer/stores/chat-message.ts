@@ -26,6 +26,8 @@ export interface ChatMessage {
   sendRefused?: boolean;
   /** The message has its transcript id (it came from chat.history), so a chat can be forked from it. */
   stored?: boolean;
+  /** The run waits before trying the model again (a cooling credential, a busy provider): why and how long. */
+  waiting?: { reason: string; waitMs: number };
 }
 
 /** Text of an OpenClaw-style content array (`[{type:'text', text}]`), as chat events carry it. */

@@ -270,18 +270,23 @@ export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { di
     };
   });
 
+  /** The assistant message a run streams into, made when the run's first event arrives. */
+  const runMessageIndex = (messages: ChatMessage[], runId: string): number => {
+    const at = messages.findIndex((m) => m.role === 'assistant' && m.runId === runId);
+    if (at >= 0) return at;
+    messages.push({ id: `run-${runId}`, role: 'assistant', text: '', status: 'streaming', runId });
+    return messages.length - 1;
+  };
+
   const onChat = (payload: ChatEvent) => {
     const { sessionKey, runId } = payload;
     if (!sessionKey || !runId) return;
     store.setState((s) => {
       const t = s.transcripts[sessionKey] ?? emptyTranscript;
       const messages = [...t.messages];
-      let at = messages.findIndex((m) => m.role === 'assistant' && m.runId === runId);
-      if (at < 0) {
-        messages.push({ id: `run-${runId}`, role: 'assistant', text: '', status: 'streaming', runId });
-        at = messages.length - 1;
-      }
-      const current = messages[at]!;
+      const at = runMessageIndex(messages, runId);
+      // Whatever the event, the run is no longer waiting to try again.
+      const { waiting: _waited, ...current } = messages[at]!;
       let next: ChatMessage;
       let activeRun: string | undefined;
       switch (payload.state) {
@@ -322,7 +327,24 @@ export function createChatStore(client: GatewayPort): StoreApi<ChatState> & { di
   };
 
   /** `agent` events with stream `tool` carry tool calls as they happen (RunEventPublisher). */
+  /** A run that waits before trying again says so in its answer, instead of a silent spinner for up to 30 s. */
+  const onWait = (sessionKey: string, runId: string, waiting: { reason: string; waitMs: number }) => {
+    store.setState((s) => {
+      const t = s.transcripts[sessionKey] ?? emptyTranscript;
+      const messages = [...t.messages];
+      const at = runMessageIndex(messages, runId);
+      messages[at] = { ...messages[at]!, waiting };
+      return { transcripts: { ...s.transcripts, [sessionKey]: { ...t, messages } } };
+    });
+  };
+
   const onAgent = (payload: AgentEvent) => {
+    if (payload.stream === 'lifecycle') {
+      const { data, sessionKey, runId } = payload;
+      if (data.phase === 'retry' && data.waitMs > 0 && sessionKey && runId)
+        onWait(sessionKey, runId, { reason: data.reason, waitMs: data.waitMs });
+      return;
+    }
     if (payload.stream !== 'tool') return;
     const { data, sessionKey } = payload;
     const { toolCallId } = data;

@@ -177,6 +177,45 @@ describe('runner: timeouts', () => {
   });
 });
 
+describe('runner: a stream that broke off', () => {
+  it('keeps the profile usable, so the next turn (a Retry) answers at once', async () => {
+    await auth.set({ id: 'a', provider: 'openai', type: 'api_key', secret: 'sk-a' });
+    server.script([
+      { type: 'die_midway', text: 'The capital of Peru is a city on the Pacific coast, Lima.' },
+      { type: 'text', text: 'Lima.' },
+    ]);
+    const broken = await runTurn(deps, request());
+    expect(broken.status).toBe('error');
+    expect(auth.stats('a')?.cooldownUntil).toBeUndefined();
+
+    const retried = await runTurn(deps, request());
+    expect(retried).toMatchObject({ status: 'ok', profileId: 'a' });
+    expect(retried.messages.at(-1)).toMatchObject({ kind: 'assistant', text: 'Lima.' });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('a new turn waiting for a cooling profile says why it cools down, not a guess', async () => {
+    await auth.set({ id: 'a', provider: 'openai', type: 'api_key', secret: 'sk-a' });
+    await auth.markFailure('a', 'overloaded');
+    const stop = new AbortController();
+    const retries: RunnerEvent[] = [];
+    const outcome = await runTurn(
+      { ...deps, maxWaitMs: 10 * 60_000 },
+      request({
+        signal: stop.signal,
+        onEvent: (event) => {
+          if (event.type !== 'retry') return;
+          retries.push(event);
+          stop.abort();
+        },
+      }),
+    );
+    expect(retries).toEqual([expect.objectContaining({ reason: 'overloaded', waitMs: expect.any(Number) })]);
+    expect(outcome.status).toBe('aborted');
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
 describe('runner: auth', () => {
   it('refreshes an oauth profile after a 401 and retries it', async () => {
     await auth.set({

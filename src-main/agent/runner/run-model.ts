@@ -85,7 +85,10 @@ export async function runModel(
       const waitMs = soonest === undefined ? undefined : soonest - deps.clock.now();
       if (waitMs !== undefined && waitMs <= maxWaitMs && waits === 0) {
         waits++;
-        request.onEvent({ type: 'retry', model: modelRef, reason: lastFailure?.reason ?? 'rate_limit', waitMs });
+        // The reason is the waited-for profile's own: in a new turn (a Retry) there is no last failure
+        // of this turn, and a guess would tell the person "rate limited" when it was not.
+        const reason = lastFailure?.reason ?? soonestCooldownReason(deps, ref) ?? 'unknown';
+        request.onEvent({ type: 'retry', model: modelRef, reason, waitMs });
         if (!(await sleep(deps, waitMs, request.signal))) continue;
         tried.clear();
         profile = pickProfile();
@@ -169,8 +172,10 @@ export async function runModel(
     });
 
     // Text already reached the user or a tool ran: retrying would repeat it, so the turn ends here.
+    // A stream that broke off (timeout) after output proved the credential works: cooling the profile
+    // down would make the person's Retry wait ~30 s for nothing, so only credential failures count.
     if (result.sideEffects) {
-      if (profile && profileReasons.has(failure.reason))
+      if (profile && profileReasons.has(failure.reason) && failure.reason !== 'timeout')
         await deps.auth.markFailure(profile.id, failure.reason, failure.retryAfterMs);
       return { ...failed(failure), messages: result.messages, profileId: profile?.id };
     }
@@ -254,6 +259,18 @@ export async function runModel(
 const profileReasons = new Set<FailoverReason>(['rate_limit', 'auth', 'auth_permanent', 'billing', 'timeout']);
 /** Failures of the provider itself: one backoff on the same profile, then fall back. */
 const backoffReasons = new Set<FailoverReason>(['overloaded', 'server_error', 'empty_response']);
+
+/** Why the profile whose cooldown ends first is cooling down, as its stats recorded it. */
+function soonestCooldownReason(deps: RunnerDeps, ref: ModelRef): FailoverReason | undefined {
+  const now = deps.clock.now();
+  let soonest: { until: number; reason: FailoverReason | undefined } | undefined;
+  for (const p of deps.auth.profilesFor(ref.provider)) {
+    const stats = deps.auth.stats(p.id);
+    const until = stats?.cooldownUntil ?? 0;
+    if (until > now && (!soonest || until < soonest.until)) soonest = { until, reason: stats?.cooldownReason };
+  }
+  return soonest?.reason;
+}
 
 function exhausted(deps: RunnerDeps, ref: ModelRef, last: FailoverError | undefined): FailoverError {
   const now = deps.clock.now();

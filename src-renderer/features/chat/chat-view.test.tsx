@@ -70,6 +70,21 @@ describe('ChatView', () => {
     expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
   });
 
+  it('says how long a run waits before trying again and why, until the answer starts', async () => {
+    app = startTestApp({ 'chat.send': () => ({ runId: 'r1', status: 'started' }) });
+    renderWithStores(app, <ChatView viewport={viewport} />);
+    await act(() => app.client.waitForConnected());
+    await act(() => app.stores.chat.getState().send(key, 'What is the capital of Peru?'));
+    const retry = { phase: 'retry', model: 'openai/gpt-4o', reason: 'overloaded', waitMs: 29_800 };
+    act(() =>
+      app.gateway.emit('agent', { runId: 'r1', sessionKey: key, seq: 1, ts: 1, stream: 'lifecycle', data: retry }),
+    );
+    expect(screen.getByText('Waiting 30 s before trying again: the provider is busy')).toBeTruthy();
+    act(() => app.gateway.emit('chat', { runId: 'r1', sessionKey: key, state: 'delta', message: text('Lima.') }));
+    expect(screen.queryByText(/Waiting 30 s/)).toBeNull();
+    expect(screen.getByText('Lima.')).toBeTruthy();
+  });
+
   it('stops a running answer with the Stop button', async () => {
     app = startTestApp({
       'chat.send': () => ({ runId: 'r1', status: 'started' }),

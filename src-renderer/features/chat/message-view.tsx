@@ -1,5 +1,7 @@
 import { memo, useState } from 'react';
 import { useT } from '../../app/stores-context.js';
+import type { MessageKey } from '../../i18n/en.js';
+import type { Translate } from '../../i18n/translate.js';
 import type { ChatMessage } from '../../stores/chat-message.js';
 import { Icon } from '../../ui/icons.js';
 import { AttachmentChip } from './attachment-chip.js';
@@ -183,6 +185,14 @@ export const MessageView = memo(function MessageView({
     <article className="msg msg-assistant" aria-label={t('chat.assistant')}>
       <div className="msg-body">
         {message.text && <Markdown text={message.text} />}
+        {message.status === 'streaming' && message.waiting && (
+          <p className="msg-waiting" role="status">
+            {t('chat.waiting', {
+              seconds: String(Math.ceil(message.waiting.waitMs / 1000)),
+              reason: waitReasonText(t, message.waiting.reason),
+            })}
+          </p>
+        )}
         {message.status === 'streaming' && (
           <span className="typing" role="status">
             <span className="sr-only">{t('chat.streaming')}</span>
@@ -203,3 +213,19 @@ export const MessageView = memo(function MessageView({
     </article>
   );
 });
+
+/** The failover reasons a wait can follow (src-main/providers/failover-error.ts), in the person's words. */
+const waitReasonKey: Record<string, MessageKey> = {
+  rate_limit: 'chat.why.rate_limit',
+  overloaded: 'chat.why.overloaded',
+  server_error: 'chat.why.server_error',
+  timeout: 'chat.why.timeout',
+  auth: 'chat.why.auth',
+  billing: 'chat.why.billing',
+  empty_response: 'chat.why.empty_response',
+};
+
+function waitReasonText(t: Translate, reason: string): string {
+  const key = Object.hasOwn(waitReasonKey, reason) ? waitReasonKey[reason] : undefined;
+  return key ? t(key) : t('chat.why.other', { reason });
+}
