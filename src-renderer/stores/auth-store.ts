@@ -23,6 +23,12 @@ export interface AuthProfile {
   fromConfig: boolean;
 }
 
+/** A profile's secret as the gateway keeps it, and the `providers.<id>` merge patch it goes with. */
+export interface ProfileCredential {
+  secret: string;
+  providerEntry?: Record<string, unknown>;
+}
+
 export interface AuthState {
   profiles: AuthProfile[];
   loading: boolean;
@@ -30,7 +36,18 @@ export interface AuthState {
   /** Set when secrets are not in the OS keychain (the gateway says why). */
   secretWarning?: string;
   refresh(): Promise<void>;
-  add(input: { provider: string; label: string; apiKey: string }): Promise<boolean>;
+  /**
+   * Adds a profile, or replaces the secret of the one with `id` (default: made from provider and name).
+   * `apiKey` is a single key; `credential` is a secret the gateway keeps in another shape (Bedrock's
+   * key pair as JSON) with the provider settings it works with, written to hearth.json first.
+   */
+  add(input: {
+    provider: string;
+    label: string;
+    id?: string;
+    apiKey?: string;
+    credential?: ProfileCredential;
+  }): Promise<boolean>;
   remove(id: string): Promise<void>;
   /** Probes keys (one, or all): the server answers from its last probe within the cooldown unless forced. */
   probe(id?: string, force?: boolean): Promise<void>;
@@ -198,19 +215,24 @@ export function createAuthStore(client: GatewayPort, now: () => number): StoreAp
         set({ error: 'Choose a provider for the new profile.' });
         return false;
       }
-      if (!input.apiKey.trim()) {
+      const secret = input.credential ? input.credential.secret : input.apiKey?.trim();
+      if (!secret) {
         set({ error: 'The API key is empty.' });
         return false;
       }
       const params: RequestParams<'auth.profiles.set'> = {
-        id: profileId(input.provider, input.label),
+        id: input.id ?? profileId(input.provider, input.label),
         provider: input.provider,
         type: 'api_key',
-        secret: input.apiKey.trim(),
+        secret,
       };
       if (input.label.trim()) params.label = input.label.trim();
       try {
+        // The settings first: a provider only hearth.json names must exist before a profile can be its.
+        const entry = input.credential?.providerEntry;
+        if (entry) await client.request('config.patch', { patch: { providers: { [input.provider]: entry } } });
         await client.request('auth.profiles.set', params);
+        set({ error: undefined });
         await get().refresh();
         return true;
       } catch (error) {

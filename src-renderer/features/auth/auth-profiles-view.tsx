@@ -1,13 +1,27 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useDomain, useStores, useT } from '../../app/stores-context.js';
 import type { AuthProfile } from '../../stores/auth-store.js';
+import { defaultAzureApiVersion } from '../../stores/provider-setup-store.js';
 import { formatDuration, formatTime, useNow } from '../../ui/use-now.js';
+import {
+  AzureCredentialFields,
+  BedrockCredentialFields,
+  type CredentialBinding,
+  CredentialInput,
+} from '../provider-credentials/credential-fields.js';
+import {
+  type CredentialForm,
+  type CredentialProblem,
+  type CredentialValues,
+  credentialFormOf,
+  credentialFromEntry,
+  credentialProblem,
+  savedCredential,
+} from '../provider-credentials/credential-rules.js';
 import './auth.css';
 import { ModelChain } from './model-chain.js';
 
-const providers = ['openai', 'anthropic', 'google', 'openrouter', 'ollama', 'azure', 'bedrock'];
-
-function ProfileRow({ profile, now }: { profile: AuthProfile; now: number }) {
+function ProfileRow({ profile, now, onReplace }: { profile: AuthProfile; now: number; onReplace(): void }) {
   const t = useT();
   const { auth } = useStores();
   const probing = useDomain('auth', (s) => s.probing.includes(profile.id));
@@ -54,6 +68,9 @@ function ProfileRow({ profile, now }: { profile: AuthProfile; now: number }) {
         >
           {t('auth.probe')}
         </button>
+        <button type="button" className="button small" onClick={onReplace}>
+          {t('auth.replace')}
+        </button>
         <button
           type="button"
           className="button ghost danger small"
@@ -66,27 +83,96 @@ function ProfileRow({ profile, now }: { profile: AuthProfile; now: number }) {
   );
 }
 
-function AddProfileForm() {
+/** The provider ids a key can be added for without configuring them first: a built-in kind of that name. */
+const builtinProviders = ['openai', 'openai-responses', 'anthropic', 'google', 'azure', 'bedrock'];
+
+function entryOf(providers: unknown, id: string): Record<string, unknown> | undefined {
+  const entry = providers && typeof providers === 'object' ? (providers as Record<string, unknown>)[id] : undefined;
+  return entry && typeof entry === 'object' ? (entry as Record<string, unknown>) : undefined;
+}
+
+/** What the form starts from: the provider's settings in hearth.json (an Azure one new: the dated api-version). */
+function prefillOf(form: CredentialForm, entry: Record<string, unknown> | undefined): CredentialValues {
+  const values = credentialFromEntry(entry);
+  return form === 'azure' && !entry ? { ...values, apiVersion: defaultAzureApiVersion } : values;
+}
+
+/**
+ * Adds a credential, or replaces the one of `replacing`. What is asked for follows the provider's
+ * kind: a key, Azure's resource and key, or Bedrock's region and key pair; it is checked here,
+ * naming the field, before anything is sent.
+ */
+function AddProfileForm({ replacing, onDone }: { replacing?: AuthProfile; onDone(): void }) {
   const t = useT();
   const { auth } = useStores();
-  const [provider, setProvider] = useState('openai');
+  const configured = useDomain('config', (s) => s.parsed.providers);
+  const [chosen, setChosen] = useState('openai');
   const [label, setLabel] = useState('');
-  const [apiKey, setApiKey] = useState('');
+  const [edited, setEdited] = useState<Partial<CredentialValues>>({});
+  const [problem, setProblem] = useState<CredentialProblem>();
+  const formRef = useRef<HTMLFormElement>(null);
+  const provider = replacing?.provider ?? chosen;
+  const entry = entryOf(configured, provider);
+  const form = credentialFormOf(typeof entry?.kind === 'string' ? entry.kind : provider);
+  const values: CredentialValues = { ...prefillOf(form, entry), ...edited };
+  const providers = [...new Set([...builtinProviders, ...Object.keys(configured ?? {})])];
+  const clear = () => {
+    setLabel('');
+    setEdited({});
+    setProblem(undefined);
+  };
+  // A Replace click brings the form to the person, ready for the new secret.
+  useEffect(() => {
+    if (!replacing) return;
+    setEdited({});
+    setProblem(undefined);
+    formRef.current?.querySelector<HTMLInputElement>('input:not([disabled])')?.focus();
+  }, [replacing]);
+  const binding: CredentialBinding = {
+    value: (field) => values[field],
+    edit: (field, value) => {
+      setEdited((before) => ({ ...before, [field]: value }));
+      setProblem(undefined);
+    },
+    invalidField: problem?.field,
+  };
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (await auth.getState().add({ provider, label, apiKey })) {
-      setLabel('');
-      setApiKey('');
+    const wrong = credentialProblem(form, values);
+    if (wrong) {
+      setProblem(wrong);
+      return;
+    }
+    const saved = savedCredential(form, values);
+    const name = replacing ? (replacing.label === replacing.id ? '' : replacing.label) : label;
+    const ok = await auth.getState().add({
+      provider,
+      label: name,
+      ...(replacing ? { id: replacing.id } : {}),
+      ...(form === 'key' ? { apiKey: saved.secret } : { credential: saved }),
+    });
+    if (ok) {
+      clear();
+      onDone();
     }
   };
   return (
-    <form className="card add-profile" onSubmit={submit} aria-labelledby="add-profile-title">
-      <h2 id="add-profile-title">{t('auth.add')}</h2>
-      <div className="add-profile-fields">
+    <form ref={formRef} className="card add-profile" onSubmit={submit} aria-labelledby="add-profile-title">
+      <h2 id="add-profile-title">{replacing ? t('auth.replaceTitle', { label: replacing.label }) : t('auth.add')}</h2>
+      <div className={form === 'key' ? 'add-profile-fields' : 'add-profile-fields no-key'}>
         <label className="field">
           <span>{t('auth.provider')}</span>
-          <select className="select" value={provider} onChange={(e) => setProvider(e.target.value)}>
-            {providers.map((p) => (
+          <select
+            className="select"
+            value={provider}
+            disabled={Boolean(replacing)}
+            onChange={(event) => {
+              setChosen(event.target.value);
+              setEdited({});
+              setProblem(undefined);
+            }}
+          >
+            {(providers.includes(provider) ? providers : [provider, ...providers]).map((p) => (
               <option key={p} value={p}>
                 {p}
               </option>
@@ -95,24 +181,41 @@ function AddProfileForm() {
         </label>
         <label className="field">
           <span>{t('auth.label')}</span>
-          <input className="input" value={label} onChange={(e) => setLabel(e.target.value)} />
-        </label>
-        <label className="field">
-          <span>{t('auth.apiKey')}</span>
           <input
             className="input"
-            type="password"
-            autoComplete="off"
-            value={apiKey}
-            onChange={(e) => setApiKey(e.target.value)}
+            value={replacing ? replacing.label : label}
+            disabled={Boolean(replacing)}
+            onChange={(e) => setLabel(e.target.value)}
           />
         </label>
+        {form === 'key' && <CredentialInput binding={binding} field="apiKey" label="auth.apiKey" secret />}
       </div>
+      {form === 'azure' && <AzureCredentialFields binding={binding} deployment={false} />}
+      {form === 'bedrock' && <BedrockCredentialFields binding={binding} />}
+      {problem && (
+        <p className="notice" role="alert">
+          {t(problem.message, problem.params)}
+        </p>
+      )}
       <div className="spread">
         <span className="faint">{t('auth.keyNote')}</span>
-        <button type="submit" className="button primary">
-          {t('common.add')}
-        </button>
+        <div className="row">
+          {replacing && (
+            <button
+              type="button"
+              className="button ghost"
+              onClick={() => {
+                clear();
+                onDone();
+              }}
+            >
+              {t('common.cancel')}
+            </button>
+          )}
+          <button type="submit" className="button primary">
+            {replacing ? t('auth.replace') : t('common.add')}
+          </button>
+        </div>
       </div>
     </form>
   );
@@ -133,6 +236,7 @@ export function AuthProfilesView() {
   const error = useDomain('auth', (s) => s.error);
   const secretWarning = useDomain('auth', (s) => s.secretWarning);
   const now = useNow(profiles.some((p) => p.status === 'cooldown'));
+  const [replacing, setReplacing] = useState<AuthProfile>();
   return (
     <div className="view-narrow stack">
       <header className="view-header">
@@ -149,11 +253,11 @@ export function AuthProfilesView() {
       ) : (
         <ol className="profiles" aria-label={t('auth.title')}>
           {profiles.map((profile) => (
-            <ProfileRow key={profile.id} profile={profile} now={now} />
+            <ProfileRow key={profile.id} profile={profile} now={now} onReplace={() => setReplacing(profile)} />
           ))}
         </ol>
       )}
-      <AddProfileForm />
+      <AddProfileForm replacing={replacing} onDone={() => setReplacing(undefined)} />
       <ModelChain />
     </div>
   );

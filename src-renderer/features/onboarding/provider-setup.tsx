@@ -1,7 +1,12 @@
 import type { FormEvent } from 'react';
 import type { ProviderProblem } from '../../../src-main/protocol/methods/providers.js';
 import { type MessageKey, useDomain, useStores, useT } from '../../app/stores-context.js';
-import { compatiblePresets, type SetupField, type SetupKind } from '../../stores/provider-setup-store.js';
+import { compatiblePresets, type SetupKind } from '../../stores/provider-setup-store.js';
+import {
+  AzureCredentialFields,
+  BedrockCredentialFields,
+  type CredentialBinding,
+} from '../provider-credentials/credential-fields.js';
 
 const kinds: readonly { kind: SetupKind; label: MessageKey }[] = [
   { kind: 'openai-compatible', label: 'setup.kind.compatible' },
@@ -14,81 +19,24 @@ const kinds: readonly { kind: SetupKind; label: MessageKey }[] = [
   { kind: 'ollama', label: 'setup.kind.ollama' },
 ];
 
-/** One text field of the draft; marked invalid when the server named it. */
-function DraftField(props: {
-  field: SetupField;
-  label: MessageKey;
-  placeholder?: string;
-  secret?: boolean;
-  wide?: boolean;
-  url?: boolean;
-}) {
-  const t = useT();
+/** The credential fields bound to the setup draft, marked invalid where the server named a field. */
+function useDraftBinding(): CredentialBinding {
   const { setup } = useStores();
-  const value = useDomain('setup', (s) => s.draft[props.field]);
-  const invalid = useDomain('setup', (s) => s.invalidField === props.field);
-  return (
-    <label className={props.wide ? 'field setup-wide' : 'field'}>
-      <span>{t(props.label)}</span>
-      <input
-        className="input"
-        type={props.secret ? 'password' : 'text'}
-        inputMode={props.url ? 'url' : undefined}
-        autoComplete="off"
-        spellCheck={false}
-        placeholder={props.placeholder}
-        aria-invalid={invalid || undefined}
-        value={value}
-        onChange={(event) => setup.getState().edit({ [props.field]: event.target.value })}
-      />
-    </label>
-  );
+  const draft = useDomain('setup', (s) => s.draft);
+  const invalidField = useDomain('setup', (s) => s.invalidField);
+  return {
+    value: (field) => draft[field],
+    edit: (field, value) => setup.getState().edit({ [field]: value }),
+    invalidField,
+  };
 }
 
-/** Azure OpenAI: where the resource is, which deployment, which api-version, and its key. */
 function AzureFields() {
-  const t = useT();
-  return (
-    <>
-      <div className="setup-fields">
-        <DraftField field="resourceName" label="setup.resourceName" placeholder="my-resource" />
-        <DraftField field="deployment" label="setup.deployment" placeholder="gpt-4o" />
-        <DraftField field="apiVersion" label="setup.apiVersion" placeholder="2024-10-21" />
-        <DraftField field="apiKey" label="setup.apiKey" secret />
-        <DraftField
-          field="baseURL"
-          label="setup.azureBaseURL"
-          placeholder="https://my-resource.openai.azure.com/openai"
-          wide
-          url
-        />
-      </div>
-      <p className="faint">{t('setup.azureNote')}</p>
-    </>
-  );
+  return <AzureCredentialFields binding={useDraftBinding()} deployment />;
 }
 
-/** Amazon Bedrock: the region and an IAM access key pair (plus a session token for temporary keys). */
 function BedrockFields() {
-  const t = useT();
-  return (
-    <>
-      <div className="setup-fields">
-        <DraftField field="region" label="setup.region" placeholder="us-east-1" />
-        <DraftField field="accessKeyId" label="setup.accessKeyId" placeholder="AKIA…" />
-        <DraftField field="secretAccessKey" label="setup.secretAccessKey" secret />
-        <DraftField field="sessionToken" label="setup.sessionToken" secret />
-        <DraftField
-          field="baseURL"
-          label="setup.endpointOptional"
-          placeholder="https://bedrock.us-east-1.amazonaws.com"
-          wide
-          url
-        />
-      </div>
-      <p className="faint">{t('setup.bedrockNote')}</p>
-    </>
-  );
+  return <BedrockCredentialFields binding={useDraftBinding()} />;
 }
 
 // What to try next, by why the test failed.
