@@ -13,15 +13,33 @@ export const openClawSessionIds = {
   dev: 'ff4b5290-6aea-48ec-8076-53a5581d0edc',
 };
 
+export interface OpenClawFixtureOptions {
+  /** A torn transcript line and a cron/jobs.json that is not JSON. */
+  malformed?: boolean;
+  /**
+   * Where the fixture's providers are served (a loopback fake: `FakeLlmServer.baseUrlFor`), for a
+   * test that uses what it imported. OpenClaw's own way is written: `models.providers.<id>.baseUrl`
+   * over the built-in anthropic and openrouter, and the custom deepseek's baseUrl. Unset, they are
+   * the real services' (what a person's config says), for tests that never send a request.
+   */
+  baseUrlFor?(kind: 'anthropic' | 'openai-compatible'): string;
+}
+
 /**
  * An ~/.openclaw in OpenClaw's real layout (docs/IMPORT.md lists the files): a JSON5
  * openclaw.json with two agents, a custom provider and bindings, the main and `dev` workspaces,
  * session transcripts with their sessions.json, auth-profiles.json with keys, .env, cron jobs and
- * exec approvals. `malformed` adds a torn transcript line and a cron/jobs.json that is not JSON.
+ * exec approvals.
  */
-export async function writeOpenClawFixture(root: string, options: { malformed?: boolean } = {}): Promise<void> {
+export async function writeOpenClawFixture(root: string, options: OpenClawFixtureOptions = {}): Promise<void> {
   const t0 = Date.parse('2026-05-07T09:00:00Z');
   const iso = (offsetS: number) => new Date(t0 + offsetS * 1000).toISOString();
+  const served = options.baseUrlFor;
+  const builtinOverrides = served
+    ? `
+      "anthropic": { "baseUrl": "${served('anthropic')}", "api": "anthropic-messages" },
+      "openrouter": { "baseUrl": "${served('openai-compatible')}", "api": "openai-completions" },`
+    : '';
   await writeTree(root, {
     'openclaw.json': `{
   // OpenClaw's config is JSON5: comments and trailing commas are allowed.
@@ -40,9 +58,9 @@ export async function writeOpenClawFixture(root: string, options: { malformed?: 
     { "agentId": "main", "match": { "channel": "telegram", "peer": { "kind": "dm", "id": "207" } } },
   ],
   "models": {
-    "providers": {
+    "providers": {${builtinOverrides}
       "deepseek": {
-        "baseUrl": "https://api.deepseek.com/v1",
+        "baseUrl": "${served ? served('openai-compatible') : 'https://api.deepseek.com/v1'}",
         "apiKey": "${openClawKeys.deepseekProvider}",
         "api": "openai-completions",
         "models": [{ "id": "deepseek-chat", "name": "DeepSeek Chat", "contextWindow": 64000, "maxTokens": 8192 }],
