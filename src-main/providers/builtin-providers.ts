@@ -1,13 +1,7 @@
-import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createAzure } from '@ai-sdk/azure';
-import { createGoogleGenerativeAI } from '@ai-sdk/google';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { createOllama } from 'ollama-ai-provider-v2';
 import type { Disposable } from '../base/disposable.js';
 import { DisposableStore } from '../base/disposable.js';
 import { builtinModelLimits } from './builtin-models.js';
+import { lazyLanguageModel, type ProviderSdk, providerSdk } from './lazy-language-model.js';
 import type {
   ModelProviderService,
   ProviderModelSettings,
@@ -16,6 +10,32 @@ import type {
 } from './provider-registry.js';
 
 // Every SDK gets its key explicitly: with no key it would read process.env, which a capability must not.
+// Each SDK is imported when a model of its kind is first called (lazy-language-model.ts); settings
+// and credentials are still checked synchronously, when the model is created.
+
+const openAiSdk = providerSdk('openai', '@ai-sdk/openai', () => import('@ai-sdk/openai'));
+const anthropicSdk = providerSdk('anthropic', '@ai-sdk/anthropic', () => import('@ai-sdk/anthropic'));
+const googleSdk = providerSdk('google', '@ai-sdk/google', () => import('@ai-sdk/google'));
+const bedrockSdk = providerSdk('bedrock', '@ai-sdk/amazon-bedrock', () => import('@ai-sdk/amazon-bedrock'));
+const ollamaSdk = providerSdk('ollama', 'ollama-ai-provider-v2', () => import('ollama-ai-provider-v2'));
+const azureSdk = providerSdk('azure', '@ai-sdk/azure', () => import('@ai-sdk/azure'));
+const openAiCompatibleSdk = providerSdk(
+  'openai-compatible',
+  '@ai-sdk/openai-compatible',
+  () => import('@ai-sdk/openai-compatible'),
+);
+
+/** The SDK each built-in provider kind loads on first use. */
+export const builtinProviderSdks: Readonly<Record<string, ProviderSdk<unknown>>> = {
+  openai: openAiSdk,
+  'openai-responses': openAiSdk,
+  anthropic: anthropicSdk,
+  google: googleSdk,
+  bedrock: bedrockSdk,
+  ollama: ollamaSdk,
+  azure: azureSdk,
+  'openai-compatible': openAiCompatibleSdk,
+};
 
 function requireKey(settings: ProviderModelSettings): string {
   const value = settings.credential?.value;
@@ -28,8 +48,16 @@ const openAi: ModelProviderService = {
   displayName: 'OpenAI',
   requiresCredential: true,
   knownModels: builtinModelLimits.openai,
-  createModel: (modelId, s) =>
-    createOpenAI({ apiKey: requireKey(s), baseURL: s.baseURL, headers: s.headers, fetch: s.fetch }).chat(modelId),
+  createModel(modelId, s) {
+    const apiKey = requireKey(s);
+    return lazyLanguageModel({
+      sdk: openAiSdk,
+      provider: 'openai.chat',
+      modelId,
+      create: ({ createOpenAI }) =>
+        createOpenAI({ apiKey, baseURL: s.baseURL, headers: s.headers, fetch: s.fetch }).chat(modelId),
+    });
+  },
 };
 
 const openAiResponses: ModelProviderService = {
@@ -38,8 +66,16 @@ const openAiResponses: ModelProviderService = {
   requiresCredential: true,
   knownModels: builtinModelLimits.openai,
   toolResultImages: true,
-  createModel: (modelId, s) =>
-    createOpenAI({ apiKey: requireKey(s), baseURL: s.baseURL, headers: s.headers, fetch: s.fetch }).responses(modelId),
+  createModel(modelId, s) {
+    const apiKey = requireKey(s);
+    return lazyLanguageModel({
+      sdk: openAiSdk,
+      provider: 'openai.responses',
+      modelId,
+      create: ({ createOpenAI }) =>
+        createOpenAI({ apiKey, baseURL: s.baseURL, headers: s.headers, fetch: s.fetch }).responses(modelId),
+    });
+  },
 };
 
 const anthropic: ModelProviderService = {
@@ -52,7 +88,13 @@ const anthropic: ModelProviderService = {
     const key = requireKey(s);
     // OAuth / session tokens go as a bearer token, API keys as x-api-key.
     const auth = s.credential?.kind === 'bearer' ? { authToken: key } : { apiKey: key };
-    return createAnthropic({ ...auth, baseURL: s.baseURL, headers: s.headers, fetch: s.fetch })(modelId);
+    return lazyLanguageModel({
+      sdk: anthropicSdk,
+      provider: 'anthropic.messages',
+      modelId,
+      create: ({ createAnthropic }) =>
+        createAnthropic({ ...auth, baseURL: s.baseURL, headers: s.headers, fetch: s.fetch })(modelId),
+    });
   },
 };
 
@@ -62,10 +104,16 @@ const google: ModelProviderService = {
   requiresCredential: true,
   knownModels: builtinModelLimits.google,
   toolResultImages: true,
-  createModel: (modelId, s) =>
-    createGoogleGenerativeAI({ apiKey: requireKey(s), baseURL: s.baseURL, headers: s.headers, fetch: s.fetch })(
+  createModel(modelId, s) {
+    const apiKey = requireKey(s);
+    return lazyLanguageModel({
+      sdk: googleSdk,
+      provider: 'google.generative-ai',
       modelId,
-    ),
+      create: ({ createGoogleGenerativeAI }) =>
+        createGoogleGenerativeAI({ apiKey, baseURL: s.baseURL, headers: s.headers, fetch: s.fetch })(modelId),
+    });
+  },
 };
 
 const bedrock: ModelProviderService = {
@@ -76,13 +124,18 @@ const bedrock: ModelProviderService = {
   toolResultImages: true,
   createModel(modelId, s) {
     const key = requireKey(s);
-    if (!s.region) throw new Error(`provider "${s.providerId}" (bedrock) needs "region" in its config`);
+    const region = s.region;
+    if (!region) throw new Error(`provider "${s.providerId}" (bedrock) needs "region" in its config`);
     // A secret holding JSON with accessKeyId/secretAccessKey is SigV4; anything else is a Bedrock API key.
     const sigV4 = parseSigV4(key);
     const auth = sigV4 ?? { apiKey: key };
-    return createAmazonBedrock({ ...auth, region: s.region, baseURL: s.baseURL, headers: s.headers, fetch: s.fetch })(
+    return lazyLanguageModel({
+      sdk: bedrockSdk,
+      provider: 'amazon-bedrock',
       modelId,
-    );
+      create: ({ createAmazonBedrock }) =>
+        createAmazonBedrock({ ...auth, region, baseURL: s.baseURL, headers: s.headers, fetch: s.fetch })(modelId),
+    });
   },
 };
 
@@ -90,7 +143,13 @@ const ollama: ModelProviderService = {
   kind: 'ollama',
   displayName: 'Ollama',
   requiresCredential: false,
-  createModel: (modelId, s) => createOllama({ baseURL: s.baseURL, headers: s.headers, fetch: s.fetch })(modelId),
+  createModel: (modelId, s) =>
+    lazyLanguageModel({
+      sdk: ollamaSdk,
+      provider: 'ollama.responses',
+      modelId,
+      create: ({ createOllama }) => createOllama({ baseURL: s.baseURL, headers: s.headers, fetch: s.fetch })(modelId),
+    }),
 };
 
 const azure: ModelProviderService = {
@@ -102,15 +161,22 @@ const azure: ModelProviderService = {
     if (!s.baseURL && !s.resourceName) {
       throw new Error(`provider "${s.providerId}" (azure) needs "resourceName" or "baseURL" in its config`);
     }
-    return createAzure({
-      apiKey: requireKey(s),
-      baseURL: s.baseURL,
-      resourceName: s.resourceName,
-      // A dated api-version lives on the deployments path; v1 takes the deployment in the body.
-      ...(s.apiVersion && s.apiVersion !== 'v1' ? { apiVersion: s.apiVersion, useDeploymentBasedUrls: true } : {}),
-      headers: s.headers,
-      fetch: s.fetch,
-    }).chat(modelId);
+    const apiKey = requireKey(s);
+    return lazyLanguageModel({
+      sdk: azureSdk,
+      provider: 'azure.chat',
+      modelId,
+      create: ({ createAzure }) =>
+        createAzure({
+          apiKey,
+          baseURL: s.baseURL,
+          resourceName: s.resourceName,
+          // A dated api-version lives on the deployments path; v1 takes the deployment in the body.
+          ...(s.apiVersion && s.apiVersion !== 'v1' ? { apiVersion: s.apiVersion, useDeploymentBasedUrls: true } : {}),
+          headers: s.headers,
+          fetch: s.fetch,
+        }).chat(modelId),
+    });
   },
 };
 
@@ -120,15 +186,23 @@ const openAiCompatible: ModelProviderService = {
   // LM Studio needs none; hosted ones do. A missing profile is reported by the auth layer.
   requiresCredential: false,
   createModel(modelId, s) {
-    if (!s.baseURL) throw new Error(`provider "${s.providerId}" (openai-compatible) needs "baseURL" in its config`);
-    return createOpenAICompatible({
-      name: s.providerId,
-      baseURL: s.baseURL,
-      apiKey: s.credential?.value,
-      headers: s.headers,
-      fetch: s.fetch,
-      includeUsage: true,
-    })(modelId);
+    const baseURL = s.baseURL;
+    if (!baseURL) throw new Error(`provider "${s.providerId}" (openai-compatible) needs "baseURL" in its config`);
+    return lazyLanguageModel({
+      sdk: openAiCompatibleSdk,
+      // The SDK names its chat model after the `name` given below.
+      provider: `${s.providerId}.chat`,
+      modelId,
+      create: ({ createOpenAICompatible }) =>
+        createOpenAICompatible({
+          name: s.providerId,
+          baseURL,
+          apiKey: s.credential?.value,
+          headers: s.headers,
+          fetch: s.fetch,
+          includeUsage: true,
+        })(modelId),
+    });
   },
 };
 
