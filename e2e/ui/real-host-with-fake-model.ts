@@ -26,15 +26,21 @@ export interface RealHostOptions {
  * The real composed host on a loopback port, its only fake a model server speaking the OpenAI
  * wire format: OpenAI configured as the default model with recall off (the specs assert on what
  * the person sees, not on memory), and a key saved through the gateway as the app itself saves it.
+ * Nothing leaves the machine: close() fails naming any non-loopback request the host tried.
  */
 export async function startRealHostWithFakeModel(options: RealHostOptions): Promise<RealHostWithFakeModel> {
   const llm = await startFakeLlmServer();
   const temp = await createTempHome(options.homePrefix);
   let host: TestHost | undefined;
   const close = async () => {
+    // The test host refused these already (loopback-fetch-guard.ts); a spec on the fake model
+    // has no reason to try, so trying fails the spec instead of passing quietly offline.
+    const refused = [...(host?.refusedRequests ?? [])];
     await host?.close();
     await llm.close();
     await temp.cleanup();
+    if (refused.length > 0)
+      throw new Error(`the host tried to leave loopback (tests stay on loopback): ${refused.join(', ')}`);
   };
   try {
     await writeFile(
