@@ -4,8 +4,8 @@ import type { AuthMethod, Role } from '../protocol/index.js';
 export interface CallerIdentity {
   connId: string;
   role: Role;
-  /** The grant in force (as sent in hello-ok.auth.scopes). */
-  scopes: string[];
+  /** The grant in force (as sent in hello-ok.auth.scopes); frozen, so checks may keep its expansion. */
+  scopes: readonly string[];
   clientId: string;
   clientMode: string;
   displayName?: string;

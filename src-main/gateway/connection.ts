@@ -206,7 +206,7 @@ export class Connection {
     this.identity = {
       connId: this.connId,
       role: result.identity.role,
-      scopes: result.identity.scopes,
+      scopes: Object.freeze([...result.identity.scopes]),
       clientId: client.id,
       clientMode: client.mode,
       displayName: client.displayName,

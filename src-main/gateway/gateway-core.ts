@@ -216,7 +216,7 @@ export class GatewayCore implements InProcessGateway, Disposable {
           platform: caller.platform,
           deviceId: caller.deviceId,
           roles: [caller.role],
-          scopes: caller.scopes,
+          scopes: [...caller.scopes],
           ip: caller.remoteAddress,
           text: caller.displayName,
         };

@@ -14,7 +14,7 @@ export function wirePluginMethods(
   for (const { name, method } of plugins.gatewayMethods()) {
     store.add(
       router.handleExtension(name, { scope: method.scope ?? 'operator.admin' }, (params, call) =>
-        method.handle(params, { connId: call.caller.connId, scopes: call.caller.scopes }),
+        method.handle(params, { connId: call.caller.connId, scopes: [...call.caller.scopes] }),
       ),
     );
   }

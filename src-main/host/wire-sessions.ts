@@ -33,7 +33,10 @@ export async function wireSessions(deps: {
   root.add({ dispose: () => store.flush() });
   let total = (await store.list({ limit: 1 })).totalCount;
   root.add(
-    store.onDidChange(() => {
+    // Only these change how many sessions there are; recounting lists every agent's index, which a
+    // turn's own updates (several per turn) must not pay for.
+    store.onDidChange(({ reason }) => {
+      if (reason !== 'created' && reason !== 'forked' && reason !== 'deleted') return;
       void store.list({ limit: 1 }).then((page) => {
         total = page.totalCount;
       });

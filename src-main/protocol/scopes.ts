@@ -20,8 +20,14 @@ export function isScope(value: string): value is Scope {
   return (operatorScopes as readonly string[]).includes(value);
 }
 
+// A connection's scopes are one frozen array for its life, and every event fanned out checks them:
+// the expansion of a frozen array is kept (one that can still change is expanded every time).
+const expandedByGrant = new WeakMap<readonly string[], ReadonlySet<Scope>>();
+
 /** admin ⇒ all; write ⇒ read, talk, sessions.*; read ⇒ sessions.read. */
-export function expandScopes(granted: readonly string[]): Set<Scope> {
+export function expandScopes(granted: readonly string[]): ReadonlySet<Scope> {
+  const known = expandedByGrant.get(granted);
+  if (known) return known;
   const out = new Set<Scope>();
   const add = (scope: Scope) => out.add(scope);
   for (const scope of granted) {
@@ -36,6 +42,7 @@ export function expandScopes(granted: readonly string[]): Set<Scope> {
     }
     if (scope === 'operator.read') add('operator.sessions.read');
   }
+  if (Object.isFrozen(granted)) expandedByGrant.set(granted, out);
   return out;
 }
 
