@@ -1,4 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   DEFAULT_BOOTSTRAP_MAX_CHARS,
@@ -41,14 +42,17 @@ export interface FileProbe {
 }
 
 export const nodeFileProbe: FileProbe = {
-  stat: (path) =>
-    stat(path).then(
-      (s) => ({ mtimeMs: s.mtimeMs, size: s.size }),
-      (error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
-        throw error;
-      },
-    ),
+  // Every turn stats each workspace file: a local stat takes microseconds, while the promise form's
+  // thread-pool round trip cost ~0.05 ms of CPU per file, the largest share of a warm turn's file work.
+  stat: async (path) => {
+    try {
+      const s = statSync(path, { throwIfNoEntry: false });
+      return s && { mtimeMs: s.mtimeMs, size: s.size };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+      throw error;
+    }
+  },
   readFile: (path) => readFile(path, 'utf8'),
 };
 
