@@ -147,6 +147,9 @@ export function composeMemory(deps: ComposeMemoryDeps): HostMemory {
     clock,
     log: log.child({ part: 'memory' }),
     onProgress: (agentId, progress) => core.bus.publish('memory.changed', { agentId, progress }),
+    // After every index run, whatever started it: views refresh, and whoever waits on the index
+    // (a test, a script) waits on this instead of polling.
+    onSynced: (agentId) => core.bus.publish('memory.changed', { agentId, reason: 'files' }),
     // Every step of a Dreaming run, whoever started it (the Dreams view shows the phases live).
     onDreamProgress: (agentId, scope, run) =>
       publishRun(agentId, scope.root ? scope.id.slice('user:'.length) : undefined, run),
@@ -229,7 +232,6 @@ export function composeMemory(deps: ComposeMemoryDeps): HostMemory {
             clock,
             sync: async () => {
               await (await service.engine(agentId)).sync();
-              core.bus.publish('memory.changed', { agentId, reason: 'files' });
             },
           }),
         );

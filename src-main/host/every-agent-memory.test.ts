@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ProductFixture, startProductFixture } from '../testing/product-fixture.js';
+import { indexRunAfter, searchOnceIndexed } from '../testing/search-once-indexed.js';
 
 // Several agents in one host: each has its own seeded workspace, its sessions read their own
 // workspace files, and each one's memory is indexed when a client connects and re-indexed on
@@ -103,20 +104,16 @@ describe('memory and workspace files for every agent', () => {
   });
 
   it('re-indexes a hand edit in another agent’s workspace and says so', async () => {
+    const from = product.socket.frames.length;
     await writeFile(
       join(product.home, 'workspace-work', 'memory', '2026-11-30.md'),
       '- The office plant is called Fernando.\n',
     );
-    const changed = await product.socket.next(
-      (f) =>
-        f.event === 'memory.changed' &&
-        (f.payload as { agentId?: string; reason?: string }).agentId === 'work' &&
-        (f.payload as { reason?: string }).reason === 'files',
-      15_000,
-    );
+    const changed = await indexRunAfter(product.socket, 'work', from);
     expect(changed.payload).toMatchObject({ agentId: 'work', reason: 'files' });
-    const found = await product.socket.request('memory.search', { agentId: 'work', query: 'office plant' });
-    expect(JSON.stringify(found.payload)).toContain('Fernando');
+    // An index run that began before the edit may be the one that said so: search until the next.
+    const found = await searchOnceIndexed(product.socket, { agentId: 'work', query: 'office plant' }, 'Fernando');
+    expect(JSON.stringify(found.payload)).toContain('memory/2026-11-30.md');
     const mainHits = await product.socket.request('memory.search', { query: 'office plant' });
     expect(JSON.stringify(mainHits.payload)).not.toContain('Fernando');
   });
@@ -137,16 +134,15 @@ describe('memory and workspace files for every agent', () => {
     expect(patched.ok).toBe(true);
     const soul = join(product.home, 'workspace-garden', 'SOUL.md');
     await eventually(() => fileExists(soul), 'the garden agent’s workspace was seeded');
+    const from = product.socket.frames.length;
     await writeFile(join(product.home, 'workspace-garden', 'memory', '2026-11-30.md'), '- Water the basil daily.\n');
-    const changed = await product.socket.next(
-      (f) =>
-        f.event === 'memory.changed' &&
-        (f.payload as { agentId?: string }).agentId === 'garden' &&
-        (f.payload as { reason?: string }).reason === 'files',
-      15_000,
-    );
+    const changed = await indexRunAfter(product.socket, 'garden', from);
     expect(changed.payload).toMatchObject({ agentId: 'garden' });
-    const found = await product.socket.request('memory.search', { agentId: 'garden', query: 'basil' });
-    expect(JSON.stringify(found.payload)).toContain('Water the basil daily');
+    const found = await searchOnceIndexed(
+      product.socket,
+      { agentId: 'garden', query: 'basil' },
+      'Water the basil daily',
+    );
+    expect(JSON.stringify(found.payload)).toContain('memory/2026-11-30.md');
   });
 });

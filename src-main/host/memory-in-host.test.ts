@@ -2,6 +2,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ProductFixture, startProductFixture } from '../testing/product-fixture.js';
+import { searchOnceIndexed } from '../testing/search-once-indexed.js';
 
 // Memory in the composed product: hand-written notes get indexed, the Control UI's search
 // finds them, active recall hands the model what it needs, and "remember …" is captured.
@@ -30,13 +31,8 @@ afterAll(async () => {
 });
 
 async function searchUntilFound(query: string): Promise<string> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const result = await socket.request('memory.search', { query });
-    const text = JSON.stringify(result.payload ?? result.error);
-    if (text.includes('teal')) return text;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error('the planted note was never found');
+  const result = await searchOnceIndexed(socket, { query }, 'teal');
+  return JSON.stringify(result.payload ?? result.error);
 }
 
 describe('memory through the gateway', () => {

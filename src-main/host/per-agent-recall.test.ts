@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plantRecalls } from '../testing/planted-recalls.js';
 import { type ProductFixture, startProductFixture } from '../testing/product-fixture.js';
+import { searchOnceIndexed } from '../testing/search-once-indexed.js';
 
 // Active recall is configured per agent: `agents.list[].memory.recall` changes the shared
 // `memory.recall` for one agent, and an edit applies from the next turn; model recall and each
@@ -31,11 +32,7 @@ beforeAll(async () => {
     },
   });
   for (const agentId of ['main', 'quiet']) {
-    for (let attempt = 0; attempt < 50; attempt++) {
-      const found = await product.socket.request('memory.search', { agentId, query: 'sailing boat Seabird' });
-      if (JSON.stringify(found.payload).includes('pier 7')) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await searchOnceIndexed(product.socket, { agentId, query: 'sailing boat Seabird' }, 'pier 7');
   }
 });
 afterAll(async () => {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatTurn } from '../testing/chat-turn.js';
 import { type ProductFixture, startProductFixture } from '../testing/product-fixture.js';
+import { searchOnceIndexed } from '../testing/search-once-indexed.js';
 
 // Two people talk to the same agent from their own chats. With memory.scope "per-user", what one
 // of them told it never reaches the other — not through recall, not through the memory tools.
@@ -43,11 +44,7 @@ async function ask(key: string, peerId: string, message: string): Promise<string
 describe('per-user memory in the running agent', () => {
   it('recalls the person’s own facts and never the other’s', async () => {
     // The index builds in the background (recall caches a miss for 15 s, so wait for it first).
-    for (let attempt = 0; attempt < 50; attempt++) {
-      const found = await product.socket.request('memory.search', { query: 'locker code', userId: 'telegram:alice' });
-      if (JSON.stringify(found.payload).includes('4417')) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await searchOnceIndexed(product.socket, { query: 'locker code', userId: 'telegram:alice' }, '4417');
     const alice = await ask('a-1', 'alice', 'what is my locker code?');
     expect(alice).toContain('4417');
     expect(alice).not.toContain('9031');

@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ProductFixture, startProductFixture } from '../testing/product-fixture.js';
+import { searchOnceIndexed } from '../testing/search-once-indexed.js';
 
 // The wiring of opt-in query rewrite (memory/query-rewrite.test.ts has its behaviour: the prompt,
 // the cache, the provider's counts, a failing model): one turn in which the agent's model rewrites
@@ -20,11 +21,7 @@ beforeAll(async () => {
       await writeFile(join(dir, '2026-11-28.md'), '- Door keypad code: 7741#\n');
     },
   });
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const found = await product.socket.request('memory.search', { query: 'door keypad' });
-    if (JSON.stringify(found.payload).includes('7741')) break;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await searchOnceIndexed(product.socket, { query: 'door keypad' }, '7741');
 });
 afterAll(async () => {
   await product?.close();

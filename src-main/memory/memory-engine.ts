@@ -63,6 +63,8 @@ export interface MemoryEngineDeps {
   clock: Clock;
   log: Logger;
   onProgress?(progress: IndexProgress): void;
+  /** An index run finished: what search finds now matches the files (on open, after an edit, a promotion). */
+  onSynced?(report: IndexReport): void;
   /** WordNet and CC-CEDICT for query expansion (default: the shipped ones, loaded on first search). */
   lexicons?: Lexicons;
   /** Off: the query is matched as written (the evaluation's BM25 baseline). */
@@ -159,6 +161,7 @@ export class MemoryEngine {
       })
       .then((report) => {
         this.lastSync = { at: this.deps.clock.now(), indexed: report.indexed, removed: report.removed };
+        this.deps.onSynced?.(report);
         return report;
       })
       .finally(() => {

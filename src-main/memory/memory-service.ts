@@ -45,6 +45,8 @@ export interface MemoryServiceDeps {
   /** Tonight's DREAMS.md entry for an agent, written by that agent's model (the plain summary when it fails). */
   writeDiary?(summary: DreamSummary, agentId: string): Promise<string>;
   onProgress?(agentId: string, progress: IndexProgress): void;
+  /** An agent's index run finished (every run: on open, after a hand edit, after promoting). */
+  onSynced?(agentId: string): void;
   /** Each step of a Dreaming run this process makes, for one agent's scope (the gateway's `dreams.changed`). */
   onDreamProgress?(agentId: string, scope: MemoryScope, run: DreamRunView): void;
   /**
@@ -94,6 +96,7 @@ export class MemoryService {
       clock,
       log: log.child({ agentId }),
       onProgress: (progress) => this.deps.onProgress?.(agentId, progress),
+      onSynced: () => this.deps.onSynced?.(agentId),
     });
     await engine.open();
     // Sync on open: hand edits made while Hearth was not running are picked up too.

@@ -115,7 +115,11 @@ export type AuthProfilesChangedEvent =
   | { reason: 'turn-ended'; runId: string }
   | { reason: 'probed'; ids: string[] };
 
-/** `memory.changed`: an index run's progress, the memory files changed, memory settings were applied, or a local model's install moved on. */
+/**
+ * `memory.changed`: an index run's progress; `files`: an index run finished, so search now matches
+ * the memory files (on open, after a hand edit, after promoting); memory settings were applied; or a
+ * local model's install moved on.
+ */
 export type MemoryChangedEvent =
   | { agentId: string; progress: { phase: 'index' | 'reembed'; done: number; total: number; path?: string } }
   | { agentId: string; reason: 'files' }
