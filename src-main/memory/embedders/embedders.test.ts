@@ -62,6 +62,12 @@ describe('embedders', () => {
     );
   });
 
+  it('provider: an unknown kind is refused when the embedder is made, before any SDK is loaded', () => {
+    expect(() =>
+      createProviderEmbedder({ provider: 'cohere' as never, model: 'embed-v4', baseUrl: 'http://127.0.0.1:9' }),
+    ).toThrow(/unknown embeddings provider: cohere/);
+  });
+
   it('an embedder change re-embeds every file in the background, with progress', async () => {
     const home = await mkdtemp(join(tmpdir(), 'hearth-reembed-'));
     const paths = createHearthPaths(home);

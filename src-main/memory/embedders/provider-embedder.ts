@@ -1,7 +1,4 @@
-import { createGoogleGenerativeAI } from '@ai-sdk/google';
-import { createOpenAI } from '@ai-sdk/openai';
 import { type EmbeddingModel, embedMany } from 'ai';
-import { createOllama } from 'ollama-ai-provider-v2';
 import { type Embedder, EmbedderError, l2Normalize } from './embedder.js';
 
 export interface ProviderEmbedderOptions {
@@ -22,7 +19,17 @@ export interface ProviderEmbedderOptions {
 /** Provider embeddings through the AI SDK: one request per batch, no silent retries. */
 export function createProviderEmbedder(options: ProviderEmbedderOptions): Embedder & { dimension: number } {
   if (!options.model.trim()) throw new EmbedderError('provider embedder needs a model name');
-  const model = resolveModel(options);
+  if (!providers.includes(options.provider))
+    throw new EmbedderError(`unknown embeddings provider: ${String(options.provider)}`);
+  // The SDK is imported on the first embed, not while the gateway composes (issue 23: ~535 KB of
+  // JS before Ready); a failed import is not kept, so the next embed tries again.
+  let model: Promise<EmbeddingModel> | undefined;
+  const modelOnce = () =>
+    (model ??= resolveModel(options).catch((error: unknown) => {
+      model = undefined;
+      const message = error instanceof Error ? error.message : String(error);
+      throw new EmbedderError(`${options.provider} embeddings: the SDK could not be loaded: ${message}`);
+    }));
   const batchSize = options.batchSize ?? 256;
   let dimension = options.dimension ?? 0;
   return {
@@ -31,12 +38,13 @@ export function createProviderEmbedder(options: ProviderEmbedderOptions): Embedd
       return dimension;
     },
     async embed(texts, signal) {
+      const resolved = await modelOnce();
       const out: Float32Array[] = [];
       for (let i = 0; i < texts.length; i += batchSize) {
         const values = texts.slice(i, i + batchSize);
         let result: { embeddings: number[][]; usage?: { tokens?: number } };
         try {
-          result = await embedMany({ model, values, maxRetries: 0, abortSignal: signal });
+          result = await embedMany({ model: resolved, values, maxRetries: 0, abortSignal: signal });
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
           throw new EmbedderError(`${options.provider} embeddings (${options.model}) failed: ${message}`);
@@ -56,16 +64,22 @@ export function createProviderEmbedder(options: ProviderEmbedderOptions): Embedd
   };
 }
 
-function resolveModel(options: ProviderEmbedderOptions): EmbeddingModel {
+const providers: readonly ProviderEmbedderOptions['provider'][] = ['openai', 'google', 'ollama'];
+
+async function resolveModel(options: ProviderEmbedderOptions): Promise<EmbeddingModel> {
   const common = { baseURL: options.baseUrl, fetch: options.fetch };
   switch (options.provider) {
-    case 'openai':
+    case 'openai': {
+      const { createOpenAI } = await import('@ai-sdk/openai');
       return createOpenAI({ ...common, apiKey: options.apiKey ?? 'missing-key' }).embedding(options.model);
-    case 'google':
+    }
+    case 'google': {
+      const { createGoogleGenerativeAI } = await import('@ai-sdk/google');
       return createGoogleGenerativeAI({ ...common, apiKey: options.apiKey ?? 'missing-key' }).embedding(options.model);
-    case 'ollama':
+    }
+    case 'ollama': {
+      const { createOllama } = await import('ollama-ai-provider-v2');
       return createOllama(common).embedding(options.model);
-    default:
-      throw new EmbedderError(`unknown embeddings provider: ${String(options.provider)}`);
+    }
   }
 }
