@@ -4,8 +4,9 @@ import type { ApprovalRequest } from '../exec/approval-types.js';
 import { createFakeDialog } from '../testing/app/fake-dialog.js';
 import { flush } from '../testing/app/fake-electron.js';
 import { createFakeClock } from '../testing/fake-clock.js';
-import { createNativeApprovalPrompter } from './approval-dialog.js';
+import { approvalDetail, createNativeApprovalPrompter } from './approval-dialog.js';
 import type { Notifier } from './notifications.js';
+import { shellWords } from './shell-words.js';
 
 function setup(options: { windowVisible?: boolean; mac?: boolean; macWindow?: boolean; focused?: boolean } = {}) {
   const clock = createFakeClock();
@@ -149,7 +150,7 @@ describe('native approval dialog', () => {
         alwaysScopes: ['exact', 'folder'],
         risk: {
           level: 'destructive',
-          because: [{ code: 'deletes-recursive', detail: 'it deletes recursively' }],
+          because: [{ code: 'deletes', detail: 'it deletes recursively' }],
           writes: ['build'],
           network: false,
         },
@@ -298,5 +299,25 @@ describe('native approval dialog', () => {
     expect([await first, await second]).toEqual(['deny', 'allow-once']);
     expect(counts).toEqual([1, 2, 1, 0]);
     counting.dispose();
+  });
+
+  it('words the reasons from their codes in the chosen language, each once; an unknown code keeps its detail', () => {
+    const { request } = setup();
+    const asked: ApprovalRequest = {
+      ...request,
+      reasons: [
+        { code: 'allowlist-miss', detail: 'rm (/usr/bin/rm) is not on the allowlist' },
+        { code: 'writes-outside', detail: 'rm deletes outside the workspace' },
+        { code: 'write-outside-workspace', detail: 'writes to /etc/hosts, outside the working folder' },
+        // A newer gateway's code (remote approvals read it as it comes).
+        { code: 'from-a-newer-gateway' as ApprovalRequest['reasons'][number]['code'], detail: 'something new' },
+      ],
+    };
+    const zh = approvalDetail(asked, shellWords('zh'));
+    expect(zh).toContain('需要批准的原因：\n• 该程序不在允许列表中\n• 它在工作区之外写入或删除\n• something new\n');
+    expect(zh).not.toContain('allowlist');
+    // English keeps the policy's own sentences: they name the program and the path.
+    const en = approvalDetail(asked, shellWords('en'));
+    expect(en).toContain('• rm (/usr/bin/rm) is not on the allowlist\n• rm deletes outside the workspace\n');
   });
 });

@@ -194,8 +194,8 @@ export function approvalDetail(
     words.folder(request.cwd),
     words.agent(request.agentId),
   ];
-  // The reasons are the policy's own sentences (English); the Control UI words them from their codes.
-  const why = [...(request.risk?.because ?? []), ...request.reasons].map((reason) => reason.detail);
+  // Worded from their codes in the person's language, as the Control UI's card does.
+  const why = words.reasons([...(request.risk?.because ?? []), ...request.reasons]);
   if (request.analysis.parseError) why.push(words.notUnderstood);
   if (why.length > 0) lines.push('', words.whyTitle, ...why.map((line) => `• ${line}`));
   const programs = request.analysis.commands.map((command) => command.name);

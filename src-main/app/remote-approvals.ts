@@ -2,7 +2,7 @@ import type { Disposable, Logger } from '../base/index.js';
 import type { ApprovalRequest } from '../exec/index.js';
 import type { GatewayClient } from '../protocol/client/gateway-client.js';
 import { readApprovalView } from '../protocol/client/read-approval-view.js';
-import type { ExecApprovalView } from '../protocol/index.js';
+import type { ExecApprovalView, ReceivedApprovalReason } from '../protocol/index.js';
 import type { NativeApprovalPrompter } from './approval-dialog.js';
 
 /** The part of the shell's gateway client this needs. */
@@ -75,8 +75,12 @@ export function promptRemoteApprovals(deps: {
   };
 }
 
-/** The wire view as the box reads a request: the analysis read field by field, never trusted as is. */
-export function approvalRequestOf(view: ExecApprovalView): ApprovalRequest {
+/**
+ * The wire view as the box reads a request: the analysis read field by field, never trusted as is.
+ * The other gateway's reason codes are taken as they come: one this build has no words for is
+ * shown by its detail (the box's words check each code with isApprovalReasonCode).
+ */
+export function approvalRequestOf(view: ExecApprovalView<ReceivedApprovalReason>): ApprovalRequest {
   const analysis = (view.analysis ?? {}) as { commands?: unknown; parseError?: unknown };
   const commands = Array.isArray(analysis.commands)
     ? analysis.commands.flatMap((command: unknown) => {

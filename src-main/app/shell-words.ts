@@ -1,4 +1,5 @@
-import type { AlwaysScope } from '../exec/index.js';
+import { type AlwaysScope, reasonSentences } from '../exec/index.js';
+import type { ReceivedApprovalReason } from '../protocol/index.js';
 
 /**
  * What the desktop shell itself says (the native approval box, its notifications, the tray) in
@@ -33,6 +34,8 @@ export interface ShellWords {
   folder(cwd: string): string;
   agent(agentId: string): string;
   whyTitle: string;
+  /** Why a request asks, one line each: translated by code (English keeps the policy's detail). */
+  reasons(reasons: readonly ReceivedApprovalReason[]): string[];
   notUnderstood: string;
   programs(names: string): string;
   alwaysAddsRuleList: string;
@@ -75,6 +78,7 @@ const en: ShellWords = {
   folder: (cwd) => `Folder: ${cwd}`,
   agent: (agentId) => `Agent: ${agentId}`,
   whyTitle: 'Why it needs approval:',
+  reasons: (reasons) => reasonSentences(reasons, 'en'),
   notUnderstood: 'the command could not be fully understood',
   programs: (names) => `Programs: ${names}`,
   alwaysAddsRuleList: '"Always allow" adds a rule to the agent\'s allowlist:',
@@ -114,6 +118,7 @@ const zh: ShellWords = {
   folder: (cwd) => `文件夹：${cwd}`,
   agent: (agentId) => `智能体：${agentId}`,
   whyTitle: '需要批准的原因：',
+  reasons: (reasons) => reasonSentences(reasons, 'zh'),
   notUnderstood: '无法完全理解这条命令',
   programs: (names) => `程序：${names}`,
   alwaysAddsRuleList: '“始终允许”会在智能体的允许列表中添加一条规则：',

@@ -1,5 +1,5 @@
-import type { AlwaysScope, ApprovalRequest } from '../exec/index.js';
-import { SCOPE_SHORT, scopeSentence } from '../exec/index.js';
+import type { AlwaysScope, ApprovalRequest, Reason } from '../exec/index.js';
+import { reasonSentences, SCOPE_SHORT, scopeSentence } from '../exec/index.js';
 
 /** The language Hearth writes its own channel messages in: `ui.language` in hearth.json (Settings → Language). */
 export type ChannelLanguage = 'en' | 'zh';
@@ -22,6 +22,8 @@ export interface ApprovalWords {
   scopeSentence(scope: AlwaysScope, request: Pick<ApprovalRequest, 'cwd'>): string;
   done: { once: string; session: string; always: string; deny: string };
   destructive(because: string): string;
+  /** The reasons joined into one line: translated by code (English keeps the policy's detail). */
+  reasons(reasons: readonly Reason[]): string;
   needed(code: string, onBehalfOf?: string): string;
   why(text: string): string;
   cwd(path: string): string;
@@ -54,6 +56,7 @@ const en: ApprovalWords = {
     deny: '❌ Denied',
   },
   destructive: (because) => `⚠️ Destructive, cannot be undone: ${because}`,
+  reasons: (reasons) => reasonSentences(reasons, 'en').join('; '),
   needed: (code, onBehalfOf) =>
     `Approval needed (${code})${onBehalfOf ? ` for ${onBehalfOf}` : ''}: the assistant wants to run`,
   why: (text) => `Why: ${text}`,
@@ -108,6 +111,7 @@ const zh: ApprovalWords = {
     deny: '❌ 已拒绝',
   },
   destructive: (because) => `⚠️ 破坏性操作，无法撤销：${because}`,
+  reasons: (reasons) => reasonSentences(reasons, 'zh').join('；'),
   needed: (code, onBehalfOf) => `需要批准（${code}）${onBehalfOf ? `，来自 ${onBehalfOf}` : ''}：助手想要运行`,
   why: (text) => `原因：${text}`,
   cwd: (path) => `位置：${path}`,

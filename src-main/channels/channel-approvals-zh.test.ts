@@ -93,6 +93,8 @@ describe('approval prompts in Chinese: Telegram', () => {
     expect(prompt.keyboard!.flat().map((b) => b.text)).toEqual(ZH_BUTTONS);
     expect(prompt.text).toMatch(/^需要批准（[A-Z2-9]{6}）：助手想要运行\nwc -c HEARTBEAT\.md\n/);
     expect(prompt.text).toMatch(/\n位置：/);
+    // The reasons are worded from their codes, not the policy's English details.
+    expect(prompt.text).toContain('\n原因：该程序不在允许列表中\n');
     expect(prompt.text).toMatch(/始终允许：仅在此文件夹：这条完全相同的命令，仅在 .* 及其子文件夹中/);
     expect(await press(prompt, FRIEND, '允许一次')).toBe('只有所有者可以回复此批准。');
     expect(await press(prompt, OWNER, '允许一次')).toBe('✅ 已允许一次');

@@ -196,7 +196,8 @@ export class ChannelApprovals implements ApprovalPrompter {
     if (!place || signal.aborted) return undefined;
     const code = this.newCode();
     const words = APPROVAL_WORDS[this.deps.language?.() ?? 'en'];
-    const why = request.reasons.map((reason) => reason.detail).join('; ');
+    // Worded from their codes in the channel's language (the details are the policy's English).
+    const why = words.reasons(request.reasons);
     const offers = offersFor(request, words);
     const scoped = offers.flatMap((offer) =>
       offer.scope && offer.word !== 'always'
@@ -204,9 +205,7 @@ export class ChannelApprovals implements ApprovalPrompter {
         : [],
     );
     const text = [
-      ...(isDestructive(request)
-        ? [words.destructive((request.risk?.because ?? []).map((b) => b.detail).join('; '))]
-        : []),
+      ...(isDestructive(request) ? [words.destructive(words.reasons(request.risk?.because ?? []))] : []),
       words.needed(code, place.onBehalfOf),
       request.command,
       ...(why ? [words.why(why)] : []),

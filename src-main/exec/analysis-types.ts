@@ -1,10 +1,11 @@
+import type { ApprovalReason } from '../protocol/index.js';
 import type { ShellWord } from './shell-words.js';
 
-/** Why a command was denied or missed; `code` is stable, `detail` is for people. */
-export interface Reason {
-  code: string;
-  detail: string;
-}
+/**
+ * Why a command was denied or missed; `code` is one of the protocol's approval reason codes (each
+ * surface translates it), `detail` is English for the log and the tooltip.
+ */
+export type Reason = ApprovalReason;
 
 /**
  * `deny`: the hard floor, no policy overrides it. `person`: only a person may let it

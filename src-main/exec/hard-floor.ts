@@ -56,12 +56,12 @@ export function isBlockDevice(path: string): boolean {
   return blockDevicePattern.test(path.replace(/\/+/g, '/'));
 }
 
-function deny(code: string, detail: string): Finding {
+function deny(code: Finding['code'], detail: string): Finding {
   return { code, detail, severity: 'deny' };
 }
 
 /** A destructive command whose target only shows at run time: a person decides. */
-function cannotTell(code: string, detail: string): Finding {
+function cannotTell(code: Finding['code'], detail: string): Finding {
   return { code: 'floor-unknown', detail: `cannot tell whether ${detail} (${code})`, severity: 'person' };
 }
 
@@ -308,7 +308,7 @@ function ddFindings(command: FloorCommand): Finding[] {
 
 function deviceFindings(
   command: FloorCommand,
-  code: string,
+  code: Finding['code'],
   isDevice: (value: string) => boolean,
   what: string,
 ): Finding[] {

@@ -24,6 +24,7 @@ export {
   approvalsHistoryPath,
   createApprovalHistory,
 } from './approval-history.js';
+export { type ReasonLanguage, reasonSentence, reasonSentences } from './approval-reason-words.js';
 export {
   type ApprovalEventSink,
   ApprovalService,

@@ -244,7 +244,7 @@ function knownWord(item: WordItem, variables: ReadonlyMap<string, string>): Shel
   return text === word.text ? word : { ...word, text };
 }
 
-function miss(code: string, detail: string): Finding {
+function miss(code: Finding['code'], detail: string): Finding {
   return { code, detail, severity: 'miss' };
 }
 

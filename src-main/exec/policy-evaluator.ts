@@ -70,7 +70,7 @@ export function evaluatePolicy(analysis: CommandAnalysis, policy: ExecPolicy, op
       : { decision: 'ask', reasons };
   }
   if (policy.security === 'full' && !analysis.parseError) {
-    const reason = { code: 'security-full', detail: 'this agent may run any command' };
+    const reason: Reason = { code: 'security-full', detail: 'this agent may run any command' };
     return policy.ask === 'always'
       ? { decision: 'ask', reasons: [{ code: 'ask-always', detail: 'every command is confirmed' }, reason] }
       : { decision: 'allow', reasons: [reason] };
@@ -174,6 +174,6 @@ export function isWithin(cwd: string, folder: string): boolean {
   return from === '' || (!from.startsWith('..') && !isAbsolute(from));
 }
 
-function miss(code: string, detail: string): MatchResult {
+function miss(code: Reason['code'], detail: string): MatchResult {
   return { miss: { code, detail } };
 }

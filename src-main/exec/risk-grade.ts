@@ -87,7 +87,7 @@ export function gradeRisk(analysis: AnalysisSummary, context: ProgramContext): R
   const writes: string[] = [];
   let network = false;
   let level: RiskLevel = 'safe';
-  const raise = (to: RiskLevel, code: string, detail: string) => {
+  const raise = (to: RiskLevel, code: Reason['code'], detail: string) => {
     if (to === 'destructive' || (to === 'caution' && level === 'safe')) level = to;
     if (!because.some((reason) => reason.code === code && reason.detail === detail)) because.push({ code, detail });
   };
@@ -170,7 +170,7 @@ export function gradeRisk(analysis: AnalysisSummary, context: ProgramContext): R
   return { level, because, writes: [...new Set(writes)], network };
 }
 
-function gradeGit(args: readonly string[], raise: (to: RiskLevel, code: string, detail: string) => void): void {
+function gradeGit(args: readonly string[], raise: (to: RiskLevel, code: Reason['code'], detail: string) => void): void {
   const sub = args.find((arg) => !arg.startsWith('-'));
   const after = sub ? args.slice(args.indexOf(sub) + 1) : [];
   if (

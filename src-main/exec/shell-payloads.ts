@@ -93,6 +93,6 @@ export function lookAtStdin(sink: InvocationSink, context: InvocationContext, ba
   if (isShell) sink.analyseSource(output.text, context.depth + 1, [...context.via, base]);
 }
 
-function miss(code: string, detail: string): Finding {
+function miss(code: Finding['code'], detail: string): Finding {
   return { code, detail, severity: 'miss' };
 }

@@ -101,7 +101,14 @@ export {
   methodTable,
 } from './method-table.js';
 export { type MethodSpec, method } from './methods/define.js';
-export type { ExecApprovalView } from './methods/exec.js';
+export {
+  type ApprovalReason,
+  type ApprovalReasonCode,
+  approvalReasonCodes,
+  type ExecApprovalView,
+  isApprovalReasonCode,
+  type ReceivedApprovalReason,
+} from './methods/exec.js';
 export {
   expandScopes,
   fullOperatorScopes,

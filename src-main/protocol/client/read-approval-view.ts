@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ApprovalDecisionName } from '../events.js';
-import type { AllowlistEntryView, AlwaysScopeName, ExecApprovalView } from '../methods/exec.js';
+import type { AllowlistEntryView, AlwaysScopeName, ExecApprovalView, ReceivedApprovalReason } from '../methods/exec.js';
 
 // A client shows approvals from whichever gateway it is connected to: this one sends every field
 // of ExecApprovalView; an older Hearth left some out; an OpenClaw-style one sends only PROTOCOL.md
@@ -102,7 +102,7 @@ const received = z.object({
  * top-level fields filled from the §7 `request` where only it has them; `undefined` when it names
  * no id or no command.
  */
-export function readApprovalView(value: unknown): ExecApprovalView | undefined {
+export function readApprovalView(value: unknown): ExecApprovalView<ReceivedApprovalReason> | undefined {
   const parsed = received.safeParse(value);
   if (!parsed.success) return undefined;
   const { request, ...row } = parsed.data;

@@ -18,16 +18,109 @@ export interface AllowlistEntryView {
   cwdWithin?: string;
 }
 
+/**
+ * Why an approval asks, grades or refuses a request: every code main emits on a reason
+ * (`{ code, detail }`). The code is what each surface translates; `detail` is English for the
+ * log and the tooltip. A code added here without words on a surface that shows reasons to a
+ * person breaks that surface's build (the Control UI's `Record<ApprovalReasonCode, …>`).
+ */
+export const approvalReasonCodes = [
+  // The exec policy (policy-evaluator.ts): why it asks or refuses, what it matched.
+  'security-deny',
+  'security-full',
+  'ask-off',
+  'ask-always',
+  'no-command',
+  'safe-builtin',
+  'allowlisted',
+  'allowlist-miss',
+  'arguments-miss',
+  'path-spelled',
+  'dynamic-command',
+  'env-prefix',
+  'risky-arguments',
+  // The command analysis' findings (command-analysis.ts, invocation-rules.ts, shell-payloads.ts…).
+  'obfuscation',
+  'shell-payload',
+  'shell-stdin',
+  'interpreter-stdin',
+  'interpreter-payload',
+  'parse-error',
+  'nesting-too-deep',
+  'function-definition',
+  'sensitive-assignment',
+  'cwd-changed',
+  'write-outside-workspace',
+  'sensitive-read',
+  'floor-unknown',
+  // The hard floor (hard-floor.ts): refused whatever the policy says.
+  'recursive-delete-root',
+  'recursive-chmod-root',
+  'move-root',
+  'format-disk',
+  'overwrite-disk',
+  'fork-bomb',
+  // The risk grade (risk-grade.ts): how much harm a command can do.
+  'privilege',
+  'irreversible',
+  'runs-download',
+  'writes-outside',
+  'moves-files',
+  'deletes',
+  'recursive-permissions',
+  'rewrites-remote',
+  'discards-work',
+  'publishes',
+  'runs-code',
+  'network',
+  'writes-files',
+  // Who else asks: exec.approval.request, the sandbox, MCP and CLI-backend tools, file and browser tools.
+  'wire-request',
+  'sandbox-relaxed',
+  'approval-denied',
+  'mcp-write',
+  'mcp-destructive',
+  'cli-permission',
+  'outside-workspace',
+  'browser-action',
+] as const;
+export type ApprovalReasonCode = (typeof approvalReasonCodes)[number];
+
+/** One reason: the stable code, and an English detail naming the program, path or tool. */
+export interface ApprovalReason {
+  code: ApprovalReasonCode;
+  detail: string;
+}
+
+/**
+ * A reason as a client reads it off the wire: another gateway (a newer Hearth, an older one, an
+ * OpenClaw-style one) may send a code this build has no words for; its `detail` is then shown.
+ */
+export interface ReceivedApprovalReason {
+  code: string;
+  detail: string;
+}
+
+const reasonCodeSet: ReadonlySet<string> = new Set(approvalReasonCodes);
+
+/** A code this build has words for (every surface that translates reasons narrows with this). */
+export function isApprovalReasonCode(code: string): code is ApprovalReasonCode {
+  return reasonCodeSet.has(code);
+}
+
 /** The risk grade of an exec request, as every approval surface shows it. */
-export interface ExecRiskView {
+export interface ExecRiskView<Reason = ApprovalReason> {
   level: 'safe' | 'caution' | 'destructive';
-  because: { code: string; detail: string }[];
+  because: Reason[];
   writes: string[];
   network: boolean;
 }
 
-/** A pending request as `exec.approval.list`/`get` show it (the `exec.approval.requested` payload). */
-export interface ExecApprovalView {
+/**
+ * A pending request as `exec.approval.list`/`get` show it (the `exec.approval.requested` payload).
+ * This gateway sends `ApprovalReason`s; a client reading any gateway's gets `ReceivedApprovalReason`s.
+ */
+export interface ExecApprovalView<Reason = ApprovalReason> {
   id: string;
   agentId: string;
   sessionKey: string;
@@ -35,7 +128,7 @@ export interface ExecApprovalView {
   cwd: string;
   host?: string;
   analysis: unknown;
-  reasons: { code: string; detail: string }[];
+  reasons: Reason[];
   allowedDecisions: ('allow-once' | 'allow-always' | 'deny')[];
   createdAtMs: number;
   expiresAtMs: number;
@@ -59,7 +152,7 @@ export interface ExecApprovalView {
    * Exec: how much harm the command can do (`destructive`: Deny first, "always" only for these
    * exact arguments), the reasons, the files it writes and whether it uses the network.
    */
-  risk?: ExecRiskView;
+  risk?: ExecRiskView<Reason>;
   /** PROTOCOL.md §7 shape. */
   request: { command: string; cwd: string; host: string; allowedDecisions: string[] };
 }
@@ -72,7 +165,7 @@ export interface ExecApprovalRequestResult {
   expiresAtMs: number;
   resolvedBy?: string;
   /** `resolvedBy: hard-floor`: the floor findings (code, detail); no request was created. */
-  reasons?: { code: string; detail: string }[];
+  reasons?: ApprovalReason[];
 }
 
 export interface ExecApprovalGetResult extends ExecApprovalView {

@@ -1,9 +1,10 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { approvalReasonCodes } from '../../../src-main/protocol/methods/exec.js';
 import { createTranslate } from '../../i18n/translate.js';
 import { renderWithStores, startTestApp, type TestApp } from '../../testing/render-app.js';
 import { ToolCallView } from '../chat/tool-call-view.js';
-import { reasonLines, reasonText } from './approval-words.js';
+import { reasonKey, reasonLines, reasonText } from './approval-words.js';
 import { ApprovalsView } from './approvals-view.js';
 
 let app: TestApp;
@@ -65,6 +66,19 @@ describe('reason words', () => {
     expect(reasonText(zh, { code: 'new-in-a-later-gateway', detail: 'something new' })).toBe('something new');
     // A code that happens to be an Object.prototype name is still unknown, not a crash.
     expect(reasonText(zh, { code: 'toString', detail: 'odd code' })).toBe('odd code');
+  });
+
+  // The table is Record<ApprovalReasonCode, MessageKey>, so a code without a key does not build;
+  // this checks what the type cannot: that each key has real words in both languages.
+  it('has English and Chinese words for every code main emits', () => {
+    const missing: string[] = [];
+    for (const code of approvalReasonCodes) {
+      const english = reasonText(en, { code, detail: '' });
+      const chinese = reasonText(zh, { code, detail: '' });
+      if (!english.trim() || !chinese.trim() || chinese === english || chinese === reasonKey[code]) missing.push(code);
+    }
+    expect(missing).toEqual([]);
+    expect(Object.keys(reasonKey).sort()).toEqual([...approvalReasonCodes].sort());
   });
 
   it('says each sentence once and keeps every detail for the tooltip', () => {

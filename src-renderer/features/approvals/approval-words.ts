@@ -1,3 +1,4 @@
+import { type ApprovalReasonCode, isApprovalReasonCode } from '../../../src-main/protocol/methods/exec.js';
 import type { MessageKey } from '../../i18n/en.js';
 import type { Translate } from '../../i18n/translate.js';
 import type { AlwaysScope, ApprovalReason, PendingApproval } from '../../stores/approvals-store.js';
@@ -25,8 +26,12 @@ export function scopeText(t: Translate, entry: PendingApproval, scope: AlwaysSco
   });
 }
 
-/** The codes of src-main/exec/risk-grade.ts, policy-evaluator.ts and the analysis findings a request carries. */
-const reasonKey: Record<string, MessageKey> = {
+/**
+ * Every code main puts on a reason (src-main/protocol's ApprovalReasonCode: the exec policy, the
+ * analysis findings, the hard floor, the risk grade, MCP, file and browser tools): a code added
+ * there without words here does not build, so a Chinese card never shows an English reason.
+ */
+export const reasonKey: Record<ApprovalReasonCode, MessageKey> = {
   privilege: 'approvals.reason.privilege',
   irreversible: 'approvals.reason.irreversible',
   'runs-download': 'approvals.reason.runs-download',
@@ -55,6 +60,31 @@ const reasonKey: Record<string, MessageKey> = {
   'sensitive-read': 'approvals.reason.sensitive-read',
   'floor-unknown': 'approvals.reason.floor-unknown',
   'mcp-write': 'approvals.reason.mcp-write',
+  'security-deny': 'approvals.reason.security-deny',
+  'ask-off': 'approvals.reason.ask-off',
+  'no-command': 'approvals.reason.no-command',
+  'safe-builtin': 'approvals.reason.safe-builtin',
+  allowlisted: 'approvals.reason.allowlisted',
+  'shell-stdin': 'approvals.reason.shell-stdin',
+  'interpreter-stdin': 'approvals.reason.interpreter-stdin',
+  'interpreter-payload': 'approvals.reason.interpreter-payload',
+  'nesting-too-deep': 'approvals.reason.nesting-too-deep',
+  'function-definition': 'approvals.reason.function-definition',
+  'sensitive-assignment': 'approvals.reason.sensitive-assignment',
+  'cwd-changed': 'approvals.reason.cwd-changed',
+  'recursive-delete-root': 'approvals.reason.recursive-delete-root',
+  'recursive-chmod-root': 'approvals.reason.recursive-chmod-root',
+  'move-root': 'approvals.reason.move-root',
+  'format-disk': 'approvals.reason.format-disk',
+  'overwrite-disk': 'approvals.reason.overwrite-disk',
+  'fork-bomb': 'approvals.reason.fork-bomb',
+  'wire-request': 'approvals.reason.wire-request',
+  'sandbox-relaxed': 'approvals.reason.sandbox-relaxed',
+  'approval-denied': 'approvals.reason.approval-denied',
+  'mcp-destructive': 'approvals.reason.mcp-destructive',
+  'cli-permission': 'approvals.reason.cli-permission',
+  'outside-workspace': 'approvals.reason.outside-workspace',
+  'browser-action': 'approvals.reason.browser-action',
 };
 
 /**
@@ -62,8 +92,7 @@ const reasonKey: Record<string, MessageKey> = {
  * plugin's own) shows the gateway's text rather than nothing.
  */
 export function reasonText(t: Translate, reason: ApprovalReason): string {
-  const key = Object.hasOwn(reasonKey, reason.code) ? reasonKey[reason.code] : undefined;
-  return key ? t(key) : reason.detail;
+  return isApprovalReasonCode(reason.code) ? t(reasonKey[reason.code]) : reason.detail;
 }
 
 /**
