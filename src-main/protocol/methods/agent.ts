@@ -38,38 +38,38 @@ export interface AgentPauseState {
 export const agentMethods = {
   agent: method<AgentResult>()({
     scope: 'operator.write',
-    params: z
-      .object({
-        message: z.string(),
-        idempotencyKey: z.string().min(1),
-        sessionKey: z.string().min(1).optional(),
-        /** OpenClaw's `--agent`: without a sessionKey the turn goes to `agent:<agentId>:main`; with one it must agree. */
-        agentId: z.string().min(1).optional(),
-        timeoutMs: z.number().int().positive().max(3_600_000).optional(),
-        /** OpenClaw's spelling, in seconds (0: the default); `timeoutMs` wins when both are given. */
-        timeout: z.number().int().min(0).max(3600).optional(),
-      })
-      .strict(),
+    params: () =>
+      z
+        .object({
+          message: z.string(),
+          idempotencyKey: z.string().min(1),
+          sessionKey: z.string().min(1).optional(),
+          /** OpenClaw's `--agent`: without a sessionKey the turn goes to `agent:<agentId>:main`; with one it must agree. */
+          agentId: z.string().min(1).optional(),
+          timeoutMs: z.number().int().positive().max(3_600_000).optional(),
+          /** OpenClaw's spelling, in seconds (0: the default); `timeoutMs` wins when both are given. */
+          timeout: z.number().int().min(0).max(3600).optional(),
+        })
+        .strict(),
     idempotent: 'handler',
   }),
   'agent.wait': method<AgentWaitResult>()({
     scope: 'operator.write',
-    params: z
-      .object({ runId: z.string().min(1), timeoutMs: z.number().int().min(0).max(3_600_000).optional() })
-      .strict(),
+    params: () =>
+      z.object({ runId: z.string().min(1), timeoutMs: z.number().int().min(0).max(3_600_000).optional() }).strict(),
   }),
   'agent.pause': method<AgentPauseState>()({
     scope: 'operator.write',
     controlPlaneWrite: true,
-    params: z.object({ reason: z.string().max(500).optional() }).strict(),
+    params: () => z.object({ reason: z.string().max(500).optional() }).strict(),
   }),
   'agent.resume': method<AgentPauseState>()({
     scope: 'operator.write',
     controlPlaneWrite: true,
-    params: z.object({}).strict(),
+    params: () => z.object({}).strict(),
   }),
   'agent.pause.status': method<AgentPauseState>()({
     scope: 'operator.read',
-    params: z.object({}).strict(),
+    params: () => z.object({}).strict(),
   }),
 };

@@ -115,30 +115,32 @@ const agentIdParam = z.string().min(1, 'agentId is required');
 export const agentsAdminMethods = {
   'agents.create': method<{ ok: true; agentId: string; name: string; workspace: string; model?: string }>()({
     scope: 'operator.admin',
-    params: z
-      .object({
-        name,
-        /** Hearth's: an explicit id (else one is made from the name). */
-        id: z.string().optional(),
-        model: modelRef.optional(),
-        ...settings,
-      })
-      .strict(),
+    params: () =>
+      z
+        .object({
+          name,
+          /** Hearth's: an explicit id (else one is made from the name). */
+          id: z.string().optional(),
+          model: modelRef.optional(),
+          ...settings,
+        })
+        .strict(),
     controlPlaneWrite: true,
   }),
   'agents.update': method<{ ok: true; agentId: string }>()({
     scope: 'operator.admin',
-    params: z
-      .object({
-        agentId: agentIdParam,
-        name: name.optional(),
-        /** null clears the agent's own model: it then uses agents.defaults. */
-        model: modelRef.nullable().optional(),
-        /** OpenClaw's (an exact runtime for a model-only selection): accepted, not used by Hearth. */
-        agentRuntime: z.string().optional(),
-        ...settings,
-      })
-      .strict(),
+    params: () =>
+      z
+        .object({
+          agentId: agentIdParam,
+          name: name.optional(),
+          /** null clears the agent's own model: it then uses agents.defaults. */
+          model: modelRef.nullable().optional(),
+          /** OpenClaw's (an exact runtime for a model-only selection): accepted, not used by Hearth. */
+          agentRuntime: z.string().optional(),
+          ...settings,
+        })
+        .strict(),
     controlPlaneWrite: true,
   }),
   'agents.delete': method<{
@@ -149,38 +151,40 @@ export const agentsAdminMethods = {
     keptWorkspace?: string;
   }>()({
     scope: 'operator.admin',
-    params: z
-      .object({
-        agentId: agentIdParam,
-        /** Also delete its sessions and memory, and its workspace when that lies inside HEARTH_HOME. */
-        deleteFiles: z.boolean().optional(),
-      })
-      .strict(),
+    params: () =>
+      z
+        .object({
+          agentId: agentIdParam,
+          /** Also delete its sessions and memory, and its workspace when that lies inside HEARTH_HOME. */
+          deleteFiles: z.boolean().optional(),
+        })
+        .strict(),
     controlPlaneWrite: true,
   }),
   /** Hearth's: every setting of one agent, for the editor. */
   'agents.get': method<AgentDetails>()({
     scope: 'operator.read',
-    params: z.object({ agentId: agentIdParam }).strict(),
+    params: () => z.object({ agentId: agentIdParam }).strict(),
   }),
   /** OpenClaw's: the agent's persona files in its workspace. */
   'agents.files.list': method<{ agentId: string; workspace: string; files: PersonaFileInfo[] }>()({
     scope: 'operator.read',
-    params: z.object({ agentId: agentIdParam }).strict(),
+    params: () => z.object({ agentId: agentIdParam }).strict(),
   }),
   'agents.files.get': method<{ agentId: string; workspace: string; file: PersonaFileInfo & { content: string } }>()({
     scope: 'operator.read',
-    params: z.object({ agentId: agentIdParam, name: personaFile }).strict(),
+    params: () => z.object({ agentId: agentIdParam, name: personaFile }).strict(),
   }),
   'agents.files.set': method<{ ok: true; agentId: string; workspace: string; file: PersonaFileInfo }>()({
     scope: 'operator.admin',
-    params: z
-      .object({
-        agentId: agentIdParam,
-        name: personaFile,
-        content: z.string().max(1_000_000, 'content is at most 1 MB'),
-      })
-      .strict(),
+    params: () =>
+      z
+        .object({
+          agentId: agentIdParam,
+          name: personaFile,
+          content: z.string().max(1_000_000, 'content is at most 1 MB'),
+        })
+        .strict(),
     controlPlaneWrite: true,
   }),
 };

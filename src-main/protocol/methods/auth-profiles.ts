@@ -38,21 +38,22 @@ export interface AuthProbeRow {
 export const authProfilesMethods = {
   'auth.profiles.list': method<{ profiles: AuthProfileRow[]; secretBackend: string; secretWarning?: string }>()({
     scope: 'operator.admin',
-    params: z.object({ provider: z.string().min(1).optional() }).strict(),
+    params: () => z.object({ provider: z.string().min(1).optional() }).strict(),
   }),
   'auth.profiles.set': method<{ profile: AuthProfileRow }>()({
     scope: 'operator.admin',
-    params: z
-      .object({
-        id: z.string().min(1).max(64),
-        provider: z.string().min(1),
-        type: z.enum(['api_key', 'token', 'oauth']),
-        /** Omit to keep the stored secret (e.g. to re-enable a disabled profile). */
-        secret: z.string().min(1).optional(),
-        label: z.string().max(200).optional(),
-        expiresAt: z.number().int().positive().optional(),
-      })
-      .strict(),
+    params: () =>
+      z
+        .object({
+          id: z.string().min(1).max(64),
+          provider: z.string().min(1),
+          type: z.enum(['api_key', 'token', 'oauth']),
+          /** Omit to keep the stored secret (e.g. to re-enable a disabled profile). */
+          secret: z.string().min(1).optional(),
+          label: z.string().max(200).optional(),
+          expiresAt: z.number().int().positive().optional(),
+        })
+        .strict(),
     controlPlaneWrite: true,
   }),
   /**
@@ -61,11 +62,11 @@ export const authProfilesMethods = {
    */
   'auth.profiles.probe': method<{ profiles: AuthProfileRow[] }>()({
     scope: 'operator.admin',
-    params: z.object({ id: z.string().min(1).optional(), force: z.boolean().optional() }).strict(),
+    params: () => z.object({ id: z.string().min(1).optional(), force: z.boolean().optional() }).strict(),
   }),
   'auth.profiles.remove': method<{ ok: true; removed: boolean }>()({
     scope: 'operator.admin',
-    params: z.object({ id: z.string().min(1) }).strict(),
+    params: () => z.object({ id: z.string().min(1) }).strict(),
     controlPlaneWrite: true,
   }),
 };

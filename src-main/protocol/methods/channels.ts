@@ -163,28 +163,29 @@ const code = z.string().trim().min(1).max(32);
 export const channelsMethods = {
   'channels.list': method<{ channels: ChannelView[] }>()({
     scope: 'operator.read',
-    params: z.object({}).strict(),
+    params: () => z.object({}).strict(),
   }),
   'channels.status': method<ChannelsStatusResult>()({
     scope: 'operator.read',
     // OpenClaw's UI sends {probe, timeoutMs}; Hearth reports what it knows without probing.
-    params: z.object({ probe: z.boolean().optional(), timeoutMs: z.number().int().positive().optional() }).strict(),
+    params: () =>
+      z.object({ probe: z.boolean().optional(), timeoutMs: z.number().int().positive().optional() }).strict(),
   }),
   /** Stops and starts one channel (e.g. after its token changed in the secret store). */
   'channels.restart': method<{ channel: ChannelView }>()({
     scope: 'operator.admin',
     controlPlaneWrite: true,
-    params: z.object({ channel: z.string().min(1) }).strict(),
+    params: () => z.object({ channel: z.string().min(1) }).strict(),
   }),
   /** Linked identities (`memory.identityLinks`; `owner` answers approvals in channels) and docked conversations. */
   'channels.identities.list': method<{ identities: ChannelIdentityView[]; ownerPerson: string }>()({
     scope: 'operator.read',
-    params: z.object({}).strict(),
+    params: () => z.object({}).strict(),
   }),
   /** A channel's setup wizard: its questions with the current answers (secrets: only whether one is stored). */
   'channels.setup.describe': method<ChannelSetupDescription>()({
     scope: 'operator.admin',
-    params: z.object({ channel: z.string().min(1) }).strict(),
+    params: () => z.object({ channel: z.string().min(1) }).strict(),
   }),
   /**
    * Applies the wizard's answers: checked by the plugin's validate (an error names the field),
@@ -194,14 +195,15 @@ export const channelsMethods = {
   'channels.setup.apply': method<ChannelSetupApplyResult>()({
     scope: 'operator.admin',
     controlPlaneWrite: true,
-    params: z
-      .object({
-        channel: z.string().min(1),
-        values: z.record(z.string(), setupValue),
-        test: z.boolean().optional(),
-        timeoutMs: z.number().int().positive().max(60_000).optional(),
-      })
-      .strict(),
+    params: () =>
+      z
+        .object({
+          channel: z.string().min(1),
+          values: z.record(z.string(), setupValue),
+          test: z.boolean().optional(),
+          timeoutMs: z.number().int().positive().max(60_000).optional(),
+        })
+        .strict(),
   }),
   /**
    * The host's settings of a configured channel (DM policy, allowFrom, groups, agentTools), each
@@ -211,56 +213,57 @@ export const channelsMethods = {
   'channels.settings.set': method<{ channel: ChannelView }>()({
     scope: 'operator.admin',
     controlPlaneWrite: true,
-    params: z
-      .object({
-        channel: z.string().min(1),
-        settings: z
-          .object({
-            dmPolicy: z.enum(['pairing', 'allowlist', 'open', 'disabled']).optional(),
-            allowFrom: z.array(z.string().trim().min(1).max(128)).max(500).optional(),
-            groups: z
-              .object({
-                enabled: z.boolean().optional(),
-                requireMention: z.boolean().optional(),
-                allowlist: z.array(z.string().trim().min(1).max(128)).max(500).optional(),
-              })
-              .strict()
-              .optional(),
-            agentTools: z.union([z.boolean(), z.array(z.string().min(1).max(64)).max(50)]).optional(),
-          })
-          .strict(),
-      })
-      .strict(),
+    params: () =>
+      z
+        .object({
+          channel: z.string().min(1),
+          settings: z
+            .object({
+              dmPolicy: z.enum(['pairing', 'allowlist', 'open', 'disabled']).optional(),
+              allowFrom: z.array(z.string().trim().min(1).max(128)).max(500).optional(),
+              groups: z
+                .object({
+                  enabled: z.boolean().optional(),
+                  requireMention: z.boolean().optional(),
+                  allowlist: z.array(z.string().trim().min(1).max(128)).max(500).optional(),
+                })
+                .strict()
+                .optional(),
+              agentTools: z.union([z.boolean(), z.array(z.string().min(1).max(64)).max(50)]).optional(),
+            })
+            .strict(),
+        })
+        .strict(),
   }),
   /** Turns a configured channel on or off (`channels.<id>.enabled`). */
   'channels.setEnabled': method<{ channel: ChannelView }>()({
     scope: 'operator.admin',
     controlPlaneWrite: true,
-    params: z.object({ channel: z.string().min(1), enabled: z.boolean() }).strict(),
+    params: () => z.object({ channel: z.string().min(1), enabled: z.boolean() }).strict(),
   }),
   /** Links a channel account to a person (`memory.identityLinks`); an account belongs to one person. */
   'channels.identities.link': method<ChannelIdentitiesResult>()({
     scope: 'operator.admin',
     controlPlaneWrite: true,
-    params: z.object({ person, account }).strict(),
+    params: () => z.object({ person, account }).strict(),
   }),
   'channels.identities.unlink': method<ChannelIdentitiesResult>()({
     scope: 'operator.admin',
     controlPlaneWrite: true,
-    params: z.object({ person, account }).strict(),
+    params: () => z.object({ person, account }).strict(),
   }),
   'channels.pairing.list': method<ChannelsPairingListResult>()({
     scope: 'operator.pairing',
-    params: z.object({ channel: z.string().min(1).optional() }).strict(),
+    params: () => z.object({ channel: z.string().min(1).optional() }).strict(),
   }),
   'channels.pairing.approve': method<{ approved: ChannelPairedSenderView }>()({
     scope: 'operator.pairing',
     controlPlaneWrite: true,
-    params: z.object({ code }).strict(),
+    params: () => z.object({ code }).strict(),
   }),
   'channels.pairing.reject': method<{ rejected: ChannelPairingRequestView }>()({
     scope: 'operator.pairing',
     controlPlaneWrite: true,
-    params: z.object({ code }).strict(),
+    params: () => z.object({ code }).strict(),
   }),
 };

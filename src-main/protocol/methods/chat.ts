@@ -73,55 +73,57 @@ export const chatAttachmentSchema = z
 export const chatMethods = {
   'chat.send': method<ChatSendResult>()({
     scope: 'operator.write',
-    params: z
-      .object({
-        /** Either a session key ("main" = agent:main:main), or a route (channel + peer) resolved through agents.bindings. */
-        sessionKey: z.string().min(1).optional(),
-        route: z
-          .object({
-            channel: z.string().min(1),
-            accountId: z.string().optional(),
-            peerKind: z.enum(['direct', 'group', 'channel']),
-            peerId: z.string().min(1),
-            guildId: z.string().optional(),
-          })
-          .strict()
-          .optional(),
-        message: z.string(),
-        idempotencyKey: z.string().min(1),
-        /**
-         * OpenClaw's UI sends the session id it loaded and the transcript leaf it saw. Hearth
-         * transcripts are linear and a turn always goes to the key's current session, so both
-         * are accepted and not checked.
-         */
-        sessionId: z.string().min(1).optional(),
-        expectedLeafEntryId: z.string().min(1).optional(),
-        thinking: z.string().optional(),
-        attachments: z.array(chatAttachmentSchema).max(16).optional(),
-        deliver: z.boolean().optional(),
-        timeoutMs: z.number().int().positive().max(3_600_000).optional(),
-        /**
-         * Hearth: `last-answer` (Retry, Regenerate) answers the chat's last message of the person
-         * again (send `message: ""`), replacing the old answer; `last-message` (edit and resend)
-         * puts `message` in place of that message and its answer. Neither stores the question twice.
-         */
-        replace: z.enum(['last-answer', 'last-message']).optional(),
-      })
-      .strict(),
+    params: () =>
+      z
+        .object({
+          /** Either a session key ("main" = agent:main:main), or a route (channel + peer) resolved through agents.bindings. */
+          sessionKey: z.string().min(1).optional(),
+          route: z
+            .object({
+              channel: z.string().min(1),
+              accountId: z.string().optional(),
+              peerKind: z.enum(['direct', 'group', 'channel']),
+              peerId: z.string().min(1),
+              guildId: z.string().optional(),
+            })
+            .strict()
+            .optional(),
+          message: z.string(),
+          idempotencyKey: z.string().min(1),
+          /**
+           * OpenClaw's UI sends the session id it loaded and the transcript leaf it saw. Hearth
+           * transcripts are linear and a turn always goes to the key's current session, so both
+           * are accepted and not checked.
+           */
+          sessionId: z.string().min(1).optional(),
+          expectedLeafEntryId: z.string().min(1).optional(),
+          thinking: z.string().optional(),
+          attachments: z.array(chatAttachmentSchema).max(16).optional(),
+          deliver: z.boolean().optional(),
+          timeoutMs: z.number().int().positive().max(3_600_000).optional(),
+          /**
+           * Hearth: `last-answer` (Retry, Regenerate) answers the chat's last message of the person
+           * again (send `message: ""`), replacing the old answer; `last-message` (edit and resend)
+           * puts `message` in place of that message and its answer. Neither stores the question twice.
+           */
+          replace: z.enum(['last-answer', 'last-message']).optional(),
+        })
+        .strict(),
     idempotent: 'handler',
   }),
   'chat.history': method<ChatHistoryResult>()({
     scope: 'operator.read',
-    params: z
-      .object({
-        sessionKey: z.string().min(1),
-        limit: z.number().int().min(1).max(1000).optional(),
-        cursor: z.string().min(1).optional(),
-      })
-      .strict(),
+    params: () =>
+      z
+        .object({
+          sessionKey: z.string().min(1),
+          limit: z.number().int().min(1).max(1000).optional(),
+          cursor: z.string().min(1).optional(),
+        })
+        .strict(),
   }),
   'chat.abort': method<ChatAbortResult>()({
     scope: 'operator.write',
-    params: z.object({ sessionKey: z.string().min(1), runId: z.string().min(1).optional() }).strict(),
+    params: () => z.object({ sessionKey: z.string().min(1), runId: z.string().min(1).optional() }).strict(),
   }),
 };

@@ -97,50 +97,51 @@ const jobFields = {
 export const cronMethods = {
   'cron.list': method<CronListResult>()({
     scope: 'operator.read',
-    params: z.object({ agentId: z.string().min(1).max(64).optional(), ...page }).strict(),
+    params: () => z.object({ agentId: z.string().min(1).max(64).optional(), ...page }).strict(),
   }),
   'cron.status': method<CronStatusView>()({
     scope: 'operator.read',
-    params: z.object({}).strict(),
+    params: () => z.object({}).strict(),
   }),
   'cron.runs': method<CronRunsResult>()({
     scope: 'operator.read',
-    params: z.object({ jobId: jobId.optional(), ...page }).strict(),
+    params: () => z.object({ jobId: jobId.optional(), ...page }).strict(),
   }),
   'cron.add': method<{ job: CronJobView }>()({
     scope: 'operator.write',
     controlPlaneWrite: true,
-    params: z.object(jobFields).strict(),
+    params: () => z.object(jobFields).strict(),
   }),
   'cron.update': method<{ job: CronJobView }>()({
     scope: 'operator.write',
     controlPlaneWrite: true,
-    params: z
-      .object({
-        id: jobId,
-        patch: z
-          .object({
-            name: jobFields.name.optional(),
-            schedule: jobFields.schedule.optional(),
-            tz: jobFields.tz,
-            agentId: jobFields.agentId,
-            message: jobFields.message.optional(),
-            session: jobFields.session,
-            delivery: jobFields.delivery,
-            enabled: jobFields.enabled,
-          })
-          .strict(),
-      })
-      .strict(),
+    params: () =>
+      z
+        .object({
+          id: jobId,
+          patch: z
+            .object({
+              name: jobFields.name.optional(),
+              schedule: jobFields.schedule.optional(),
+              tz: jobFields.tz,
+              agentId: jobFields.agentId,
+              message: jobFields.message.optional(),
+              session: jobFields.session,
+              delivery: jobFields.delivery,
+              enabled: jobFields.enabled,
+            })
+            .strict(),
+        })
+        .strict(),
   }),
   'cron.remove': method<{ job: CronJobView }>()({
     scope: 'operator.write',
     controlPlaneWrite: true,
-    params: z.object({ id: jobId }).strict(),
+    params: () => z.object({ id: jobId }).strict(),
   }),
   'cron.run': method<{ runId: string; sessionKey: string }>()({
     scope: 'operator.write',
     controlPlaneWrite: true,
-    params: z.object({ id: jobId }).strict(),
+    params: () => z.object({ id: jobId }).strict(),
   }),
 };

@@ -55,33 +55,34 @@ const role = z.enum(['operator', 'node']);
 export const devicesMethods = {
   'device.pair.list': method<{ pending: PairingRequestView[]; paired: PairedDeviceView[] }>()({
     scope: 'operator.pairing',
-    params: z.object({}).strict(),
+    params: () => z.object({}).strict(),
   }),
   'device.pair.approve': method<{ requestId: string; device: PairedDeviceView }>()({
     scope: 'operator.pairing',
     controlPlaneWrite: true,
-    params: z.object({ requestId: z.string().min(1), scopes: z.array(z.string()).optional() }).strict(),
+    params: () => z.object({ requestId: z.string().min(1), scopes: z.array(z.string()).optional() }).strict(),
   }),
   'device.pair.reject': method<{ requestId: string; deviceId: string }>()({
     scope: 'operator.pairing',
     controlPlaneWrite: true,
-    params: z.object({ requestId: z.string().min(1) }).strict(),
+    params: () => z.object({ requestId: z.string().min(1) }).strict(),
   }),
   'device.pair.remove': method<{ deviceId: string; removed: boolean; closedConnections: number }>()({
     scope: 'operator.pairing',
     controlPlaneWrite: true,
-    params: z.object({ deviceId: z.string().min(1) }).strict(),
+    params: () => z.object({ deviceId: z.string().min(1) }).strict(),
   }),
   'device.pair.setup': method<SetupCodeResult>()({
     scope: 'operator.pairing',
     controlPlaneWrite: true,
-    params: z
-      .object({
-        ttlMs: z.number().int().min(60_000).max(3_600_000).optional(),
-        /** The most a device pairing with the code may ask for (default: read, write, approvals). */
-        scopes: z.array(z.string()).min(1).optional(),
-      })
-      .strict(),
+    params: () =>
+      z
+        .object({
+          ttlMs: z.number().int().min(60_000).max(3_600_000).optional(),
+          /** The most a device pairing with the code may ask for (default: read, write, approvals). */
+          scopes: z.array(z.string()).min(1).optional(),
+        })
+        .strict(),
   }),
   'device.token.rotate': method<{
     deviceId: string;
@@ -93,11 +94,11 @@ export const devicesMethods = {
   }>()({
     scope: 'operator.pairing',
     controlPlaneWrite: true,
-    params: z.object({ deviceId: z.string().min(1), role, scopes: z.array(z.string()).optional() }).strict(),
+    params: () => z.object({ deviceId: z.string().min(1), role, scopes: z.array(z.string()).optional() }).strict(),
   }),
   'device.token.revoke': method<{ deviceId: string; role: string; revokedAtMs: number; closedConnections: number }>()({
     scope: 'operator.pairing',
     controlPlaneWrite: true,
-    params: z.object({ deviceId: z.string().min(1), role }).strict(),
+    params: () => z.object({ deviceId: z.string().min(1), role }).strict(),
   }),
 };

@@ -123,7 +123,7 @@ export const dreamsMethods = {
     run?: DreamRunView;
   }>()({
     scope: 'operator.read',
-    params: z.object({ agentId, userId }).strict(),
+    params: () => z.object({ agentId, userId }).strict(),
   }),
   'dreams.run': method<DreamsRunResult>()({
     scope: 'operator.admin',
@@ -132,7 +132,7 @@ export const dreamsMethods = {
      * `apply`: write MEMORY.md now (auto-apply); `review`: queue candidates for approval; neither:
      * what `memory.dreaming.review` says (review when on, else a preview that writes no MEMORY.md).
      */
-    params: z.object({ agentId, userId, apply: z.boolean().optional(), review: z.boolean().optional() }).strict(),
+    params: () => z.object({ agentId, userId, apply: z.boolean().optional(), review: z.boolean().optional() }).strict(),
   }),
   /**
    * Ends the scope's stalled run (`run.state` `stalled` in `dreams.status`): marks it failed in its
@@ -142,34 +142,35 @@ export const dreamsMethods = {
   'dreams.clearStalled': method<{ run: DreamRunView }>()({
     scope: 'operator.admin',
     controlPlaneWrite: true,
-    params: z.object({ agentId, userId, runId: z.string().min(1).max(100) }).strict(),
+    params: () => z.object({ agentId, userId, runId: z.string().min(1).max(100) }).strict(),
   }),
   'dreams.pending': method<{ candidates: DreamPendingInfo[] }>()({
     scope: 'operator.read',
-    params: z.object({ agentId, userId }).strict(),
+    params: () => z.object({ agentId, userId }).strict(),
   }),
   'dreams.review': method<DreamsReviewResult>()({
     scope: 'operator.admin',
     controlPlaneWrite: true,
-    params: z
-      .object({
-        agentId,
-        userId,
-        approve: z.array(z.string().min(1).max(32)).max(200).optional(),
-        reject: z.array(z.string().min(1).max(32)).max(200).optional(),
-      })
-      .strict()
-      .refine(
-        (p) => (p.approve?.length ?? 0) + (p.reject?.length ?? 0) > 0,
-        'name at least one candidate to approve or reject',
-      ),
+    params: () =>
+      z
+        .object({
+          agentId,
+          userId,
+          approve: z.array(z.string().min(1).max(32)).max(200).optional(),
+          reject: z.array(z.string().min(1).max(32)).max(200).optional(),
+        })
+        .strict()
+        .refine(
+          (p) => (p.approve?.length ?? 0) + (p.reject?.length ?? 0) > 0,
+          'name at least one candidate to approve or reject',
+        ),
   }),
   'dreams.candidates': method<{ candidates: DreamCandidateInfo[] }>()({
     scope: 'operator.read',
-    params: z.object({ agentId, userId }).strict(),
+    params: () => z.object({ agentId, userId }).strict(),
   }),
   'dreams.explain': method<{ lines: string[] }>()({
     scope: 'operator.read',
-    params: z.object({ agentId, userId, text: z.string().min(1).max(2000) }).strict(),
+    params: () => z.object({ agentId, userId, text: z.string().min(1).max(2000) }).strict(),
   }),
 };

@@ -106,7 +106,7 @@ export interface StatusResult {
 }
 
 export const gatewayMethods = {
-  health: method<HealthResult>()({ scope: 'none', params: z.object({}).strict() }),
-  status: method<StatusResult>()({ scope: 'operator.read', params: z.object({}).strict() }),
-  'system-presence': method<PresenceEntry[]>()({ scope: 'operator.read', params: z.object({}).strict() }),
+  health: method<HealthResult>()({ scope: 'none', params: () => z.object({}).strict() }),
+  status: method<StatusResult>()({ scope: 'operator.read', params: () => z.object({}).strict() }),
+  'system-presence': method<PresenceEntry[]>()({ scope: 'operator.read', params: () => z.object({}).strict() }),
 };

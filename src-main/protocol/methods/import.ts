@@ -41,17 +41,17 @@ export const importMethods = {
   /** Which of the tools has a folder on this machine. */
   'import.detect': method<{ sources: { source: 'openclaw' | 'hermes'; from: string; found: boolean }[] }>()({
     scope: 'operator.admin',
-    params: z.object({}).strict(),
+    params: () => z.object({}).strict(),
   }),
   /** The dry run: what would be imported, what is already there, conflicts, and what is skipped and why. */
   'import.plan': method<{ report: ImportReportView }>()({
     scope: 'operator.admin',
-    params: z.object({ source }).strict(),
+    params: () => z.object({ source }).strict(),
   }),
   /** Imports the plan's new items; nothing Hearth has is overwritten, and a second call imports nothing. */
   'import.apply': method<{ report: ImportReportView }>()({
     scope: 'operator.admin',
-    params: z.object({ source }).strict(),
+    params: () => z.object({ source }).strict(),
     controlPlaneWrite: true,
   }),
 };

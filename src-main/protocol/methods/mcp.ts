@@ -89,7 +89,7 @@ export interface McpPromptGetResult {
 export const mcpMethods = {
   'mcp.servers.list': method<{ servers: McpServerStatus[] }>()({
     scope: 'operator.read',
-    params: z.object({}).strict(),
+    params: () => z.object({}).strict(),
   }),
   /**
    * Connects to a configured server (starting it if needed) and lists its tools. With `server`,
@@ -97,22 +97,23 @@ export const mcpMethods = {
    */
   'mcp.servers.test': method<McpServersTestResult>()({
     scope: 'operator.admin',
-    params: z
-      .object({
-        name: z.string().min(1).max(64),
-        server: z.record(z.string(), z.unknown()).optional(),
-      })
-      .strict(),
+    params: () =>
+      z
+        .object({
+          name: z.string().min(1).max(64),
+          server: z.record(z.string(), z.unknown()).optional(),
+        })
+        .strict(),
   }),
   'mcp.approvals.list': method<{ always: McpAlwaysAllowedInfo[] }>()({
     scope: 'operator.read',
-    params: z.object({}).strict(),
+    params: () => z.object({}).strict(),
   }),
   /** The tool asks again from its next call on; `removed: false` when it was not allowed always. */
   'mcp.approvals.revoke': method<{ removed: boolean }>()({
     scope: 'operator.approvals',
     controlPlaneWrite: true,
-    params: z.object({ tool: z.string().min(1).max(128) }).strict(),
+    params: () => z.object({ tool: z.string().min(1).max(128) }).strict(),
   }),
   /**
    * Pasted JSON in the `mcpServers` shape Claude Desktop and Cursor use (or VS Code's `servers`):
@@ -122,7 +123,7 @@ export const mcpMethods = {
   'mcp.servers.import': method<McpServersImportResult>()({
     scope: 'operator.admin',
     controlPlaneWrite: true,
-    params: z.object({ json: z.string().min(1).max(200_000), apply: z.boolean().optional() }).strict(),
+    params: () => z.object({ json: z.string().min(1).max(200_000), apply: z.boolean().optional() }).strict(),
   }),
   /**
    * OAuth for a remote server: connects if stored tokens (or a refresh) suffice, else registers
@@ -132,13 +133,13 @@ export const mcpMethods = {
   'mcp.auth.start': method<McpAuthStartResult>()({
     scope: 'operator.admin',
     controlPlaneWrite: true,
-    params: z.object({ server: z.string().min(1).max(64) }).strict(),
+    params: () => z.object({ server: z.string().min(1).max(64) }).strict(),
   }),
   /** Forgets a server's OAuth registration and tokens (the secret store entry); it needs authorizing again. */
   'mcp.auth.clear': method<{ server: McpServerStatus }>()({
     scope: 'operator.admin',
     controlPlaneWrite: true,
-    params: z.object({ server: z.string().min(1).max(64) }).strict(),
+    params: () => z.object({ server: z.string().min(1).max(64) }).strict(),
   }),
   /**
    * The prompts of the enabled servers (or of one), starting them if needed; a server that cannot
@@ -146,16 +147,17 @@ export const mcpMethods = {
    */
   'mcp.prompts.list': method<{ prompts: McpPromptInfo[]; errors: { server: string; error: string }[] }>()({
     scope: 'operator.write',
-    params: z.object({ server: z.string().min(1).max(64).optional() }).strict(),
+    params: () => z.object({ server: z.string().min(1).max(64).optional() }).strict(),
   }),
   'mcp.prompts.get': method<McpPromptGetResult>()({
     scope: 'operator.write',
-    params: z
-      .object({
-        server: z.string().min(1).max(64),
-        name: z.string().min(1).max(256),
-        arguments: z.record(z.string(), z.string()).optional(),
-      })
-      .strict(),
+    params: () =>
+      z
+        .object({
+          server: z.string().min(1).max(64),
+          name: z.string().min(1).max(256),
+          arguments: z.record(z.string(), z.string()).optional(),
+        })
+        .strict(),
   }),
 };

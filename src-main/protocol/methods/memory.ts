@@ -108,51 +108,53 @@ export interface MemoryModelStatus {
 export const memoryMethods = {
   'memory.search': method<{ results: MemorySearchHit[] }>()({
     scope: 'operator.read',
-    params: z
-      .object({
-        query: z.string().min(1).max(2000),
-        agentId,
-        userId,
-        k: z.number().int().min(1).max(100).optional(),
-        minScore: z.number().min(0).max(1).optional(),
-      })
-      .strict(),
+    params: () =>
+      z
+        .object({
+          query: z.string().min(1).max(2000),
+          agentId,
+          userId,
+          k: z.number().int().min(1).max(100).optional(),
+          minScore: z.number().min(0).max(1).optional(),
+        })
+        .strict(),
   }),
   'memory.files.list': method<{ files: MemoryFileInfo[] }>()({
     scope: 'operator.read',
-    params: z.object({ agentId }).strict(),
+    params: () => z.object({ agentId }).strict(),
   }),
   'memory.file.get': method<{ path: string; content: string }>()({
     scope: 'operator.read',
-    params: z.object({ agentId, path: z.string().min(1).max(512) }).strict(),
+    params: () => z.object({ agentId, path: z.string().min(1).max(512) }).strict(),
   }),
   'memory.file.set': method<{ ok: true; path: string }>()({
     scope: 'operator.admin',
     controlPlaneWrite: true,
-    params: z.object({ agentId, path: z.string().min(1).max(512), content: z.string().max(5_000_000) }).strict(),
+    params: () => z.object({ agentId, path: z.string().min(1).max(512), content: z.string().max(5_000_000) }).strict(),
   }),
   'memory.status': method<MemoryStatusResult>()({
     scope: 'operator.read',
-    params: z.object({ agentId }).strict(),
+    params: () => z.object({ agentId }).strict(),
   }),
   'memory.model.list': method<{ models: MemoryModelInfo[] }>()({
     scope: 'operator.read',
-    params: z.object({}).strict(),
+    params: () => z.object({}).strict(),
   }),
   'memory.model.status': method<MemoryModelStatus>()({
     scope: 'operator.read',
-    params: z.object({}).strict(),
+    params: () => z.object({}).strict(),
   }),
   /** Starts the install and answers at once; progress comes as `memory.changed` `{reason: "model", model}`. */
   'memory.model.install': method<MemoryModelStatus>()({
     scope: 'operator.admin',
     controlPlaneWrite: true,
-    params: z
-      .object({
-        name: z.string().min(1).max(64),
-        /** Switch memory.embedder to it once installed (default true). */
-        activate: z.boolean().optional(),
-      })
-      .strict(),
+    params: () =>
+      z
+        .object({
+          name: z.string().min(1).max(64),
+          /** Switch memory.embedder to it once installed (default true). */
+          activate: z.boolean().optional(),
+        })
+        .strict(),
   }),
 };

@@ -24,18 +24,19 @@ export interface ModelsListResult {
 export const modelsMethods = {
   'models.list': method<ModelsListResult>()({
     scope: 'operator.read',
-    params: z
-      .object({
-        provider: z.string().min(1).optional(),
-        /**
-         * OpenClaw's UI narrows the list by view ("configured"), session and agent. Hearth lists
-         * the models of the providers in play for every agent alike, so these are accepted and the
-         * answer is the same list.
-         */
-        view: z.string().min(1).optional(),
-        sessionKey: z.string().min(1).optional(),
-        agentId: z.string().min(1).optional(),
-      })
-      .strict(),
+    params: () =>
+      z
+        .object({
+          provider: z.string().min(1).optional(),
+          /**
+           * OpenClaw's UI narrows the list by view ("configured"), session and agent. Hearth lists
+           * the models of the providers in play for every agent alike, so these are accepted and the
+           * answer is the same list.
+           */
+          view: z.string().min(1).optional(),
+          sessionKey: z.string().min(1).optional(),
+          agentId: z.string().min(1).optional(),
+        })
+        .strict(),
   }),
 };

@@ -49,37 +49,40 @@ export interface ApprovalHistoryItem {
 const agentId = z.string().min(1);
 
 export const openClawAgentsMethods = {
-  'agents.list': method<AgentsListResult>()({ scope: 'operator.read', params: z.object({}).strict() }),
+  'agents.list': method<AgentsListResult>()({ scope: 'operator.read', params: () => z.object({}).strict() }),
   'agent.identity.get': method<{ agentId: string; name: string; nameSource: string; avatar: string }>()({
     scope: 'operator.read',
-    params: z.object({ agentId: agentId.optional(), sessionKey: z.string().optional() }).strict(),
+    params: () => z.object({ agentId: agentId.optional(), sessionKey: z.string().optional() }).strict(),
   }),
   'models.authStatus': method<{ ts: number; providers: Record<string, unknown>[]; providerCapabilities: unknown[] }>()({
     scope: 'operator.read',
-    params: z.object({ agentId: agentId.optional() }).strict(),
+    params: () => z.object({ agentId: agentId.optional() }).strict(),
   }),
   /** Hearth has one approval system (exec); plugin approvals are never raised, so this is always empty. */
-  'plugin.approval.list': method<unknown[]>()({ scope: 'operator.approvals', params: z.object({}).strict() }),
+  'plugin.approval.list': method<unknown[]>()({ scope: 'operator.approvals', params: () => z.object({}).strict() }),
   /** OpenClaw's generic approval kinds; Hearth's approvals are all exec approvals (exec.approval.list). */
-  'openclaw.approval.list': method<unknown[]>()({ scope: 'operator.approvals', params: z.object({}).strict() }),
+  'openclaw.approval.list': method<unknown[]>()({ scope: 'operator.approvals', params: () => z.object({}).strict() }),
   /** Questions the agent asks the operator: Hearth's agent has no such tool, so none are ever open. */
-  'question.list': method<{ questions: unknown[] }>()({ scope: 'operator.approvals', params: z.object({}).strict() }),
+  'question.list': method<{ questions: unknown[] }>()({
+    scope: 'operator.approvals',
+    params: () => z.object({}).strict(),
+  }),
   'approval.history': method<{ items: ApprovalHistoryItem[] }>()({
     scope: 'operator.approvals',
-    params: z.object({ limit: z.number().int().min(1).max(100).optional() }).strict(),
+    params: () => z.object({ limit: z.number().int().min(1).max(100).optional() }).strict(),
   }),
   'exec.approvals.get': method<Record<string, unknown>>()({
     scope: 'operator.approvals',
-    params: z.object({ agentId: agentId.optional() }).strict(),
+    params: () => z.object({ agentId: agentId.optional() }).strict(),
   }),
   /** Each agent's workspace, as OpenClaw's project picker lists them. */
   'projects.list': method<{ projects: Record<string, unknown>[]; recents: unknown[] }>()({
     scope: 'operator.read',
-    params: z.object({}).strict(),
+    params: () => z.object({}).strict(),
   }),
   /** "Always allow" grants: Hearth's allowlist entries. */
   'exec.approval.grants.list': method<{ grants: Record<string, unknown>[] }>()({
     scope: 'operator.approvals',
-    params: z.object({ agentId: agentId.optional() }).strict(),
+    params: () => z.object({ agentId: agentId.optional() }).strict(),
   }),
 };

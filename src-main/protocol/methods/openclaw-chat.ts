@@ -51,15 +51,15 @@ const sessionKey = z.string().min(1);
 export const openClawChatMethods = {
   'chat.startup': method<ChatStartupResult>()({
     scope: 'operator.read',
-    params: z.object({ sessionKey, limit: z.number().int().min(1).max(1000).optional() }).strict(),
+    params: () => z.object({ sessionKey, limit: z.number().int().min(1).max(1000).optional() }).strict(),
   }),
   'chat.metadata': method<ChatMetadataResult>()({
     scope: 'operator.read',
-    params: z.object({ sessionKey: sessionKey.optional(), agentId: z.string().min(1).optional() }).strict(),
+    params: () => z.object({ sessionKey: sessionKey.optional(), agentId: z.string().min(1).optional() }).strict(),
   }),
   'sessions.subscribe': method<{ subscribed: true }>()({
     scope: 'operator.sessions.read',
-    params: z.object({}).strict(),
+    params: () => z.object({}).strict(),
   }),
   'sessions.messages.subscribe': method<{
     subscribed: true;
@@ -67,52 +67,53 @@ export const openClawChatMethods = {
     approvalReplay?: { sessionKey: string; updatedAtMs: number; approvals: unknown[]; truncated: boolean };
   }>()({
     scope: 'operator.sessions.read',
-    params: z.object({ key: sessionKey, includeApprovals: z.boolean().optional() }).strict(),
+    params: () => z.object({ key: sessionKey, includeApprovals: z.boolean().optional() }).strict(),
   }),
   'sessions.describe': method<SessionDescribeResult>()({
     scope: 'operator.sessions.read',
-    params: z.object({ key: sessionKey }).strict(),
+    params: () => z.object({ key: sessionKey }).strict(),
   }),
   /** OpenClaw's per-session patch; Hearth keeps a title and a model per session. */
   'sessions.patch': method<{ ok: true; key: string; entry: Record<string, unknown> }>()({
     scope: 'operator.sessions.write',
     controlPlaneWrite: true,
-    params: z
-      .object({
-        key: sessionKey,
-        label: z.string().max(200).nullable().optional(),
-        model: z.string().min(1).nullable().optional(),
-        pinned: z.boolean().nullable().optional(),
-        archived: z.boolean().nullable().optional(),
-        /** Read markers: Hearth has no unread state, so these are acknowledged and dropped. */
-        unread: z.boolean().optional(),
-        expectedMarkedUnreadAt: z.number().nullable().optional(),
-      })
-      .strict(),
+    params: () =>
+      z
+        .object({
+          key: sessionKey,
+          label: z.string().max(200).nullable().optional(),
+          model: z.string().min(1).nullable().optional(),
+          pinned: z.boolean().nullable().optional(),
+          archived: z.boolean().nullable().optional(),
+          /** Read markers: Hearth has no unread state, so these are acknowledged and dropped. */
+          unread: z.boolean().optional(),
+          expectedMarkedUnreadAt: z.number().nullable().optional(),
+        })
+        .strict(),
   }),
   /** Hearth transcripts are linear: one branch, the transcript itself. */
   'sessions.branches.list': method<{ branches: Record<string, unknown>[] }>()({
     scope: 'operator.sessions.read',
-    params: z.object({ sessionKey }).strict(),
+    params: () => z.object({ sessionKey }).strict(),
   }),
   /** The UI tells the gateway which sessions are on screen; Hearth sends every session's events anyway. */
   'sessions.viewers.set': method<{ sessionKeys: string[] }>()({
     scope: 'operator.sessions.read',
-    params: z.object({ sessionKeys: z.array(z.string()).max(1000) }).strict(),
+    params: () => z.object({ sessionKeys: z.array(z.string()).max(1000) }).strict(),
   }),
   'sessions.observer.visibility': method<{ ok: true }>()({
     scope: 'operator.sessions.read',
-    params: z.object({ visible: z.boolean() }).strict(),
+    params: () => z.object({ visible: z.boolean() }).strict(),
   }),
   /** Pull-request tracking of sessions: not a Hearth feature, so the subscription is declined. */
   'controlUi.sessionPullRequests.subscribe': method<{ subscribed: false }>()({
     scope: 'operator.sessions.read',
-    params: z.object({ sessionKeys: z.array(z.string()).max(1000).optional() }).strict(),
+    params: () => z.object({ sessionKeys: z.array(z.string()).max(1000).optional() }).strict(),
   }),
   /** Other coding agents' sessions (Claude Code…) on the gateway's hosts: Hearth catalogues none. */
   'sessions.catalog.list': method<{ catalogs: unknown[] }>()({
     scope: 'operator.sessions.read',
-    params: z.object({}).strict(),
+    params: () => z.object({}).strict(),
   }),
   /** The agent's canvas (Hearth serves it at /__hearth__/canvas/). */
   'plugin.surface.refresh': method<{
@@ -121,6 +122,6 @@ export const openClawChatMethods = {
     expiresAtMs: number;
   }>()({
     scope: 'operator.read',
-    params: z.object({ surface: z.string().min(1), observedUrl: z.string().optional() }).strict(),
+    params: () => z.object({ surface: z.string().min(1), observedUrl: z.string().optional() }).strict(),
   }),
 };

@@ -24,31 +24,32 @@ export interface UsageTotals {
 export const openClawSystemMethods = {
   'logs.tail': method<LogsTailResult>()({
     scope: 'operator.admin',
-    params: z
-      .object({
-        cursor: z.number().int().min(0).optional(),
-        limit: z.number().int().min(1).max(5000).optional(),
-        maxBytes: z.number().int().min(1).max(1_000_000).optional(),
-      })
-      .strict(),
+    params: () =>
+      z
+        .object({
+          cursor: z.number().int().min(0).optional(),
+          limit: z.number().int().min(1).max(5000).optional(),
+          maxBytes: z.number().int().min(1).max(1_000_000).optional(),
+        })
+        .strict(),
   }),
-  'system.info': method<Record<string, unknown>>()({ scope: 'operator.read', params: z.object({}).strict() }),
+  'system.info': method<Record<string, unknown>>()({ scope: 'operator.read', params: () => z.object({}).strict() }),
   /** Connected clients with role node (Hearth accepts them at the handshake but runs nothing on them). */
   'node.list': method<{ ts: number; nodes: Record<string, unknown>[] }>()({
     scope: 'operator.read',
-    params: z.object({}).strict(),
+    params: () => z.object({}).strict(),
   }),
   /** Hearth updates with its package manager or installer; the gateway does not update itself. */
-  'update.status': method<Record<string, unknown>>()({ scope: 'operator.read', params: z.object({}).strict() }),
+  'update.status': method<Record<string, unknown>>()({ scope: 'operator.read', params: () => z.object({}).strict() }),
   /** Where the gateway runs sessions: the machine itself. */
   'environments.list': method<{ environments: Record<string, unknown>[] }>()({
     scope: 'operator.read',
-    params: z.object({ includeDesktopSetup: z.boolean().optional() }).strict(),
+    params: () => z.object({ includeDesktopSetup: z.boolean().optional() }).strict(),
   }),
   /** Provider quota windows; Hearth tracks spend per session (sessions.usage), not provider quotas. */
   'usage.status': method<{ updatedAt: number; providers: unknown[]; refreshing: boolean }>()({
     scope: 'operator.read',
-    params: z.object({}).strict(),
+    params: () => z.object({}).strict(),
   }),
   'sessions.usage': method<{
     updatedAt: number;
@@ -61,18 +62,19 @@ export const openClawSystemMethods = {
     creatorOptions: unknown[];
   }>()({
     scope: 'operator.read',
-    params: z
-      .object({
-        startDate: z
-          .string()
-          .regex(/^\d{4}-\d{2}-\d{2}$/, 'startDate must be YYYY-MM-DD')
-          .optional(),
-        endDate: z
-          .string()
-          .regex(/^\d{4}-\d{2}-\d{2}$/, 'endDate must be YYYY-MM-DD')
-          .optional(),
-        limit: z.number().int().min(1).max(1000).optional(),
-      })
-      .strict(),
+    params: () =>
+      z
+        .object({
+          startDate: z
+            .string()
+            .regex(/^\d{4}-\d{2}-\d{2}$/, 'startDate must be YYYY-MM-DD')
+            .optional(),
+          endDate: z
+            .string()
+            .regex(/^\d{4}-\d{2}-\d{2}$/, 'endDate must be YYYY-MM-DD')
+            .optional(),
+          limit: z.number().int().min(1).max(1000).optional(),
+        })
+        .strict(),
   }),
 };

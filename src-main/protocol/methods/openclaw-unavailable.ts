@@ -33,7 +33,7 @@ export const openClawUnavailable = {
 export type OpenClawUnavailableMethod = keyof typeof openClawUnavailable;
 
 /** Any params are fine (the wire drops unknown keys); the answer is the same UNAVAILABLE. */
-const unavailableSpec = method<never>()({ scope: 'operator.read', params: z.object({}).strict() });
+const unavailableSpec = method<never>()({ scope: 'operator.read', params: () => z.object({}).strict() });
 
 export const openClawUnavailableMethods = Object.fromEntries(
   Object.keys(openClawUnavailable).map((name) => [name, unavailableSpec]),

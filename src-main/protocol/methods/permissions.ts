@@ -46,12 +46,12 @@ export interface PermissionsListResult {
 export const permissionsMethods = {
   'permissions.list': method<PermissionsListResult>()({
     scope: 'operator.read',
-    params: z.object({}).strict(),
+    params: () => z.object({}).strict(),
   }),
   /** The rule (or session grant) stops applying now; an unknown id is NOT_FOUND, reason PERMISSION_NOT_FOUND. */
   'permissions.revoke': method<{ revoked: PermissionRuleView | SessionGrantView }>()({
     scope: 'operator.approvals',
     controlPlaneWrite: true,
-    params: z.object({ id: z.string().min(1, 'id must not be empty').max(128) }).strict(),
+    params: () => z.object({ id: z.string().min(1, 'id must not be empty').max(128) }).strict(),
   }),
 };

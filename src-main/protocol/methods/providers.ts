@@ -68,21 +68,22 @@ export const providersMethods = {
   /** Lists a provider's models with the given (unsaved) settings: onboarding's Test connection. */
   'providers.test': method<ProviderTestResult>()({
     scope: 'operator.admin',
-    params: z
-      .object({
-        kind: z.enum(setupKinds),
-        baseURL: z.string().min(1).optional(),
-        /** The key to try; omitted: the one stored for `profileId`, or none (local servers). */
-        apiKey: z.string().min(1).optional(),
-        profileId: z.string().min(1).optional(),
-        ...kindFields,
-      })
-      .strict(),
+    params: () =>
+      z
+        .object({
+          kind: z.enum(setupKinds),
+          baseURL: z.string().min(1).optional(),
+          /** The key to try; omitted: the one stored for `profileId`, or none (local servers). */
+          apiKey: z.string().min(1).optional(),
+          profileId: z.string().min(1).optional(),
+          ...kindFields,
+        })
+        .strict(),
   }),
   /** Ollama and LM Studio on this machine's default ports, each asked with a short timeout. */
   'providers.detect': method<{ local: LocalProviderRow[] }>()({
     scope: 'operator.admin',
-    params: z.object({}).strict(),
+    params: () => z.object({}).strict(),
   }),
   /**
    * Saves a provider from the app: `providers.<id>` and the model chain go through the config
@@ -90,17 +91,18 @@ export const providersMethods = {
    */
   'providers.save': method<{ providerId: string; profileId?: string; primary: string; fallbacks: string[] }>()({
     scope: 'operator.admin',
-    params: z
-      .object({
-        id: providerId,
-        kind: z.enum(setupKinds),
-        baseURL: z.string().url().optional(),
-        apiKey: z.string().min(1).optional(),
-        ...kindFields,
-        primary: modelRef,
-        fallbacks: z.array(modelRef).max(8).default([]),
-      })
-      .strict(),
+    params: () =>
+      z
+        .object({
+          id: providerId,
+          kind: z.enum(setupKinds),
+          baseURL: z.string().url().optional(),
+          apiKey: z.string().min(1).optional(),
+          ...kindFields,
+          primary: modelRef,
+          fallbacks: z.array(modelRef).max(8).default([]),
+        })
+        .strict(),
     controlPlaneWrite: true,
   }),
 };

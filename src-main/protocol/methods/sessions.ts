@@ -110,68 +110,74 @@ export const sessionsMethods = {
   /** Full-text search over what was said in the transcripts (Chinese included), best session first. */
   'sessions.search': method<SessionsSearchResult>()({
     scope: 'operator.sessions.read',
-    params: z
-      .object({
-        query: z.string().trim().min(1, 'query is empty: type a word said in the chat').max(500),
-        agentId: z.string().min(1).optional(),
-        limit: z.number().int().min(1).max(50).optional(),
-        /** Archived sessions too (default true). */
-        includeArchived: z.boolean().optional(),
-      })
-      .strict(),
+    params: () =>
+      z
+        .object({
+          query: z.string().trim().min(1, 'query is empty: type a word said in the chat').max(500),
+          agentId: z.string().min(1).optional(),
+          limit: z.number().int().min(1).max(50).optional(),
+          /** Archived sessions too (default true). */
+          includeArchived: z.boolean().optional(),
+        })
+        .strict(),
   }),
   'sessions.list': method<SessionsListResult>()({
     scope: 'operator.sessions.read',
-    params: z
-      .object({
-        limit: z.number().int().min(1).max(1000).optional(),
-        offset: z.number().int().min(0).optional(),
-        search: z.string().optional(),
-        agentId: z.string().min(1).optional(),
-        /** Only sessions updated within this many minutes. */
-        activeMinutes: z.number().int().positive().optional(),
-        /** Archived sessions: left out (`exclude`, the default), `only` them, or `all` (OpenClaw's spelling). */
-        archived: z.enum(['exclude', 'only', 'all']).optional(),
-      })
-      .strict(),
+    params: () =>
+      z
+        .object({
+          limit: z.number().int().min(1).max(1000).optional(),
+          offset: z.number().int().min(0).optional(),
+          search: z.string().optional(),
+          agentId: z.string().min(1).optional(),
+          /** Only sessions updated within this many minutes. */
+          activeMinutes: z.number().int().positive().optional(),
+          /** Archived sessions: left out (`exclude`, the default), `only` them, or `all` (OpenClaw's spelling). */
+          archived: z.enum(['exclude', 'only', 'all']).optional(),
+        })
+        .strict(),
   }),
   /** A fresh named chat of an agent (`agent:<agentId>:<label>`); the label is made up when not given. */
   'sessions.create': method<SessionsChangeResult>()({
     scope: 'operator.sessions.write',
     controlPlaneWrite: true,
     idempotent: true,
-    params: z
-      .object({
-        agentId: z.string().min(1).optional(),
-        label: z.string().min(1).max(128).optional(),
-        title: title.optional(),
-        idempotencyKey: z.string().min(1).optional(),
-      })
-      .strict(),
+    params: () =>
+      z
+        .object({
+          agentId: z.string().min(1).optional(),
+          label: z.string().min(1).max(128).optional(),
+          title: title.optional(),
+          idempotencyKey: z.string().min(1).optional(),
+        })
+        .strict(),
   }),
   'sessions.rename': method<SessionsChangeResult>()({
     scope: 'operator.sessions.write',
     controlPlaneWrite: true,
-    params: z
-      .object({ ...keyParams, title: title.nullable() })
-      .strict()
-      .refine(oneKey, oneKeyMessage),
+    params: () =>
+      z
+        .object({ ...keyParams, title: title.nullable() })
+        .strict()
+        .refine(oneKey, oneKeyMessage),
   }),
   'sessions.pin': method<SessionsChangeResult>()({
     scope: 'operator.sessions.write',
     controlPlaneWrite: true,
-    params: z
-      .object({ ...keyParams, pinned: z.boolean() })
-      .strict()
-      .refine(oneKey, oneKeyMessage),
+    params: () =>
+      z
+        .object({ ...keyParams, pinned: z.boolean() })
+        .strict()
+        .refine(oneKey, oneKeyMessage),
   }),
   'sessions.archive': method<SessionsChangeResult>()({
     scope: 'operator.sessions.write',
     controlPlaneWrite: true,
-    params: z
-      .object({ ...keyParams, archived: z.boolean() })
-      .strict()
-      .refine(oneKey, oneKeyMessage),
+    params: () =>
+      z
+        .object({ ...keyParams, archived: z.boolean() })
+        .strict()
+        .refine(oneKey, oneKeyMessage),
   }),
   /**
    * A new named chat holding the transcript up to `messageId` (and that message's tool results),
@@ -181,46 +187,49 @@ export const sessionsMethods = {
     scope: 'operator.sessions.write',
     controlPlaneWrite: true,
     idempotent: true,
-    params: z
-      .object({
-        ...keyParams,
-        messageId: z.string().min(1).optional(),
-        runId: z.string().min(1).optional(),
-        label: z.string().min(1).max(128).optional(),
-        title: title.optional(),
-        idempotencyKey: z.string().min(1).optional(),
-      })
-      .strict()
-      .refine(oneKey, oneKeyMessage)
-      .refine((params) => (params.messageId === undefined) !== (params.runId === undefined), {
-        message: 'fork from either messageId or runId (exactly one)',
-      }),
+    params: () =>
+      z
+        .object({
+          ...keyParams,
+          messageId: z.string().min(1).optional(),
+          runId: z.string().min(1).optional(),
+          label: z.string().min(1).max(128).optional(),
+          title: title.optional(),
+          idempotencyKey: z.string().min(1).optional(),
+        })
+        .strict()
+        .refine(oneKey, oneKeyMessage)
+        .refine((params) => (params.messageId === undefined) !== (params.runId === undefined), {
+          message: 'fork from either messageId or runId (exactly one)',
+        }),
   }),
   'sessions.get': method<SessionsGetResult>()({
     scope: 'operator.sessions.read',
-    params: z.object(keyParams).strict().refine(oneKey, oneKeyMessage),
+    params: () => z.object(keyParams).strict().refine(oneKey, oneKeyMessage),
   }),
   'sessions.reset': method<SessionsResetResult>()({
     scope: 'operator.sessions.write',
     controlPlaneWrite: true,
     idempotent: true,
-    params: z
-      .object({ ...keyParams, reason: z.string().optional(), idempotencyKey: z.string().min(1).optional() })
-      .strict()
-      .refine(oneKey, oneKeyMessage),
+    params: () =>
+      z
+        .object({ ...keyParams, reason: z.string().optional(), idempotencyKey: z.string().min(1).optional() })
+        .strict()
+        .refine(oneKey, oneKeyMessage),
   }),
   'sessions.delete': method<SessionsDeleteResult>()({
     scope: 'operator.sessions.write',
     controlPlaneWrite: true,
     idempotent: true,
-    params: z
-      .object({
-        ...keyParams,
-        /** Remove the transcript files too (OpenClaw's flag); without it they are renamed aside. */
-        deleteTranscript: z.boolean().optional(),
-        idempotencyKey: z.string().min(1).optional(),
-      })
-      .strict()
-      .refine(oneKey, oneKeyMessage),
+    params: () =>
+      z
+        .object({
+          ...keyParams,
+          /** Remove the transcript files too (OpenClaw's flag); without it they are renamed aside. */
+          deleteTranscript: z.boolean().optional(),
+          idempotencyKey: z.string().min(1).optional(),
+        })
+        .strict()
+        .refine(oneKey, oneKeyMessage),
   }),
 };

@@ -41,35 +41,35 @@ const id = z.string().min(1).max(40);
 export const skillsMethods = {
   'skills.list': method<{ agentId: string; skills: SkillInfo[]; proposals: SkillProposalInfo[] }>()({
     scope: 'operator.read',
-    params: z.object({ agentId }).strict(),
+    params: () => z.object({ agentId }).strict(),
   }),
   'skills.get': method<{ skill: SkillInfo; text: string }>()({
     scope: 'operator.read',
-    params: z.object({ agentId, name }).strict(),
+    params: () => z.object({ agentId, name }).strict(),
   }),
   'skills.enable': method<{ skill: SkillInfo }>()({
     scope: 'operator.admin',
     controlPlaneWrite: true,
-    params: z.object({ agentId, name }).strict(),
+    params: () => z.object({ agentId, name }).strict(),
   }),
   'skills.disable': method<{ skill: SkillInfo }>()({
     scope: 'operator.admin',
     controlPlaneWrite: true,
-    params: z.object({ agentId, name }).strict(),
+    params: () => z.object({ agentId, name }).strict(),
   }),
   'skills.pin': method<{ skill: SkillInfo }>()({
     scope: 'operator.admin',
     controlPlaneWrite: true,
-    params: z.object({ agentId, name, pinned: z.boolean().optional() }).strict(),
+    params: () => z.object({ agentId, name, pinned: z.boolean().optional() }).strict(),
   }),
   'skills.approve': method<{ name: string; agentId: string }>()({
     scope: 'operator.admin',
     controlPlaneWrite: true,
-    params: z.object({ id }).strict(),
+    params: () => z.object({ id }).strict(),
   }),
   'skills.reject': method<{ name: string }>()({
     scope: 'operator.admin',
     controlPlaneWrite: true,
-    params: z.object({ id }).strict(),
+    params: () => z.object({ id }).strict(),
   }),
 };

@@ -73,23 +73,25 @@ export const subagentsMethods = {
   /** Newest first; `sessionKey` narrows to those spawned (at any depth) under that session. */
   'subagents.list': method<SubagentsListResult>()({
     scope: 'operator.read',
-    params: z
-      .object({
-        sessionKey: z.string().min(1).optional(),
-        agentId: z.string().min(1).optional(),
-        /** Default: every subagent this host has run since it started. */
-        status: z.enum(['running', 'all']).optional(),
-      })
-      .strict(),
+    params: () =>
+      z
+        .object({
+          sessionKey: z.string().min(1).optional(),
+          agentId: z.string().min(1).optional(),
+          /** Default: every subagent this host has run since it started. */
+          status: z.enum(['running', 'all']).optional(),
+        })
+        .strict(),
   }),
   /** Aborts one subagent (`id`) or every running one under a session (`sessionKey`), children first. */
   'subagents.abort': method<SubagentsAbortResult>()({
     scope: 'operator.write',
-    params: z
-      .object({ id: z.string().min(1).optional(), sessionKey: z.string().min(1).optional() })
-      .strict()
-      .refine((value) => value.id !== undefined || value.sessionKey !== undefined, {
-        message: 'give id (one subagent) or sessionKey (every subagent under that session)',
-      }),
+    params: () =>
+      z
+        .object({ id: z.string().min(1).optional(), sessionKey: z.string().min(1).optional() })
+        .strict()
+        .refine((value) => value.id !== undefined || value.sessionKey !== undefined, {
+          message: 'give id (one subagent) or sessionKey (every subagent under that session)',
+        }),
   }),
 };

@@ -29,12 +29,13 @@ export interface TraceShowResult {
 export const traceMethods = {
   'trace.show': method<TraceShowResult>()({
     scope: 'operator.read',
-    params: z
-      .object({
-        sessionKey: z.string().min(1),
-        /** Most recent calls only (default 50). */
-        limit: z.number().int().min(1).max(1000).optional(),
-      })
-      .strict(),
+    params: () =>
+      z
+        .object({
+          sessionKey: z.string().min(1),
+          /** Most recent calls only (default 50). */
+          limit: z.number().int().min(1).max(1000).optional(),
+        })
+        .strict(),
   }),
 };

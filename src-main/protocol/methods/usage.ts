@@ -120,18 +120,19 @@ const limitPeriod = z.enum(['day', 'month']);
 export const usageMethods = {
   'usage.summary': method<UsageSummaryResult>()({
     scope: 'operator.read',
-    params: z
-      .object({
-        /** Days of history for byDay/byPurpose/byAgent/byModel/topSessions (default 30). */
-        days: z.number().int().min(1).max(366).optional(),
-        agentId: agentId.optional(),
-        topSessions: z.number().int().min(1).max(100).optional(),
-      })
-      .strict(),
+    params: () =>
+      z
+        .object({
+          /** Days of history for byDay/byPurpose/byAgent/byModel/topSessions (default 30). */
+          days: z.number().int().min(1).max(366).optional(),
+          agentId: agentId.optional(),
+          topSessions: z.number().int().min(1).max(100).optional(),
+        })
+        .strict(),
   }),
   'usage.limits.get': method<UsageLimitsResult>()({
     scope: 'operator.read',
-    params: z.object({}).strict(),
+    params: () => z.object({}).strict(),
   }),
   /**
    * Sets (or with `null`, removes) one cap; writes `usage.limits` in hearth.json. A value left
@@ -140,15 +141,16 @@ export const usageMethods = {
   'usage.limits.set': method<UsageLimitsResult>()({
     scope: 'operator.admin',
     controlPlaneWrite: true,
-    params: z
-      .object({
-        scope: limitScope,
-        agentId: agentId.optional(),
-        period: limitPeriod,
-        tokens: z.number().int().positive().nullable().optional(),
-        costUsd: z.number().positive().nullable().optional(),
-      })
-      .strict(),
+    params: () =>
+      z
+        .object({
+          scope: limitScope,
+          agentId: agentId.optional(),
+          period: limitPeriod,
+          tokens: z.number().int().positive().nullable().optional(),
+          costUsd: z.number().positive().nullable().optional(),
+        })
+        .strict(),
   }),
 };
 
