@@ -15,17 +15,22 @@ export interface ContextBudget {
   /** Tokens the whole prompt may use: `computePromptBudget(...).promptTokens`. */
   promptTokens: number;
   contextWindow: number;
-  /** Tokens spent outside history this call: system prompt (with bootstrap files) and tool schemas. */
-  fixedTokens: number;
+  /**
+   * Tokens spent outside history this call: system prompt (with bootstrap files) and tool schemas.
+   * With `fixedTokensBound` set it may be counted on first read (the tokenizer loads then).
+   */
+  readonly fixedTokens: number;
+  /** An upper bound of `fixedTokens` known without the tokenizer: a budget it fits needs no count. */
+  readonly fixedTokensBound?: number;
 }
 
 export interface AssembledContext {
   messages: AgentMessage[];
-  /** Estimated tokens of `messages` (safety margin included). */
+  /** Estimated tokens of `messages` (safety margin included); may be counted on first read. */
   historyTokens: number;
   /** What the full history needed before the engine fitted it. */
   route: OverflowRoute;
-  /** Estimated tokens of the full history, before any fitting. */
+  /** Estimated tokens of the full history, before any fitting; may be counted on first read. */
   requiredTokens: number;
   /** Messages of the history not sent this call (dropped to fit, or judged irrelevant). */
   omittedCount: number;

@@ -70,6 +70,7 @@ export {
   type SessionEnginesDeps,
 } from './session-engines.js';
 export { createSettledTraceWriter } from './settled-trace-writer.js';
+export { budgetWithFixedText } from './token-budget.js';
 export {
   countRawTokens,
   estimateMessagesTokens,

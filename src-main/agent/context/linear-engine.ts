@@ -13,6 +13,7 @@ import type {
 } from './context-engine.js';
 import { subagentEndedNotice } from './context-engine.js';
 import { chooseOverflowRoute } from './prompt-budget.js';
+import { fitsByUpperBound, wholeHistoryAssembled } from './token-budget.js';
 import { estimateMessagesTokens } from './token-estimate.js';
 import { truncateToolResults } from './tool-result-truncation.js';
 import { fitNewestTurns } from './turns.js';
@@ -54,6 +55,8 @@ export class LinearContextEngine implements ContextEngine {
   async assemble(budget: ContextBudget): Promise<AssembledContext> {
     validateBudget(budget);
     this.lastContextWindow = budget.contextWindow;
+    // Far under budget (most calls) the byte bound says so without the tokenizer.
+    if (fitsByUpperBound(this.messages, budget)) return wholeHistoryAssembled(this.messages);
     const available = Math.max(0, budget.promptTokens - budget.fixedTokens);
     const fullTokens = estimateMessagesTokens(this.messages);
     const cut = truncateToolResults(this.messages, { contextWindowTokens: budget.contextWindow });
@@ -138,9 +141,11 @@ export class LinearContextEngine implements ContextEngine {
 }
 
 export function validateBudget(budget: ContextBudget): void {
-  for (const key of ['promptTokens', 'contextWindow', 'fixedTokens'] as const) {
+  // A bounded budget's fixedTokens is counted on first read: its bound is checked instead.
+  const fixedKey = budget.fixedTokensBound === undefined ? 'fixedTokens' : 'fixedTokensBound';
+  for (const key of ['promptTokens', 'contextWindow', fixedKey] as const) {
     const value = budget[key];
-    if (!Number.isFinite(value) || value < 0)
+    if (value === undefined || !Number.isFinite(value) || value < 0)
       throw new RangeError(`budget.${key} must be a non-negative number, got ${String(value)}`);
   }
   if (budget.contextWindow === 0) throw new RangeError('budget.contextWindow must be positive');

@@ -8,6 +8,7 @@ import { type CallTrace, createCallTrace } from './call-trace.js';
 import { createCompactionPolicy } from './compaction-policy.js';
 import type { ContextEngine } from './context-engine.js';
 import { createRunContextHooks } from './run-context-hooks.js';
+import { loadTokenizerWhenLikely } from './token-budget.js';
 import { toolResultCharLimit, truncateToolOutput } from './tool-result-truncation.js';
 
 export interface TurnHooksDeps {
@@ -122,6 +123,8 @@ export function createTurnHooks(deps: TurnHooksDeps): TurnHooks {
       traced.push(stage);
     },
     afterTurn() {
+      // The answer is out: if this turn's budget came close, the tokenizer loads now, not on a later turn.
+      loadTokenizerWhenLikely();
       for (const { step, stage, system, tools, messages } of traced.splice(0)) {
         let call = calls.get(step);
         if (!call) {

@@ -1,6 +1,6 @@
 import { linkedAbortController } from '../../base/abort.js';
 import type { AuthProfile } from '../../providers/index.js';
-import { computePromptBudget, estimateTokens } from '../context/index.js';
+import { budgetWithFixedText, computePromptBudget } from '../context/index.js';
 import { runAgentLoop } from '../loop/agent-loop.js';
 import type { AgentLoopResult } from '../loop/loop-events.js';
 import type { AgentMessage } from '../messages.js';
@@ -32,9 +32,12 @@ export async function runAttempt(
         }, request.timeoutMs)
       : undefined;
   const budget = computePromptBudget({ contextWindow: limits.contextWindow, reserveTokens: limits.maxOutputTokens });
-  const fixedTokens = estimateTokens(
-    `${request.system ?? ''}${JSON.stringify(request.tools.map((t) => [t.name, t.description]))}`,
-  );
+  // Counted only if the context engine needs more than the bound (see token-budget.ts).
+  const callBudget = budgetWithFixedText({
+    promptTokens: budget.promptTokens,
+    contextWindow: limits.contextWindow,
+    fixedText: `${request.system ?? ''}${JSON.stringify(request.tools.map((t) => [t.name, t.description]))}`,
+  });
   try {
     const result = await runAgentLoop({
       model,
@@ -46,7 +49,7 @@ export async function runAttempt(
       onDemand: request.onDemand,
       toolContext: request.toolContext,
       hooks: request.hooks,
-      budget: { promptTokens: budget.promptTokens, contextWindow: limits.contextWindow, fixedTokens },
+      budget: callBudget,
       maxOutputTokens: limits.maxOutputTokens,
       signal: controller.signal,
       log: deps.log,

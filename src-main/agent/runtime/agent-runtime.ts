@@ -3,7 +3,6 @@ import type { Clock } from '../../base/clock.js';
 import type { Disposable } from '../../base/disposable.js';
 import { HearthError } from '../../base/errors.js';
 import type { Logger } from '../../base/logger.js';
-import { loadTokenizer } from '../../base/o200k-tokens.js';
 import { markTurnPhase } from '../../base/turn-phases.js';
 import {
   type AuthProfileManager,
@@ -397,11 +396,9 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
         provider,
       }),
 
-    warmUp: () => {
-      // The token counter's tables load here, when the first client connects, not on its first turn.
-      loadTokenizer();
-      return warmUpModels({ ...deps, newId });
-    },
+    // The token counter's tables are not loaded here: a first client's first turn follows at once,
+    // and most budgets never need them (agent/context/token-budget.ts loads them in idle time).
+    warmUp: () => warmUpModels({ ...deps, newId }),
 
     dispose() {
       runs.dispose();
