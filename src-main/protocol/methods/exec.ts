@@ -176,48 +176,50 @@ export interface ExecApprovalGetResult extends ExecApprovalView {
 export const execMethods = {
   'exec.approval.request': method<ExecApprovalRequestResult>()({
     scope: 'operator.approvals',
-    params: z
-      .object({
-        command: z.string().min(1, 'command must not be empty'),
-        cwd: z.string().optional(),
-        host: z.string().optional(),
-        sessionKey: z.string().optional(),
-        agentId: z.string().optional(),
-        timeoutMs: z
-          .number()
-          .int()
-          .positive()
-          .max(24 * 3_600_000)
-          .optional(),
-        twoPhase: z.boolean().optional(),
-      })
-      .strict(),
+    params: () =>
+      z
+        .object({
+          command: z.string().min(1, 'command must not be empty'),
+          cwd: z.string().optional(),
+          host: z.string().optional(),
+          sessionKey: z.string().optional(),
+          agentId: z.string().optional(),
+          timeoutMs: z
+            .number()
+            .int()
+            .positive()
+            .max(24 * 3_600_000)
+            .optional(),
+          twoPhase: z.boolean().optional(),
+        })
+        .strict(),
   }),
   'exec.approval.list': method<ExecApprovalView[]>()({
     scope: 'operator.approvals',
-    params: z.object({}).strict(),
+    params: () => z.object({}).strict(),
   }),
   'exec.approval.get': method<ExecApprovalGetResult>()({
     scope: 'operator.approvals',
-    params: z.object({ id: z.string().min(1) }).strict(),
+    params: () => z.object({ id: z.string().min(1) }).strict(),
   }),
   'exec.approval.resolve': method<{ ok: true }>()({
     scope: 'operator.approvals',
-    params: z
-      .object({
-        id: z.string().min(1),
-        decision,
-        note: z.string().max(500).optional(),
-        /**
-         * With allow-always: exec remembers any use of the binary (default), only these exact
-         * arguments, or these exact arguments only inside this folder (`folder`); a tool, this tool
-         * (default), every tool of its server, or these exact arguments.
-         */
-        allowAlwaysScope: z.enum(['binary', 'exact', 'folder', 'tool', 'server']).optional(),
-        /** With allow-always: the rule stops applying then (ISO 8601 date or epoch ms, in the future). */
-        until: z.union([z.iso.datetime({ offset: true }), z.iso.date(), z.number().int().positive()]).optional(),
-      })
-      .strict(),
+    params: () =>
+      z
+        .object({
+          id: z.string().min(1),
+          decision,
+          note: z.string().max(500).optional(),
+          /**
+           * With allow-always: exec remembers any use of the binary (default), only these exact
+           * arguments, or these exact arguments only inside this folder (`folder`); a tool, this tool
+           * (default), every tool of its server, or these exact arguments.
+           */
+          allowAlwaysScope: z.enum(['binary', 'exact', 'folder', 'tool', 'server']).optional(),
+          /** With allow-always: the rule stops applying then (ISO 8601 date or epoch ms, in the future). */
+          until: z.union([z.iso.datetime({ offset: true }), z.iso.date(), z.number().int().positive()]).optional(),
+        })
+        .strict(),
     controlPlaneWrite: true,
   }),
 };
