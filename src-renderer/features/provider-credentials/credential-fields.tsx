@@ -23,7 +23,7 @@ export function CredentialInput(props: {
   const t = useT();
   const { binding, field } = props;
   return (
-    <label className={props.wide ? 'field credential-wide' : 'field'}>
+    <label className={props.wide ? 'field credential-field credential-wide' : 'field credential-field'}>
       <span>{t(props.label)}</span>
       <input
         className="input"
