@@ -110,6 +110,13 @@ export {
   type ReceivedApprovalReason,
 } from './methods/exec.js';
 export {
+  awsAccessKeyIdPattern,
+  awsRegionPattern,
+  azureApiVersionPattern,
+  azureDeploymentPattern,
+  azureResourcePattern,
+} from './provider-setup-fields.js';
+export {
   expandScopes,
   fullOperatorScopes,
   hasScope,

@@ -1,3 +1,10 @@
+import {
+  awsAccessKeyIdPattern,
+  awsRegionPattern,
+  azureApiVersionPattern,
+  azureDeploymentPattern,
+  azureResourcePattern,
+} from '../protocol/index.js';
 import { type AwsCredentials, signAwsRequest } from './aws-sigv4.js';
 import type { ProviderKind } from './provider-config.js';
 
@@ -312,12 +319,6 @@ export interface SetupFieldProblem {
   message: string;
 }
 
-const azureResource = /^[a-z0-9][a-z0-9-]{0,62}$/i;
-const azureDeployment = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-const azureApiVersion = /^(v1|\d{4}-\d{2}-\d{2}(-preview)?)$/;
-const awsRegion = /^[a-z]{2}(-[a-z]+)+-\d{1,2}$/;
-const awsKeyId = /^[A-Z0-9]{16,128}$/;
-
 /**
  * What is wrong with an Azure or Bedrock setup before anything is sent, naming the field:
  * shared by Test connection and Save so both refuse the same input the same way.
@@ -336,7 +337,7 @@ export function setupFieldProblem(input: {
     if (!resource && !input.baseURL?.trim()) {
       return { field: 'resourceName', message: 'Azure needs the resource name (e.g. "my-resource") or a base URL' };
     }
-    if (resource && !azureResource.test(resource)) {
+    if (resource && !azureResourcePattern.test(resource)) {
       return {
         field: 'resourceName',
         message: `resource name "${resource}" is not an Azure resource name: use the name only (letters, digits, -), or put a full URL in Base URL`,
@@ -345,23 +346,23 @@ export function setupFieldProblem(input: {
     const deployment = input.deployment?.trim();
     if (!deployment)
       return { field: 'deployment', message: 'Azure needs the deployment name (as in Azure AI Foundry → Deployments)' };
-    if (!azureDeployment.test(deployment)) {
+    if (!azureDeploymentPattern.test(deployment)) {
       return { field: 'deployment', message: `deployment "${deployment}" may hold only letters, digits, . _ -` };
     }
     const version = input.apiVersion?.trim();
-    if (version && !azureApiVersion.test(version)) {
+    if (version && !azureApiVersionPattern.test(version)) {
       return { field: 'apiVersion', message: `api version "${version}" is not "v1" or a date like 2024-10-21` };
     }
   }
   if (input.kind === 'bedrock') {
     const region = input.region?.trim();
     if (!region) return { field: 'region', message: 'Bedrock needs the AWS region (e.g. us-east-1)' };
-    if (!awsRegion.test(region))
+    if (!awsRegionPattern.test(region))
       return { field: 'region', message: `region "${region}" is not an AWS region like us-east-1` };
     if (input.aws) {
       const keyId = input.aws.accessKeyId?.trim();
       if (!keyId) return { field: 'accessKeyId', message: 'Bedrock needs an access key ID (AKIA… or ASIA…)' };
-      if (!awsKeyId.test(keyId)) {
+      if (!awsAccessKeyIdPattern.test(keyId)) {
         return {
           field: 'accessKeyId',
           message: 'the access key ID is capital letters and digits, like AKIAIOSFODNN7EXAMPLE',

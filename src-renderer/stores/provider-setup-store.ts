@@ -79,7 +79,8 @@ export interface ProviderSetupState {
   save(): Promise<boolean>;
 }
 
-const blankFields = {
+/** Every setup field empty: a new draft, and the credential form's start (features/provider-credentials). */
+export const blankSetupFields = {
   baseURL: '',
   apiKey: '',
   resourceName: '',
@@ -90,7 +91,7 @@ const blankFields = {
   secretAccessKey: '',
   sessionToken: '',
 };
-const emptyDraft: SetupDraft = { kind: 'openai-compatible', id: 'custom', ...blankFields };
+const emptyDraft: SetupDraft = { kind: 'openai-compatible', id: 'custom', ...blankSetupFields };
 
 /** What providers.test and providers.save get from a draft: only the fields its kind uses, trimmed. */
 function kindParams(draft: SetupDraft): Record<string, string> {
@@ -149,13 +150,16 @@ export function createProviderSetupStore(client: GatewayPort): StoreApi<Provider
         const id = kind === 'openai-compatible' ? providerIdFor(get().draft.baseURL) : idOfKind[kind];
         const baseURL = kind === 'openai-compatible' ? get().draft.baseURL : '';
         const apiVersion = kind === 'azure' ? defaultAzureApiVersion : '';
-        set({ draft: { ...blankFields, kind, id, baseURL, apiVersion }, ...reset });
+        set({ draft: { ...blankSetupFields, kind, id, baseURL, apiVersion }, ...reset });
       },
       applyPreset(preset) {
-        set({ draft: { ...blankFields, kind: 'openai-compatible', id: preset.id, baseURL: preset.baseURL }, ...reset });
+        set({
+          draft: { ...blankSetupFields, kind: 'openai-compatible', id: preset.id, baseURL: preset.baseURL },
+          ...reset,
+        });
       },
       pickLocal(row) {
-        set({ draft: { ...blankFields, kind: row.kind, id: row.id, baseURL: row.baseURL }, ...reset });
+        set({ draft: { ...blankSetupFields, kind: row.kind, id: row.id, baseURL: row.baseURL }, ...reset });
         void get().test();
       },
       edit(patch) {

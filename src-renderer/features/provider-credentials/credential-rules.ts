@@ -1,4 +1,11 @@
+import {
+  awsAccessKeyIdPattern,
+  awsRegionPattern,
+  azureApiVersionPattern,
+  azureResourcePattern,
+} from '../../../src-main/protocol/provider-setup-fields.js';
 import type { MessageKey } from '../../i18n/en.js';
+import { blankSetupFields } from '../../stores/provider-setup-store.js';
 
 /**
  * What a provider's credential is made of, by kind, and how it is saved. Azure and Bedrock need
@@ -29,17 +36,7 @@ export function credentialFormOf(providerKind: string): CredentialForm {
   return providerKind === 'azure' || providerKind === 'bedrock' ? providerKind : 'key';
 }
 
-export const blankCredential: CredentialValues = {
-  baseURL: '',
-  apiKey: '',
-  resourceName: '',
-  deployment: '',
-  apiVersion: '',
-  region: '',
-  accessKeyId: '',
-  secretAccessKey: '',
-  sessionToken: '',
-};
+export const blankCredential: CredentialValues = blankSetupFields;
 
 /** A refused field and what to say about it, in the person's language. */
 export interface CredentialProblem {
@@ -48,12 +45,8 @@ export interface CredentialProblem {
   params?: Record<string, string>;
 }
 
-// The same rules the gateway applies to Test connection and Save (providers/provider-models.ts
-// setupFieldProblem): the renderer cannot import them, and auth.profiles.set does not check them.
-const azureResource = /^[a-z0-9][a-z0-9-]{0,62}$/i;
-const azureApiVersion = /^(v1|\d{4}-\d{2}-\d{2}(-preview)?)$/;
-const awsRegion = /^[a-z]{2}(-[a-z]+)+-\d{1,2}$/;
-const awsKeyId = /^[A-Z0-9]{16,128}$/;
+// The field patterns are the gateway's own (protocol/provider-setup-fields.ts): Test connection and
+// Save refuse the same input; auth.profiles.set does not check them, so the form does before sending.
 
 function isHttpUrl(text: string): boolean {
   try {
@@ -74,24 +67,25 @@ export function credentialProblem(form: CredentialForm, values: CredentialValues
   if (form === 'azure') {
     const resource = v('resourceName');
     if (!resource && !baseURL) return { field: 'resourceName', message: 'credential.resourceMissing' };
-    if (resource && !baseURL && !azureResource.test(resource)) {
+    if (resource && !baseURL && !azureResourcePattern.test(resource)) {
       return { field: 'resourceName', message: 'credential.resourceBad', params: { value: resource } };
     }
     if (baseURL && !isHttpUrl(baseURL)) {
       return { field: 'baseURL', message: 'credential.baseURLBad', params: { value: baseURL } };
     }
     const version = v('apiVersion');
-    if (version && !azureApiVersion.test(version)) {
+    if (version && !azureApiVersionPattern.test(version)) {
       return { field: 'apiVersion', message: 'credential.apiVersionBad', params: { value: version } };
     }
     return v('apiKey') ? undefined : { field: 'apiKey', message: 'credential.apiKeyMissing' };
   }
   const region = v('region');
   if (!region) return { field: 'region', message: 'credential.regionMissing' };
-  if (!awsRegion.test(region)) return { field: 'region', message: 'credential.regionBad', params: { value: region } };
+  if (!awsRegionPattern.test(region))
+    return { field: 'region', message: 'credential.regionBad', params: { value: region } };
   const keyId = v('accessKeyId');
   if (!keyId) return { field: 'accessKeyId', message: 'credential.accessKeyIdMissing' };
-  if (!awsKeyId.test(keyId)) return { field: 'accessKeyId', message: 'credential.accessKeyIdBad' };
+  if (!awsAccessKeyIdPattern.test(keyId)) return { field: 'accessKeyId', message: 'credential.accessKeyIdBad' };
   const secret = v('secretAccessKey');
   if (!secret) return { field: 'secretAccessKey', message: 'credential.secretAccessKeyMissing' };
   if (/\s/.test(secret)) return { field: 'secretAccessKey', message: 'credential.secretAccessKeySpaces' };
