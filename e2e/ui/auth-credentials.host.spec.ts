@@ -95,7 +95,14 @@ async function shoot(page: Page, ui: ControlUiPage, focus: Locator, language: 'e
   if (!docsShots) return ui.screenshot(`auth-bedrock-${language}`);
   await shootEveryVariant(page, {
     path: (device, scheme) => `${docsDir}auth-bedrock-${device}-${scheme}-${language}.png`,
-    arrange: () => focus.scrollIntoViewIfNeeded(),
+    // The view's top first: a desktop shot taken after a phone one would keep the phone's scroll.
+    arrange: async () => {
+      await page.getByRole('main').evaluate((main) => {
+        main.scrollTop = 0;
+        window.scrollTo(0, 0);
+      });
+      await focus.scrollIntoViewIfNeeded();
+    },
   });
 }
 
