@@ -95,7 +95,8 @@ function parseEnvelope(path: string, text: string): Envelope {
 
 export function createEncryptedFileSecretStore(options: EncryptedFileSecretStoreOptions): SecretStore {
   const { path, keySource } = options;
-  const warning = `Secrets are in an encrypted file because no OS keychain is available: ${options.reason ?? 'none was found'}`;
+  const fallbackReason = options.reason ?? 'none was found';
+  const warning = `Secrets are in an encrypted file because no OS keychain is available: ${fallbackReason}`;
   let chain: Promise<unknown> = Promise.resolve();
   /** One operation at a time, so two `set`s never lose each other's secret. */
   const serial = <T>(job: () => Promise<T>): Promise<T> => {
@@ -176,6 +177,7 @@ export function createEncryptedFileSecretStore(options: EncryptedFileSecretStore
   return {
     backend: 'encrypted-file',
     warning,
+    fallbackReason,
     get: (account) =>
       serial(async () => {
         checkAccount(account);

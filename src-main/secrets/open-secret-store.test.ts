@@ -55,6 +55,7 @@ describe('openSecretStore', () => {
     expect(store.warning).toMatch(
       /no OS keychain is available: the OS keychain refused to answer: Cannot autolaunch D-Bus without X11 \$DISPLAY/,
     );
+    expect(store.fallbackReason).toMatch(/^the OS keychain refused to answer: Cannot autolaunch D-Bus/);
     expect(reason).toContain(secretFilePaths(paths).file);
     const warning = log.entries.find((e) => e.level === 'warn');
     expect(warning?.message).toMatch(/no OS keychain; using the encrypted secret file/);

@@ -450,6 +450,14 @@ export const en = {
   'auth.label': 'Name',
   'auth.apiKey': 'API key',
   'auth.keyNote': 'Stored in the system keychain and never shown again.',
+  'auth.keyNote.file': "Stored in Hearth's encrypted secret file and never shown again.",
+  'auth.keyNote.safeStorage': 'Encrypted with the key your system keeps for Hearth, and never shown again.',
+  'auth.secretFile':
+    'No system keychain is available, so secrets are in an encrypted file whose key is in your Hearth folder: anyone who can read that folder can read them.',
+  'auth.secretFile.because':
+    'No system keychain is available ({reason}), so secrets are in an encrypted file whose key is in your Hearth folder: anyone who can read that folder can read them.',
+  'auth.secretSafeStorage':
+    'The system keychain could not be reached, so secrets are encrypted with the key your system keeps for Hearth. Unlock or install a keychain to move them there.',
   'auth.none': 'No auth profiles yet.',
   'auth.replace': 'Replace key',
   'auth.replaceTitle': 'Replace the key of {label}',
@@ -749,13 +757,14 @@ export const en = {
   'setup.azureNote':
     'Azure answers only for a deployment: use the deployment name from Azure AI Foundry → Deployments. A dated API version (such as 2024-10-21) calls the deployment’s own URL; v1 uses Azure’s v1 API.',
   'setup.bedrockNote':
-    'Use an IAM access key allowed bedrock:ListFoundationModels and bedrock:InvokeModelWithResponseStream in this region. Both keys go to the system keychain.',
+    'Use an IAM access key allowed bedrock:ListFoundationModels and bedrock:InvokeModelWithResponseStream in this region.',
   'setup.presets': 'Presets',
   'setup.baseURL': 'Base URL',
   'setup.name': 'Name in Hearth',
   'setup.apiKey': 'API key',
   'setup.apiKeyOptional': 'API key (if the endpoint needs one)',
-  'setup.keyNote': 'The key goes to the system keychain, never into hearth.json.',
+  'setup.keyNote':
+    "The key goes to the system keychain (or, where there is none, Hearth's encrypted secret file), never into hearth.json.",
   'setup.test': 'Test connection',
   'setup.testing': 'Testing…',
   'setup.failed': 'Test failed:',

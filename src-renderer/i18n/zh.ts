@@ -443,6 +443,13 @@ export const zh: Record<MessageKey, string> = {
   'auth.label': '名称',
   'auth.apiKey': 'API 密钥',
   'auth.keyNote': '保存在系统钥匙串中，之后不再显示。',
+  'auth.keyNote.file': '保存在 Hearth 的加密密钥文件中，之后不再显示。',
+  'auth.keyNote.safeStorage': '用系统为 Hearth 保管的密钥加密保存，之后不再显示。',
+  'auth.secretFile':
+    '没有可用的系统钥匙串，密钥保存在加密文件中，其解密密钥位于 Hearth 文件夹：能读取该文件夹的人都能读取这些密钥。',
+  'auth.secretFile.because':
+    '没有可用的系统钥匙串（{reason}），密钥保存在加密文件中，其解密密钥位于 Hearth 文件夹：能读取该文件夹的人都能读取这些密钥。',
+  'auth.secretSafeStorage': '无法连接系统钥匙串，密钥已用系统为 Hearth 保管的密钥加密。解锁或安装钥匙串后会移到那里。',
   'auth.none': '还没有认证配置。',
   'auth.replace': '更换密钥',
   'auth.replaceTitle': '更换 {label} 的密钥',
@@ -732,13 +739,13 @@ export const zh: Record<MessageKey, string> = {
   'setup.azureNote':
     'Azure 只通过部署来应答：请填写 Azure AI Foundry →“部署”中的部署名称。带日期的 API 版本（如 2024-10-21）调用该部署自己的地址；v1 使用 Azure 的 v1 API。',
   'setup.bedrockNote':
-    '请使用在该区域有 bedrock:ListFoundationModels 和 bedrock:InvokeModelWithResponseStream 权限的 IAM 访问密钥。两个密钥都保存在系统钥匙串中。',
+    '请使用在该区域有 bedrock:ListFoundationModels 和 bedrock:InvokeModelWithResponseStream 权限的 IAM 访问密钥。',
   'setup.presets': '预设',
   'setup.baseURL': '接口地址（Base URL）',
   'setup.name': '在 Hearth 中的名称',
   'setup.apiKey': 'API 密钥',
   'setup.apiKeyOptional': 'API 密钥（如果接口需要）',
-  'setup.keyNote': '密钥保存在系统钥匙串中，绝不写入 hearth.json。',
+  'setup.keyNote': '密钥保存在系统钥匙串中（没有钥匙串时保存在 Hearth 的加密密钥文件中），绝不写入 hearth.json。',
   'setup.test': '测试连接',
   'setup.testing': '正在测试…',
   'setup.failed': '测试失败：',

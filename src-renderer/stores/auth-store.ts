@@ -33,8 +33,12 @@ export interface AuthState {
   profiles: AuthProfile[];
   loading: boolean;
   error?: string;
-  /** Set when secrets are not in the OS keychain (the gateway says why). */
+  /** Where the gateway keeps secrets: 'keychain', 'encrypted-file', 'electron-safe-storage'. */
+  secretBackend?: string;
+  /** Set when secrets are not in the OS keychain (the gateway says why, in English). */
   secretWarning?: string;
+  /** The detail of why the keychain is not used, worded around in the person's language. */
+  secretFallbackReason?: string;
   refresh(): Promise<void>;
   /**
    * Adds a profile, or replaces the secret of the one with `id` (default: made from provider and name).
@@ -202,7 +206,9 @@ export function createAuthStore(client: GatewayPort, now: () => number): StoreAp
         const at = now();
         set({
           profiles: result.profiles.map((profile) => toAuthProfile(profile, at)),
+          secretBackend: result.secretBackend,
           secretWarning: result.secretWarning || undefined,
+          secretFallbackReason: result.secretFallbackReason || undefined,
           loading: false,
           error: undefined,
         });

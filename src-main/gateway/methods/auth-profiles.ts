@@ -14,7 +14,7 @@ import type { MethodRouter } from '../method-router.js';
 export interface AuthProfilesMethodsDeps {
   auth: AuthProfileManager;
   /** For the backend name and the fallback warning shown in the UI. */
-  secrets: Pick<SecretStore, 'backend' | 'warning'>;
+  secrets: Pick<SecretStore, 'backend' | 'warning' | 'fallbackReason'>;
   bus?: EventBus;
   /** Refuses profiles for providers nothing can serve (typos); e.g. `(id) => models.provider(id)` not throwing. */
   isKnownProvider?(providerId: string): boolean;
@@ -48,6 +48,7 @@ export function registerAuthProfilesMethods(router: MethodRouter, deps: AuthProf
         profiles: profiles.map(toRow),
         secretBackend: deps.secrets.backend,
         ...(deps.secrets.warning ? { secretWarning: deps.secrets.warning } : {}),
+        ...(deps.secrets.fallbackReason ? { secretFallbackReason: deps.secrets.fallbackReason } : {}),
       };
     }),
   );

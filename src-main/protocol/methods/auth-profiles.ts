@@ -36,7 +36,13 @@ export interface AuthProbeRow {
 }
 
 export const authProfilesMethods = {
-  'auth.profiles.list': method<{ profiles: AuthProfileRow[]; secretBackend: string; secretWarning?: string }>()({
+  'auth.profiles.list': method<{
+    profiles: AuthProfileRow[];
+    secretBackend: string;
+    /** English, for older clients; `secretFallbackReason` is the detail a client words itself. */
+    secretWarning?: string;
+    secretFallbackReason?: string;
+  }>()({
     scope: 'operator.admin',
     params: () => z.object({ provider: z.string().min(1).optional() }).strict(),
   }),

@@ -251,4 +251,33 @@ describe('credentials that are more than a key', () => {
     fireEvent.click(screen.getByRole('button', { name: '添加' }));
     expect((await screen.findByRole('alert')).textContent).toBe('AWS 区域：“us-east”不是 us-east-1 这样的 AWS 区域。');
   });
+
+  it('says where a saved key goes: the keychain only when it is there, the fallback and its reason in the person’s language', async () => {
+    const fallbackReason = 'the OS keychain refused to answer: Cannot autolaunch D-Bus without X11 $DISPLAY';
+    app = startTestApp({
+      'auth.profiles.list': () => ({
+        secretBackend: 'encrypted-file',
+        secretWarning: `Secrets are in an encrypted file because no OS keychain is available: ${fallbackReason}`,
+        secretFallbackReason: fallbackReason,
+        profiles: [],
+      }),
+    });
+    app.stores.ui.getState().setLanguage('zh');
+    renderWithStores(app, <AuthProfilesView />);
+    await act(() => app.client.waitForConnected());
+    const banner = await screen.findByText(/没有可用的系统钥匙串/);
+    expect(banner.textContent).toContain(fallbackReason);
+    expect(banner.textContent).not.toContain('Secrets are in');
+    expect(screen.getByText('保存在 Hearth 的加密密钥文件中，之后不再显示。')).toBeTruthy();
+    expect(screen.queryByText(/保存在系统钥匙串中/)).toBeNull();
+  });
+
+  it('shows no fallback banner and names the keychain when secrets are there', async () => {
+    app = startTestApp({ 'auth.profiles.list': () => ({ secretBackend: 'keychain', profiles: [] }) });
+    renderWithStores(app, <AuthProfilesView />);
+    await act(() => app.client.waitForConnected());
+    await screen.findByText('No auth profiles yet.');
+    expect(screen.getByText('Stored in the system keychain and never shown again.')).toBeTruthy();
+    expect(document.querySelector('.secret-warning')).toBeNull();
+  });
 });

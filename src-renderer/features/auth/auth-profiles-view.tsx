@@ -102,8 +102,30 @@ function prefillOf(form: CredentialForm, entry: Record<string, unknown> | undefi
  * kind: a key, Azure's resource and key, or Bedrock's region and key pair; it is checked here,
  * naming the field, before anything is sent.
  */
+/**
+ * Where a saved secret goes, said truthfully: "the system keychain" only when the gateway keeps
+ * secrets there. The fallbacks are worded here from the backend, so a Chinese view does not show
+ * the gateway's English sentence; a backend this build does not know keeps that sentence.
+ */
+function useSecretHome(): { banner?: string; keyNote: string } {
+  const t = useT();
+  const backend = useDomain('auth', (s) => s.secretBackend);
+  const warning = useDomain('auth', (s) => s.secretWarning);
+  const reason = useDomain('auth', (s) => s.secretFallbackReason);
+  if (backend === 'encrypted-file') {
+    return {
+      banner: reason ? t('auth.secretFile.because', { reason }) : t('auth.secretFile'),
+      keyNote: t('auth.keyNote.file'),
+    };
+  }
+  if (backend === 'electron-safe-storage')
+    return { banner: t('auth.secretSafeStorage'), keyNote: t('auth.keyNote.safeStorage') };
+  return { ...(warning ? { banner: warning } : {}), keyNote: t('auth.keyNote') };
+}
+
 function AddProfileForm({ replacing, onDone }: { replacing?: AuthProfile; onDone(): void }) {
   const t = useT();
+  const { keyNote } = useSecretHome();
   const { auth } = useStores();
   const configured = useDomain('config', (s) => s.parsed.providers);
   const [chosen, setChosen] = useState('openai');
@@ -198,7 +220,7 @@ function AddProfileForm({ replacing, onDone }: { replacing?: AuthProfile; onDone
         </p>
       )}
       <div className="spread">
-        <span className="faint">{t('auth.keyNote')}</span>
+        <span className="faint">{keyNote}</span>
         <div className="row">
           {replacing && (
             <button
@@ -234,7 +256,7 @@ export function AuthProfilesView() {
   }, [auth]);
   const profiles = useDomain('auth', (s) => s.profiles);
   const error = useDomain('auth', (s) => s.error);
-  const secretWarning = useDomain('auth', (s) => s.secretWarning);
+  const { banner: secretBanner } = useSecretHome();
   const now = useNow(profiles.some((p) => p.status === 'cooldown'));
   const [replacing, setReplacing] = useState<AuthProfile>();
   return (
@@ -247,7 +269,7 @@ export function AuthProfilesView() {
           {error}
         </p>
       )}
-      {secretWarning && <p className="badge warn plain secret-warning">{secretWarning}</p>}
+      {secretBanner && <p className="badge warn plain secret-warning">{secretBanner}</p>}
       {profiles.length === 0 ? (
         <p className="empty card">{t('auth.none')}</p>
       ) : (
