@@ -50,15 +50,17 @@ const external = [
   'jsdom',
 ];
 
-// Zod's `z.locales` re-exports its error messages in ~50 languages (360 KB, half of zod in the
+// Zod's `z.locales` re-exports its error messages in ~50 languages (~300 KB, half of zod in the
 // bundle, compiled before the gateway listens). Hearth never switches zod's language (its own
 // errors name the field in English, and the UI translates its own texts), so in the bundle that
-// namespace holds English only. The default `z.config(en())` imports en.js directly.
+// namespace holds English only. The default `z.config(en())` imports en.js directly. Three of
+// zod's entry modules re-export the namespace (v4/classic, v4/core: what `zod/v4/core` and the
+// classic API import, v4/mini); leaving one out puts every language back.
 const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(pluginBuild) {
     pluginBuild.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      /[\\/]zod[\\/]v4[\\/]classic[\\/]/.test(args.importer)
+      /[\\/]zod[\\/]v4[\\/](?:classic|core|mini)[\\/]/.test(args.importer)
         ? { path: join(dirname(args.importer), '..', 'locales', 'en.js'), namespace: 'zod-locales' }
         : undefined,
     );

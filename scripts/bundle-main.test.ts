@@ -57,6 +57,20 @@ describe('the bundled CLI', () => {
     }
   });
 
+  it("keeps only zod's English messages (every entry module that re-exports z.locales)", () => {
+    const code = readdirSync(outdir)
+      .filter((name) => name.endsWith('.js'))
+      .map((name) => readFileSync(join(outdir, name), 'utf8'));
+    // A sentence of zod's German and French locales: never in the bundle; the English one is.
+    for (const foreign of ['Eingabe: erwartet', 'Option invalide : une valeur parmi']) {
+      expect(
+        code.some((text) => text.includes(foreign)),
+        foreign,
+      ).toBe(false);
+    }
+    expect(code.some((text) => text.includes('Invalid input: expected'))).toBe(true);
+  });
+
   it(
     'answers hearth --help',
     () => {
