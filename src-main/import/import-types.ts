@@ -2,6 +2,7 @@ import type { CronJobInput } from '../cron/index.js';
 import type { ProviderEntry } from '../providers/index.js';
 import type { Binding } from '../sessions/index.js';
 import type { AgentMessage } from '../transcript/index.js';
+import type { ImportReason, NoImportReason } from './import-reasons.js';
 
 /** Where a person may come from. */
 export const importSources = ['openclaw', 'hermes'] as const;
@@ -93,11 +94,8 @@ export interface AllowlistFound {
   origin: string;
 }
 
-export interface SkippedFound {
-  kind: ImportItemKind;
-  what: string;
-  reason: string;
-}
+/** Why it is skipped is a coded reason (import-reasons.ts), worded in the person's language by the Control UI. */
+export type SkippedFound = { kind: ImportItemKind; what: string } & ImportReason;
 
 export const importItemKinds = [
   'workspace-file',
@@ -120,15 +118,20 @@ export type ImportItemKind = (typeof importItemKinds)[number];
  */
 export type ImportItemStatus = 'import' | 'present' | 'conflict' | 'skipped' | 'imported' | 'failed';
 
-export interface ImportItem {
+interface ImportItemFields {
   kind: ImportItemKind;
   /** What it becomes in Hearth (a file of a workspace, a session key, a profile id). */
   target: string;
   /** Where it came from (a file, a key of a file). */
   origin: string;
   status: ImportItemStatus;
-  reason?: string;
 }
+
+/**
+ * One line of the report. A reason comes only as a whole coded reason (code, params and English
+ * sentence, from `importReason`), so a new reason without a code does not build.
+ */
+export type ImportItem = ImportItemFields & (ImportReason | NoImportReason);
 
 export interface ImportReport {
   source: ImportSource;

@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../base/clock.js';
@@ -8,7 +8,9 @@ import { openSecretStore, type SecretStore } from '../secrets/index.js';
 import { createSessionStore } from '../sessions/index.js';
 import { openTestHearthConfig } from '../testing/hearth-config-opener.js';
 import { createTempHome } from '../testing/temp-home.js';
+import { importReason } from './import-reasons.js';
 import { type ImportReport, type ImportSource, openOfflineTargets, planImport, readImportSource } from './index.js';
+import { jsonl, writeTree } from './testing/fixture-tree.js';
 import { hermesKeys, hermesSessionIds, writeHermesFixture } from './testing/hermes-fixture.js';
 import { openClawKeys, openClawSessionIds, writeOpenClawFixture } from './testing/openclaw-fixture.js';
 
@@ -30,9 +32,8 @@ beforeEach(async () => {
 afterEach(() => temp.cleanup());
 
 /** One run as the CLI does it: read the other tool's folder, plan against the home, apply or not. */
-async function run(source: ImportSource, apply: boolean): Promise<ImportReport> {
-  const inventory = await readImportSource(source, sourceDir, temp.home);
-  const targets = await openOfflineTargets({
+const openTargets = () =>
+  openOfflineTargets({
     paths,
     secrets,
     clock: systemClock,
@@ -40,6 +41,10 @@ async function run(source: ImportSource, apply: boolean): Promise<ImportReport> 
     templatesDir,
     openConfig: openTestHearthConfig,
   });
+
+async function run(source: ImportSource, apply: boolean): Promise<ImportReport> {
+  const inventory = await readImportSource(source, sourceDir, temp.home);
+  const targets = await openTargets();
   try {
     const plan = await planImport(inventory, targets);
     return apply ? await plan.apply() : plan.report;
@@ -96,16 +101,27 @@ describe('import from OpenClaw', () => {
     expect(itemFor(report, 'Old reminder')).toMatchObject({
       status: 'skipped',
       reason: expect.stringMatching(/passed/),
+      reasonCode: 'one-shot-passed',
     });
     expect(itemFor(report, 'openai-codex:default')).toMatchObject({
       status: 'skipped',
       reason: expect.stringMatching(/OAuth/),
+      reasonCode: 'oauth-not-moved',
     });
     expect(itemFor(report, 'models.providers.local.apiKey')).toMatchObject({
       status: 'skipped',
       reason: expect.stringMatching(/LOCAL_KEY/),
+      reasonCode: 'key-from-environment',
+      reasonParams: { reference: ['$', '{LOCAL_KEY}'].join('') },
     });
-    expect(itemFor(report, 'channels.telegram')).toMatchObject({ status: 'skipped' });
+    expect(itemFor(report, 'channels.telegram')).toMatchObject({
+      status: 'skipped',
+      reasonCode: 'channel-login-not-moved',
+      reasonParams: { channel: 'telegram' },
+    });
+    expect(itemFor(report, 'credentials/')).toMatchObject({ status: 'skipped', reasonCode: 'channel-logins-folder' });
+    expect(itemFor(report, 'Drink water')).toMatchObject({ status: 'import', reasonCode: 'switched-off' });
+    expect(itemFor(report, 'openclaw-deepseek')).toMatchObject({ status: 'import', reasonCode: 'key-to-secret-store' });
     // Nothing written: no config, no secrets, no workspace.
     await expect(readFile(paths.configFile, 'utf8')).rejects.toThrow(/ENOENT/);
     expect(await secrets.list()).toEqual([]);
@@ -214,16 +230,23 @@ describe('import from OpenClaw', () => {
       `${JSON.stringify({ agents: { defaults: { model: { primary: 'openai/gpt-4o', fallbacks: [] } } } })}\n`,
     );
     const report = await run('openclaw', true);
-    expect(itemFor(report, 'workspace/USER.md')).toMatchObject({ status: 'conflict' });
+    expect(itemFor(report, 'workspace/USER.md')).toMatchObject({
+      status: 'conflict',
+      reasonCode: 'workspace-file-differs',
+      reasonParams: { file: 'USER.md', source: 'openclaw' },
+    });
     expect(await readFile(join(paths.workspaceDir('main'), 'USER.md'), 'utf8')).toBe('# User\nMy own notes.\n');
     expect(itemFor(report, 'workspace/SOUL.md')).toMatchObject({
       status: 'imported',
       reason: expect.stringMatching(/starter/),
+      reasonCode: 'replaces-starter',
     });
     expect(await readFile(join(paths.workspaceDir('main'), 'SOUL.md'), 'utf8')).toContain('I am Claw');
     expect(report.items.find((i) => i.kind === 'model')).toMatchObject({
       status: 'conflict',
       reason: expect.stringMatching(/openai\/gpt-4o/),
+      reasonCode: 'default-model-differs',
+      reasonParams: { model: 'openai/gpt-4o' },
     });
     expect(JSON.parse(await hearthJson()).agents.defaults.model.primary).toBe('openai/gpt-4o');
   });
@@ -234,10 +257,15 @@ describe('import from OpenClaw', () => {
     expect(itemFor(report, 'cron/jobs.json')).toMatchObject({
       status: 'skipped',
       reason: expect.stringMatching(/not valid JSON/),
+      reasonCode: 'invalid-json',
+      // The parser's own words, carried as they are.
+      reasonParams: { detail: expect.stringMatching(/JSON/) },
     });
     expect(itemFor(report, openClawSessionIds.telegram)).toMatchObject({
       status: 'imported',
       reason: expect.stringMatching(/1 unreadable line/),
+      reasonCode: 'unreadable-lines-and-unmatched-events',
+      reasonParams: { unreadable: 1, unmatched: 2 },
     });
     expect(report.items.filter((i) => i.status === 'failed')).toEqual([]);
     expect(await secrets.get('auth-profile:openclaw-anthropic-default')).toBe(openClawKeys.anthropic);
@@ -255,11 +283,16 @@ describe('import from Hermes', () => {
 
   it('plans and applies: memories, sessions, keys, model, jobs, profiles; state.db reported', async () => {
     const plan = await run('hermes', false);
-    expect(itemFor(plan, 'state.db')).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/SQLite/) });
-    expect(itemFor(plan, 'TELEGRAM_BOT_TOKEN')).toMatchObject({ status: 'skipped' });
+    expect(itemFor(plan, 'state.db')).toMatchObject({
+      status: 'skipped',
+      reason: expect.stringMatching(/SQLite/),
+      reasonCode: 'sqlite-sessions',
+    });
+    expect(itemFor(plan, 'TELEGRAM_BOT_TOKEN')).toMatchObject({ status: 'skipped', reasonCode: 'not-a-provider-key' });
     expect(itemFor(plan, 'command_allowlist')).toMatchObject({
       status: 'skipped',
       reason: expect.stringMatching(/danger pattern/),
+      reasonCode: 'allowlist-not-comparable',
     });
     expect(JSON.stringify(plan)).not.toContain(hermesKeys.openrouter);
 
@@ -359,11 +392,254 @@ describe('import from Hermes', () => {
     expect(itemFor(report, 'config.yaml')).toMatchObject({
       status: 'skipped',
       reason: expect.stringMatching(/not valid YAML/),
+      reasonCode: 'invalid-yaml-config',
+      reasonParams: { detail: expect.any(String) },
     });
     expect(itemFor(report, hermesSessionIds.cli)).toMatchObject({
       status: 'imported',
       reason: expect.stringMatching(/unreadable/),
+      reasonCode: 'unreadable-lines',
     });
     expect(await readFile(join(paths.workspaceDir('main'), 'MEMORY.md'), 'utf8')).toContain('Debian');
+  });
+});
+
+/**
+ * Every reason comes as a code with params (worded in the person's language by the Control UI) and
+ * the English sentence the CLI prints, which must be that code's own words: no bare English reason.
+ */
+function expectEveryReasonCoded(report: ImportReport): void {
+  for (const item of report.items) {
+    if (item.reason === undefined) {
+      expect(item.reasonCode, item.origin).toBeUndefined();
+      continue;
+    }
+    const again = importReason(item.reasonCode as 'apply-failed', item.reasonParams as { detail: string });
+    expect(again.reason, `${item.origin}: ${item.reasonCode}`).toBe(item.reason);
+  }
+}
+
+const codeOf = (report: ImportReport, text: string) => {
+  const item = itemFor(report, text);
+  return item && { status: item.status, code: item.reasonCode, params: item.reasonParams };
+};
+
+describe('import reasons are codes', () => {
+  it('the full fixtures: every reason, in plan and report, is a code whose English is the sentence given', async () => {
+    await writeOpenClawFixture(sourceDir, { malformed: true });
+    for (const report of [await run('openclaw', false), await run('openclaw', true)]) expectEveryReasonCoded(report);
+    sourceDir = join(temp.home, 'hermes');
+    await writeHermesFixture(sourceDir, { malformed: true });
+    for (const report of [await run('hermes', false), await run('hermes', true)]) expectEveryReasonCoded(report);
+  });
+
+  it('OpenClaw: an odd folder gives each reader reason as its code, with the detail from elsewhere verbatim', async () => {
+    const message = (id: string, text: string) => ({
+      type: 'message',
+      id,
+      message: { role: 'user', content: [{ type: 'text', text }] },
+    });
+    await writeTree(sourceDir, {
+      'openclaw.json': JSON.stringify({
+        agents: { defaults: { model: 'fast' }, list: [{ id: 'Bad Id' }] },
+        models: {
+          providers: { smoke: { api: 'smoke-signals' }, bad: { api: 'openai-completions', baseUrl: 'not a url' } },
+        },
+        bindings: [
+          { agentId: 'ghost', match: { channel: 'telegram' } },
+          { agentId: 'main', match: {} },
+        ],
+      }),
+      'agents/Bad Id/sessions/x.jsonl': jsonl(message('u1', 'hi')),
+      'agents/main/agent/auth-profiles.json': JSON.stringify({
+        profiles: {
+          'mystery:default': { type: 'api_key', provider: 'mystery', key: 'k-mystery' },
+          'x:y': { type: 'api_key' },
+        },
+      }),
+      'agents/dev/agent/auth-profiles.json/not-a-file': '',
+      'agents/main/sessions/sessions.json': '{',
+      'agents/main/sessions/empty.jsonl': jsonl({ type: 'custom', id: 'c1' }),
+      'agents/main/sessions/mixed.jsonl': `${jsonl(message('u1', 'hello'), { type: 'custom', id: 'c1' })}{torn\n`,
+      'agents/main/sessions/events.jsonl': jsonl(message('u1', 'hello'), { type: 'custom', id: 'c1' }),
+      'cron/jobs.json': JSON.stringify({
+        jobs: [
+          { id: 'silent', schedule: { kind: 'cron', expr: '0 7 * * *' }, payload: {} },
+          { id: 'odd', schedule: { kind: 'lunar' }, payload: { message: 'howl' } },
+          {
+            id: 'bad-expr',
+            name: 'Bad expr',
+            schedule: { kind: 'cron', expr: 'every full moon' },
+            payload: { message: 'x' },
+          },
+        ],
+      }),
+      'exec-approvals.json': '{',
+    });
+    await symlink(join(temp.home, 'nowhere.jsonl'), join(sourceDir, 'agents', 'main', 'sessions', 'gone.jsonl'));
+    const plan = await run('openclaw', false);
+    expectEveryReasonCoded(plan);
+    expect(codeOf(plan, 'agents.defaults.model')).toMatchObject({ code: 'model-unresolved' });
+    expect(codeOf(plan, 'agent "Bad Id"')).toMatchObject({ code: 'invalid-agent-id' });
+    expect(codeOf(plan, 'agents/Bad Id/')).toMatchObject({ code: 'invalid-agent-id-sessions' });
+    expect(codeOf(plan, 'models.providers.smoke')).toMatchObject({
+      code: 'no-adapter',
+      params: { api: 'smoke-signals' },
+    });
+    expect(codeOf(plan, 'models.providers.bad')).toMatchObject({
+      code: 'invalid-provider',
+      params: { detail: expect.any(String) },
+    });
+    expect(codeOf(plan, '→ ghost')).toMatchObject({
+      status: 'skipped',
+      code: 'unknown-agent',
+      params: { agent: 'ghost' },
+    });
+    expect(codeOf(plan, 'bindings[1]')).toMatchObject({ code: 'invalid-binding', params: { detail: /channel/ } });
+    expect(codeOf(plan, 'auth-profiles.json x:y')).toMatchObject({
+      code: 'credential-without-key',
+      params: { type: 'api_key' },
+    });
+    expect(codeOf(plan, 'mystery')).toMatchObject({
+      status: 'import',
+      code: 'key-to-secret-store-unknown-provider',
+      params: { provider: 'mystery' },
+    });
+    expect(codeOf(plan, 'agents/dev/agent/auth-profiles.json')).toMatchObject({
+      code: 'unreadable-file',
+      params: { detail: 'EISDIR' },
+    });
+    expect(codeOf(plan, 'sessions/sessions.json')).toMatchObject({
+      code: 'invalid-json-session-index',
+      params: { detail: expect.any(String) },
+    });
+    expect(codeOf(plan, 'gone.jsonl')).toMatchObject({ code: 'vanished' });
+    expect(codeOf(plan, 'empty.jsonl')).toMatchObject({
+      status: 'skipped',
+      code: 'no-messages',
+      params: { unreadable: 0, unmatched: 1 },
+    });
+    expect(codeOf(plan, 'mixed.jsonl')).toMatchObject({
+      status: 'import',
+      code: 'unreadable-lines-and-unmatched-events',
+      params: { unreadable: 1, unmatched: 1 },
+    });
+    expect(codeOf(plan, 'events.jsonl')).toMatchObject({ code: 'unmatched-events', params: { count: 1 } });
+    expect(codeOf(plan, 'jobs.json silent')).toMatchObject({ code: 'cron-no-message' });
+    expect(codeOf(plan, 'jobs.json odd')).toMatchObject({
+      code: 'schedule-not-understood',
+      params: { detail: '{"kind":"lunar"}' },
+    });
+    // Hearth's schedule parser refuses the expression: its message is the detail, as it wrote it.
+    expect(codeOf(plan, 'Bad expr')).toMatchObject({
+      status: 'skipped',
+      code: 'schedule-not-understood',
+      params: { detail: expect.stringMatching(/every full moon/) },
+    });
+    expect(codeOf(plan, 'exec-approvals.json')).toMatchObject({ code: 'invalid-json' });
+  });
+
+  it('OpenClaw: a config that is not JSON is one coded reason naming what was not read', async () => {
+    await writeTree(sourceDir, { 'openclaw.json': '{ "agents": ', 'workspace/SOUL.md': '# Soul\n' });
+    const plan = await run('openclaw', false);
+    expectEveryReasonCoded(plan);
+    expect(codeOf(plan, 'openclaw.json')).toMatchObject({
+      code: 'invalid-json-config',
+      params: { detail: expect.any(String) },
+    });
+    expect(itemFor(plan, 'openclaw.json')?.reason).toMatch(/agents, models and bindings were not read/);
+  });
+
+  it("conflicts with what Hearth has name Hearth's own, each as its code", async () => {
+    await writeOpenClawFixture(sourceDir);
+    await mkdir(paths.home, { recursive: true });
+    await writeFile(
+      paths.configFile,
+      `${JSON.stringify({
+        providers: { deepseek: { kind: 'openai-compatible', baseURL: 'https://deepseek.example/v1' } },
+        agents: { list: [{ id: 'main' }, { id: 'dev', model: 'openai/gpt-4o' }] },
+      })}\n`,
+    );
+    const targets = await openTargets();
+    try {
+      await targets.auth.set({ id: 'openclaw-deepseek', provider: 'deepseek', type: 'api_key', secret: 'sk-other' });
+      await targets.auth.set({
+        id: 'my-anthropic',
+        provider: 'anthropic',
+        type: 'api_key',
+        secret: openClawKeys.anthropic,
+      });
+      await targets.cron.add({
+        name: 'Morning brief',
+        agentId: 'main',
+        schedule: '0 8 * * *',
+        message: 'My own brief',
+        session: 'isolated',
+        delivery: 'ui',
+      });
+    } finally {
+      await targets.close();
+    }
+    const plan = await run('openclaw', false);
+    expectEveryReasonCoded(plan);
+    expect(codeOf(plan, 'providers.deepseek')).toMatchObject({
+      status: 'conflict',
+      code: 'provider-differs',
+      params: { target: 'providers.deepseek', kind: 'openai-compatible', baseURL: 'https://deepseek.example/v1' },
+    });
+    expect(codeOf(plan, 'agents.list[dev]')).toMatchObject({
+      status: 'conflict',
+      code: 'agent-differs',
+      params: { agent: 'dev' },
+    });
+    expect(codeOf(plan, 'openclaw-deepseek')).toMatchObject({
+      status: 'conflict',
+      code: 'profile-exists',
+      params: { profile: 'openclaw-deepseek' },
+    });
+    expect(codeOf(plan, 'openclaw-anthropic-default')).toMatchObject({
+      status: 'present',
+      code: 'same-key-stored',
+      params: { profile: 'my-anthropic' },
+    });
+    expect(codeOf(plan, 'Morning brief')).toMatchObject({
+      status: 'conflict',
+      code: 'cron-job-differs',
+      params: { name: 'Morning brief' },
+    });
+  });
+
+  it('Hermes: an odd home gives each reader reason as its code', async () => {
+    await writeTree(sourceDir, {
+      'config.yaml': 'model:\n  provider: custom\ncustom_providers:\n  - name: half\n',
+      '.env/not-a-file': '',
+      'sessions/sessions.json/not-a-file': '',
+      'sessions/s1.jsonl': jsonl({ role: 'user', content: 'hello' }),
+      'cron/jobs.json': JSON.stringify({
+        jobs: [
+          { id: 'silent', schedule: { kind: 'cron', expr: '0 7 * * *' } },
+          { id: 'odd', prompt: 'howl', schedule: { kind: 'lunar' } },
+        ],
+      }),
+      'profiles/Not Valid/SOUL.md': '# x\n',
+    });
+    const plan = await run('hermes', false);
+    expectEveryReasonCoded(plan);
+    expect(codeOf(plan, 'config.yaml model')).toMatchObject({ code: 'custom-provider-no-base-url' });
+    expect(plan.items.filter((i) => i.origin === 'config.yaml model').map((i) => i.reasonCode)).toContain(
+      'model-unresolved',
+    );
+    expect(codeOf(plan, 'custom_providers')).toMatchObject({ code: 'custom-provider-incomplete' });
+    expect(codeOf(plan, '.env')).toMatchObject({ code: 'unreadable-file', params: { detail: 'EISDIR' } });
+    expect(codeOf(plan, 'sessions/sessions.json')).toMatchObject({
+      code: 'unreadable-session-index',
+      params: { detail: 'EISDIR' },
+    });
+    expect(codeOf(plan, 'jobs.json silent')).toMatchObject({ code: 'cron-no-message' });
+    expect(codeOf(plan, 'jobs.json odd')).toMatchObject({
+      code: 'schedule-not-understood',
+      params: { detail: '{"kind":"lunar"}' },
+    });
+    expect(codeOf(plan, 'profiles/Not Valid/')).toMatchObject({ code: 'invalid-agent-id' });
   });
 });

@@ -4,6 +4,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { nextRunAfter, parseSchedule } from '../cron/index.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { type ImportFile, importFileSchema } from './import-config.js';
+import { type ImportReason, importReason } from './import-reasons.js';
 import type { ImportTargets } from './import-targets.js';
 import {
   countItems,
@@ -75,8 +76,8 @@ export async function planImport(inventory: ImportInventory, targets: ImportTarg
         targets.allowlist.add(entry.agentId, { pattern: entry.pattern }),
       );
   }
-  for (const skipped of inventory.skipped)
-    add({ kind: skipped.kind, target: '-', origin: skipped.what, status: 'skipped', reason: skipped.reason });
+  for (const { kind, what, ...why } of inventory.skipped)
+    add({ kind, target: '-', origin: what, status: 'skipped', ...why });
 
   const report = (applied: boolean): ImportReport => {
     const items = steps.map((step) => step.item);
@@ -92,8 +93,11 @@ export async function planImport(inventory: ImportInventory, targets: ImportTarg
           await step.run();
           step.item.status = 'imported';
         } catch (error) {
-          step.item.status = 'failed';
-          step.item.reason = (error as Error).message;
+          step.item = {
+            ...step.item,
+            status: 'failed',
+            ...importReason('apply-failed', { detail: (error as Error).message }),
+          };
         }
       }
       return report(true);
@@ -120,7 +124,7 @@ async function planWorkspaceFile(
   const target = `${file.agentId === 'main' ? 'workspace' : `workspace of ${file.agentId}`}/${file.relPath}`;
   const item = { kind: 'workspace-file' as const, target, origin: file.sourcePath };
   const content = await readIfThere(file.sourcePath);
-  if (!content) return add({ ...item, status: 'skipped', reason: 'vanished while reading' });
+  if (!content) return add({ ...item, status: 'skipped', ...importReason('vanished') });
   const existing = await readIfThere(path);
   const starter =
     targets.templatesDir && !file.relPath.includes('/')
@@ -152,12 +156,8 @@ async function planWorkspaceFile(
   if (!existing) return add({ ...item, status: 'import' }, write(false));
   if (existing.equals(content)) return add({ ...item, status: 'present' });
   if (starter?.equals(existing))
-    return add({ ...item, status: 'import', reason: "replaces Hearth's unedited starter file" }, write(true));
-  add({
-    ...item,
-    status: 'conflict',
-    reason: `Hearth's ${file.relPath} differs and is kept; merge by hand from the ${source} copy if you want it`,
-  });
+    return add({ ...item, status: 'import', ...importReason('replaces-starter') }, write(true));
+  add({ ...item, status: 'conflict', ...importReason('workspace-file-differs', { file: file.relPath, source }) });
 }
 
 async function planSession(
@@ -169,14 +169,20 @@ async function planSession(
   const key = `agent:${session.agentId}:${sessionLabel(source, session.sourceId)}`;
   const origin = session.sourceKey ? `${session.sourcePath} (${session.sourceKey})` : session.sourcePath;
   const item = { kind: 'session' as const, target: key, origin };
-  const notes: string[] = [];
-  if (session.malformedLines > 0) notes.push(`${session.malformedLines} unreadable line(s) left out`);
-  if (session.droppedLines > 0) notes.push(`${session.droppedLines} event(s) with no Hearth counterpart left out`);
-  const reason = notes.length > 0 ? notes.join('; ') : undefined;
+  const unreadable = session.malformedLines;
+  const unmatched = session.droppedLines;
+  const leftOut: ImportReason | undefined =
+    unreadable > 0 && unmatched > 0
+      ? importReason('unreadable-lines-and-unmatched-events', { unreadable, unmatched })
+      : unreadable > 0
+        ? importReason('unreadable-lines', { count: unreadable })
+        : unmatched > 0
+          ? importReason('unmatched-events', { count: unmatched })
+          : undefined;
   if (await targets.sessions.get(session.agentId, key)) return add({ ...item, status: 'present' });
   if (session.messages.length === 0)
-    return add({ ...item, status: 'skipped', reason: `no messages${reason ? ` (${reason})` : ''}` });
-  add({ ...item, status: 'import', ...(reason ? { reason } : {}) }, async () => {
+    return add({ ...item, status: 'skipped', ...importReason('no-messages', { unreadable, unmatched }) });
+  add({ ...item, status: 'import', ...leftOut }, async () => {
     const record = await targets.sessions.resolve(session.agentId, key);
     await targets.sessions.append(session.agentId, record.sessionId, session.messages);
     await targets.sessions.sync(session.agentId, record.sessionId);
@@ -207,7 +213,7 @@ function planProviders(inventory: ImportInventory, targets: ImportTargets, add: 
       add({
         ...item,
         status: 'conflict',
-        reason: `Hearth's ${target} (${existing.kind} ${existing.baseURL ?? ''}) is kept`,
+        ...importReason('provider-differs', { target, kind: existing.kind, baseURL: existing.baseURL ?? '' }),
       });
     else
       add({ ...item, status: 'import' }, async () => {
@@ -236,12 +242,12 @@ async function planCredential(
     return add(
       same
         ? { ...item, status: 'present' }
-        : { ...item, status: 'conflict', reason: `Hearth already has a profile ${credential.profileId}; kept` },
+        : { ...item, status: 'conflict', ...importReason('profile-exists', { profile: credential.profileId }) },
     );
   }
   for (const profile of targets.auth.profilesFor(credential.provider)) {
     if ((await secretOf(profile)) === credential.secret)
-      return add({ ...item, status: 'present', reason: `the same key is stored as ${profile.id}` });
+      return add({ ...item, status: 'present', ...importReason('same-key-stored', { profile: profile.id }) });
   }
   const reachable =
     isKnownProvider(credential.provider) ||
@@ -251,9 +257,9 @@ async function planCredential(
     {
       ...item,
       status: 'import',
-      reason: reachable
-        ? 'the key goes to the secret store, never hearth.json'
-        : `the key goes to the secret store; Hearth does not know provider "${credential.provider}": add it under providers in hearth.json`,
+      ...(reachable
+        ? importReason('key-to-secret-store')
+        : importReason('key-to-secret-store-unknown-provider', { provider: credential.provider })),
     },
     async () => {
       await targets.auth.set({
@@ -280,7 +286,7 @@ function planModel(inventory: ImportInventory, targets: ImportTargets, add: Add)
       await targets.config.patch({ agents: { defaults: { model: wanted } } });
     });
   if (currentPrimary === model.primary) return add({ ...item, status: 'present' });
-  add({ ...item, status: 'conflict', reason: `Hearth's default model ${currentPrimary ?? '(set)'} is kept` });
+  add({ ...item, status: 'conflict', ...importReason('default-model-differs', { model: currentPrimary ?? '(set)' }) });
 }
 
 function planAgents(inventory: ImportInventory, targets: ImportTargets, add: Add): void {
@@ -297,7 +303,7 @@ function planAgents(inventory: ImportInventory, targets: ImportTargets, add: Add
       add(
         same
           ? { ...item, status: 'present' }
-          : { ...item, status: 'conflict', reason: `Hearth's agent ${agent.id} is kept` },
+          : { ...item, status: 'conflict', ...importReason('agent-differs', { agent: agent.id }) },
       );
       continue;
     }
@@ -325,7 +331,7 @@ function planBindings(inventory: ImportInventory, targets: ImportTargets, add: A
       continue;
     }
     if (!known.has(binding.agentId)) {
-      add({ ...item, status: 'skipped', reason: `agent "${binding.agentId}" is neither in Hearth nor in this import` });
+      add({ ...item, status: 'skipped', ...importReason('unknown-agent', { agent: binding.agentId }) });
       continue;
     }
     add({ ...item, status: 'import' }, async () => {
@@ -349,27 +355,25 @@ function planCron(inventory: ImportInventory, targets: ImportTargets, add: Add):
       add(
         same.message === input.message
           ? { ...item, status: 'present' }
-          : { ...item, status: 'conflict', reason: `Hearth's job "${same.name}" is kept` },
+          : { ...item, status: 'conflict', ...importReason('cron-job-differs', { name: same.name }) },
       );
       continue;
     }
-    let reason: string | undefined;
+    let reason: ImportReason | undefined;
     try {
       const now = targets.now();
       const schedule = parseSchedule(input.schedule, { ...(input.tz ? { tz: input.tz } : {}), now });
-      if (nextRunAfter(schedule, now) === undefined) reason = 'a one-shot time that has passed';
+      if (nextRunAfter(schedule, now) === undefined) reason = importReason('one-shot-passed');
     } catch (error) {
-      reason = (error as Error).message;
+      // Hearth's schedule parser's own words, shown as they are.
+      reason = importReason('schedule-not-understood', { detail: (error as Error).message });
     }
     if (reason) {
-      add({ ...item, status: 'skipped', reason });
+      add({ ...item, status: 'skipped', ...reason });
       continue;
     }
-    add(
-      { ...item, status: 'import', ...(input.enabled === false ? { reason: 'switched off, as it was' } : {}) },
-      async () => {
-        await targets.cron.add(input);
-      },
-    );
+    add({ ...item, status: 'import', ...(input.enabled === false ? importReason('switched-off') : {}) }, async () => {
+      await targets.cron.add(input);
+    });
   }
 }

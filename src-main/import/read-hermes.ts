@@ -3,6 +3,7 @@ import { parse as parseYaml } from 'yaml';
 import { isValidAgentId } from '../sessions/index.js';
 import type { AgentMessage } from '../transcript/index.js';
 import { parseDotenv } from './dotenv-file.js';
+import { fileReason, type ImportReason, importReason } from './import-reasons.js';
 import { emptyInventory, type ImportInventory } from './import-types.js';
 import { hearthProviderId, isEnvReference, providerKeyVariables } from './known-providers.js';
 import { hearthModelRef } from './model-refs.js';
@@ -36,11 +37,7 @@ export async function readHermes(options: ReadHermesOptions): Promise<ImportInve
   for (const profile of (await listFolder(join(options.from, 'profiles'))).filter((e) => e.isDirectory)) {
     const where = `profiles/${profile.name}/`;
     if (!isValidAgentId(profile.name)) {
-      inventory.skipped.push({
-        kind: 'agent',
-        what: where,
-        reason: 'not a valid Hearth agent id (lowercase letters, digits, "-" or "_")',
-      });
+      inventory.skipped.push({ kind: 'agent', what: where, ...importReason('invalid-agent-id') });
       continue;
     }
     inventory.agents.push({ id: profile.name, name: profile.name, origin: where });
@@ -56,20 +53,21 @@ async function readHome(
   prefix: string,
   seenSecrets: Set<string>,
 ): Promise<void> {
-  const skip = (kind: ImportInventory['skipped'][number]['kind'], what: string, reason: string) =>
-    inventory.skipped.push({ kind, what: `${prefix}${what}`, reason });
+  const skip = (kind: ImportInventory['skipped'][number]['kind'], what: string, why: ImportReason) =>
+    inventory.skipped.push({ kind, what: `${prefix}${what}`, ...why });
 
   const configFile = await readSourceText(join(dir, 'config.yaml'));
   let config: Record<string, unknown> = {};
-  if (configFile.state === 'bad') skip('other', 'config.yaml', configFile.reason);
+  if (configFile.state === 'bad') skip('other', 'config.yaml', fileReason(configFile));
   if (configFile.state === 'ok') {
     try {
       config = record(parseYaml(configFile.value)) ?? {};
     } catch (error) {
+      // The YAML parser's first line, as it wrote it.
       skip(
         'other',
         'config.yaml',
-        `is not valid YAML (${(error as Error).message.split('\n')[0]}); its model and jobs settings were not read`,
+        importReason('invalid-yaml-config', { detail: (error as Error).message.split('\n')[0]! }),
       );
     }
   }
@@ -77,7 +75,7 @@ async function readHome(
   const env = new Map<string, string>();
   const envFile = await readSourceText(join(dir, '.env'));
   if (envFile.state === 'ok') for (const [k, v] of parseDotenv(envFile.value)) env.set(k, v);
-  if (envFile.state === 'bad') skip('credential', '.env', envFile.reason);
+  if (envFile.state === 'bad') skip('credential', '.env', fileReason(envFile));
 
   // The model: `model: "provider/id"` or `{default, provider, base_url}`; `provider: custom` is
   // an OpenAI-compatible endpoint of the person's own.
@@ -94,7 +92,7 @@ async function readHome(
         entry: { kind: 'openai-compatible', baseURL: baseUrl },
         origin: `${prefix}config.yaml model.base_url`,
       });
-    else skip('provider', 'config.yaml model', 'provider "custom" without a base_url');
+    else skip('provider', 'config.yaml model', importReason('custom-provider-no-base-url'));
     provider = id;
     const key = text(modelSection?.api_key) ?? env.get('OPENAI_API_KEY');
     if (key && !isEnvReference(key))
@@ -120,7 +118,7 @@ async function readHome(
       const agent = inventory.agents.find((a) => a.id === agentId);
       if (agent) agent.model = selection.fallbacks.length > 0 ? selection : selection.primary;
     }
-  } else if (config.model !== undefined) skip('model', 'config.yaml model', 'no model id Hearth can resolve');
+  } else if (config.model !== undefined) skip('model', 'config.yaml model', importReason('model-unresolved'));
 
   // custom_providers: [{name, base_url, api_key}]
   for (const value of Array.isArray(config.custom_providers) ? config.custom_providers : []) {
@@ -128,7 +126,7 @@ async function readHome(
     const name = text(entry.name);
     const url = text(entry.base_url);
     if (!name || !url) {
-      skip('provider', 'config.yaml custom_providers', 'an entry without a name or base_url');
+      skip('provider', 'config.yaml custom_providers', importReason('custom-provider-incomplete'));
       continue;
     }
     const id = hearthProviderId(name).replace(/[^a-z0-9._-]+/g, '-');
@@ -147,19 +145,11 @@ async function readHome(
     if (keyProvider)
       addSecret(inventory, seenSecrets, `hermes-${keyProvider}`, keyProvider, value, `${prefix}.env ${name}`);
     else if (/(_KEY|_TOKEN|_SECRET)$/.test(name))
-      skip(
-        'credential',
-        `.env ${name}`,
-        'not a model provider key (channel tokens: connect the channel with "hearth channels add")',
-      );
+      skip('credential', `.env ${name}`, importReason('not-a-provider-key'));
   }
 
   if (Array.isArray(config.command_allowlist) && config.command_allowlist.length > 0)
-    skip(
-      'allowlist',
-      'config.yaml command_allowlist',
-      'Hermes approves by danger pattern ("recursive delete"), Hearth by program: not comparable, approve again when asked',
-    );
+    skip('allowlist', 'config.yaml command_allowlist', importReason('allowlist-not-comparable'));
 
   for (const [source, target] of [
     ['SOUL.md', 'SOUL.md'],
@@ -203,7 +193,7 @@ async function readSessions(inventory: ImportInventory, dir: string, agentId: st
     inventory.skipped.push({
       kind: 'session',
       what: `${prefix}sessions/sessions.json`,
-      reason: `${index.reason}; transcripts imported without titles`,
+      ...fileReason(index, 'session-titles'),
     });
   if (index.state === 'ok') {
     for (const [key, value] of Object.entries(record(index.value) ?? {})) {
@@ -222,7 +212,7 @@ async function readSessions(inventory: ImportInventory, dir: string, agentId: st
       inventory.skipped.push({
         kind: 'session',
         what: `${prefix}sessions/${file.name}`,
-        reason: content.state === 'bad' ? content.reason : 'vanished',
+        ...(content.state === 'bad' ? fileReason(content) : importReason('vanished')),
       });
       continue;
     }
@@ -243,9 +233,7 @@ async function readSessions(inventory: ImportInventory, dir: string, agentId: st
     inventory.skipped.push({
       kind: 'session',
       what: `${prefix}state.db`,
-      reason:
-        'sessions kept in SQLite are not read (Node 20 has no SQLite reader and Hearth adds no dependency for it); ' +
-        'export them with "hermes sessions export" to sessions/<id>.jsonl and run the import again',
+      ...importReason('sqlite-sessions'),
     });
   }
 }
@@ -330,7 +318,7 @@ async function readCron(inventory: ImportInventory, dir: string, agentId: string
   const file = await readSourceJson(join(dir, 'cron', 'jobs.json'));
   if (file.state === 'missing') return;
   if (file.state === 'bad') {
-    inventory.skipped.push({ kind: 'cron-job', what: `${prefix}cron/jobs.json`, reason: file.reason });
+    inventory.skipped.push({ kind: 'cron-job', what: `${prefix}cron/jobs.json`, ...fileReason(file) });
     return;
   }
   const jobs = record(file.value)?.jobs;
@@ -350,7 +338,9 @@ async function readCron(inventory: ImportInventory, dir: string, agentId: string
       inventory.skipped.push({
         kind: 'cron-job',
         what: origin,
-        reason: !message ? 'no prompt' : `schedule ${JSON.stringify(schedule)} not understood`,
+        ...(!message
+          ? importReason('cron-no-message')
+          : importReason('schedule-not-understood', { detail: JSON.stringify(schedule) })),
       });
       return;
     }

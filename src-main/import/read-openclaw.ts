@@ -2,6 +2,7 @@ import { basename, join } from 'node:path';
 import { providerEntrySchema } from '../providers/index.js';
 import { bindingSchema, isValidAgentId } from '../sessions/index.js';
 import { parseDotenv } from './dotenv-file.js';
+import { fileReason, type ImportReason, importReason } from './import-reasons.js';
 import { type CronJobFound, emptyInventory, type ImportInventory } from './import-types.js';
 import {
   hearthProviderId,
@@ -41,12 +42,11 @@ export interface ReadOpenClawOptions {
 export async function readOpenClaw(options: ReadOpenClawOptions): Promise<ImportInventory> {
   const { from } = options;
   const inventory = emptyInventory('openclaw', from);
-  const skip = (kind: ImportInventory['skipped'][number]['kind'], what: string, reason: string) =>
-    inventory.skipped.push({ kind, what, reason });
+  const skip = (kind: ImportInventory['skipped'][number]['kind'], what: string, why: ImportReason) =>
+    inventory.skipped.push({ kind, what, ...why });
 
   const configFile = await readSourceJson(join(from, 'openclaw.json'), parseRelaxedJson);
-  if (configFile.state === 'bad')
-    skip('other', 'openclaw.json', `${configFile.reason}; its agents, models and bindings were not read`);
+  if (configFile.state === 'bad') skip('other', 'openclaw.json', fileReason(configFile, 'config'));
   const config = configFile.state === 'ok' ? (record(configFile.value) ?? {}) : {};
   const agentsSection = record(config.agents) ?? {};
   const defaults = record(agentsSection.defaults) ?? {};
@@ -62,12 +62,11 @@ export async function readOpenClaw(options: ReadOpenClawOptions): Promise<Import
 
   const defaultModel = hearthModelSelection(defaults.model);
   if (defaultModel) inventory.defaultModel = { ...defaultModel, origin: 'openclaw.json agents.defaults.model' };
-  else if (defaults.model !== undefined)
-    skip('model', 'agents.defaults.model', 'not a provider/model reference Hearth can resolve (an alias?)');
+  else if (defaults.model !== undefined) skip('model', 'agents.defaults.model', importReason('model-unresolved'));
 
   for (const [id, entry] of listed) {
     if (!isValidAgentId(id)) {
-      skip('agent', `agent "${id}"`, 'not a valid Hearth agent id (lowercase letters, digits, "-" or "_")');
+      skip('agent', `agent "${id}"`, importReason('invalid-agent-id'));
       continue;
     }
     const model = hearthModelSelection(entry.model);
@@ -95,7 +94,7 @@ export async function readOpenClaw(options: ReadOpenClawOptions): Promise<Import
     await readSessions(inventory, join(from, 'agents', agentId, 'sessions'), agentId);
   }
   for (const id of agentDirs.filter((id) => !isValidAgentId(id)))
-    skip('session', `agents/${id}/`, 'not a valid Hearth agent id; its sessions were not read');
+    skip('session', `agents/${id}/`, importReason('invalid-agent-id-sessions'));
 
   await readProviders(inventory, config);
   await readCredentials(inventory, from, agentDirs, config);
@@ -104,17 +103,8 @@ export async function readOpenClaw(options: ReadOpenClawOptions): Promise<Import
   await readExecApprovals(inventory, from);
 
   for (const channel of Object.keys(record(config.channels) ?? {}))
-    skip(
-      'other',
-      `channels.${channel}`,
-      `channel logins are not moved: connect it again with "hearth channels add ${channel}"`,
-    );
-  if (await isFolder(join(from, 'credentials')))
-    skip(
-      'other',
-      'credentials/',
-      'channel logins (WhatsApp and others) are not moved: link those channels again in Hearth',
-    );
+    skip('other', `channels.${channel}`, importReason('channel-login-not-moved', { channel }));
+  if (await isFolder(join(from, 'credentials'))) skip('other', 'credentials/', importReason('channel-logins-folder'));
   return inventory;
 }
 
@@ -153,7 +143,7 @@ async function readSessions(inventory: ImportInventory, dir: string, agentId: st
     inventory.skipped.push({
       kind: 'session',
       what: `agents/${agentId}/sessions/sessions.json`,
-      reason: `${index.reason}; the transcripts are imported without their titles`,
+      ...fileReason(index, 'session-titles'),
     });
   if (index.state === 'ok') {
     for (const [key, value] of Object.entries(record(index.value) ?? {})) {
@@ -172,7 +162,7 @@ async function readSessions(inventory: ImportInventory, dir: string, agentId: st
       inventory.skipped.push({
         kind: 'session',
         what: `agents/${agentId}/sessions/${file.name}`,
-        reason: content.state === 'bad' ? content.reason : 'vanished while reading',
+        ...(content.state === 'bad' ? fileReason(content) : importReason('vanished')),
       });
       continue;
     }
@@ -202,7 +192,7 @@ async function readProviders(inventory: ImportInventory, config: Record<string, 
       inventory.skipped.push({
         kind: 'provider',
         what: origin,
-        reason: `api "${String(provider.api)}" has no Hearth adapter`,
+        ...importReason('no-adapter', { api: String(provider.api) }),
       });
       continue;
     }
@@ -226,7 +216,11 @@ async function readProviders(inventory: ImportInventory, config: Record<string, 
     };
     const parsed = providerEntrySchema.safeParse(candidate);
     if (!parsed.success) {
-      inventory.skipped.push({ kind: 'provider', what: origin, reason: parsed.error.issues[0]?.message ?? 'invalid' });
+      inventory.skipped.push({
+        kind: 'provider',
+        what: origin,
+        ...importReason('invalid-provider', { detail: parsed.error.issues[0]?.message ?? 'invalid' }),
+      });
       continue;
     }
     // A built-in provider listed only to carry a key needs no entry of its own.
@@ -237,7 +231,7 @@ async function readProviders(inventory: ImportInventory, config: Record<string, 
       inventory.skipped.push({
         kind: 'credential',
         what: `${origin}.apiKey`,
-        reason: `refers to the environment (${apiKey.trim()}), not a key; store the key with "hearth auth set"`,
+        ...importReason('key-from-environment', { reference: apiKey.trim() }),
       });
     } else if (apiKey) {
       inventory.credentials.push({
@@ -270,7 +264,7 @@ async function readCredentials(
     const relative = `agents/${agentId}/agent/auth-profiles.json`;
     if (file.state === 'missing') continue;
     if (file.state === 'bad') {
-      inventory.skipped.push({ kind: 'credential', what: relative, reason: file.reason });
+      inventory.skipped.push({ kind: 'credential', what: relative, ...fileReason(file) });
       continue;
     }
     for (const [id, value] of Object.entries(record(record(file.value)?.profiles) ?? {})) {
@@ -285,9 +279,14 @@ async function readCredentials(
         inventory.skipped.push({
           kind: 'credential',
           what: origin,
-          reason: 'an OAuth sign-in is not moved: sign in again in Hearth',
+          ...importReason('oauth-not-moved'),
         });
-      else inventory.skipped.push({ kind: 'credential', what: origin, reason: `type "${String(type)}" without a key` });
+      else
+        inventory.skipped.push({
+          kind: 'credential',
+          what: origin,
+          ...importReason('credential-without-key', { type: String(type) }),
+        });
     }
   }
   const fromEnv = async (values: Map<string, string>, where: string) => {
@@ -336,7 +335,9 @@ function readBindings(inventory: ImportInventory, config: Record<string, unknown
       inventory.skipped.push({
         kind: 'binding',
         what: origin,
-        reason: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+        ...importReason('invalid-binding', {
+          detail: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+        }),
       });
   });
 }
@@ -345,7 +346,7 @@ async function readCron(inventory: ImportInventory, from: string): Promise<void>
   const file = await readSourceJson(join(from, 'cron', 'jobs.json'));
   if (file.state === 'missing') return;
   if (file.state === 'bad') {
-    inventory.skipped.push({ kind: 'cron-job', what: 'cron/jobs.json', reason: file.reason });
+    inventory.skipped.push({ kind: 'cron-job', what: 'cron/jobs.json', ...fileReason(file) });
     return;
   }
   const jobs = record(file.value)?.jobs;
@@ -361,7 +362,9 @@ async function readCron(inventory: ImportInventory, from: string): Promise<void>
       inventory.skipped.push({
         kind: 'cron-job',
         what: origin,
-        reason: !message ? 'no message to send' : `schedule ${JSON.stringify(schedule)} not understood`,
+        ...(!message
+          ? importReason('cron-no-message')
+          : importReason('schedule-not-understood', { detail: JSON.stringify(schedule) })),
       });
       return;
     }
@@ -410,7 +413,7 @@ async function readExecApprovals(inventory: ImportInventory, from: string): Prom
   const file = await readSourceJson(join(from, 'exec-approvals.json'));
   if (file.state === 'missing') return;
   if (file.state === 'bad') {
-    inventory.skipped.push({ kind: 'allowlist', what: 'exec-approvals.json', reason: file.reason });
+    inventory.skipped.push({ kind: 'allowlist', what: 'exec-approvals.json', ...fileReason(file) });
     return;
   }
   for (const [agentId, value] of Object.entries(record(record(file.value)?.agents) ?? {})) {
@@ -423,7 +426,7 @@ async function readExecApprovals(inventory: ImportInventory, from: string): Prom
         inventory.skipped.push({
           kind: 'allowlist',
           what: `${origin} ${pattern}`,
-          reason: 'not a valid Hearth agent id',
+          ...importReason('invalid-agent-id'),
         });
       else inventory.allowlist.push({ agentId, pattern, origin });
     }

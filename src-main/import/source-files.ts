@@ -1,8 +1,15 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
-/** A file of the other tool: absent, read, or unreadable with the reason (for the report). */
-export type SourceFile<T> = { state: 'missing' } | { state: 'ok'; value: T } | { state: 'bad'; reason: string };
+/** Why a file of the other tool could not be used; `detail` is the OS's or the parser's own words. */
+export interface SourceFileProblem {
+  state: 'bad';
+  problem: 'unreadable' | 'invalid-json';
+  detail: string;
+}
+
+/** A file of the other tool: absent, read, or unusable and why (for the report: import-reasons.ts fileReason). */
+export type SourceFile<T> = { state: 'missing' } | { state: 'ok'; value: T } | SourceFileProblem;
 
 export async function readSourceText(path: string): Promise<SourceFile<string>> {
   try {
@@ -10,7 +17,7 @@ export async function readSourceText(path: string): Promise<SourceFile<string>> 
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { state: 'missing' };
-    return { state: 'bad', reason: `cannot be read (${code ?? (error as Error).message})` };
+    return { state: 'bad', problem: 'unreadable', detail: code ?? (error as Error).message };
   }
 }
 
@@ -23,7 +30,7 @@ export async function readSourceJson(
   try {
     return { state: 'ok', value: parse(text.value) };
   } catch (error) {
-    return { state: 'bad', reason: `is not valid JSON (${(error as Error).message})` };
+    return { state: 'bad', problem: 'invalid-json', detail: (error as Error).message };
   }
 }
 

@@ -92,6 +92,13 @@ export {
   serverFrameSchema,
 } from './frames.js';
 export {
+  type ImportReasonCode,
+  type ImportReasonParams,
+  type ImportReasonParamsByCode,
+  importReasonCodes,
+  isImportReasonCode,
+} from './import-reason-codes.js';
+export {
   isMethodName,
   type MethodName,
   type MethodParams,

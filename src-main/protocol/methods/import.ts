@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ImportReasonParams } from '../import-reason-codes.js';
 import { method } from './define.js';
 
 /** One line of an import report (src-main/import): what it becomes in Hearth, from where, and what happens. */
@@ -17,7 +18,14 @@ export interface ImportItemView {
   target: string;
   origin: string;
   status: 'import' | 'present' | 'conflict' | 'skipped' | 'imported' | 'failed';
+  /** Why, in English: the CLI's terminal report, and what a client shows for a code it has no words for. */
   reason?: string;
+  /**
+   * Why, as a code (an ImportReasonCode from this build's gateway; another gateway may send one
+   * this client does not know) and the params its words are filled with. Set whenever `reason` is.
+   */
+  reasonCode?: string;
+  reasonParams?: ImportReasonParams;
 }
 
 export interface ImportReportView {
