@@ -2,7 +2,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server } f
 import { createServer as createHttpsServer } from 'node:https';
 import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
+import type { WebSocketServer } from 'ws';
 import type { Logger } from '../base/logger.js';
 import { closeCodes } from '../protocol/index.js';
 import type { PeerInfo } from './auth/handshake.js';
@@ -107,7 +107,14 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
   const server: Server = options.tls
     ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, onRequest)
     : createHttpServer(onRequest);
-  const wss = new WebSocketServer({ noServer: true, maxPayload: core.policy.maxPayload, perMessageDeflate: false });
+  // ws (~67 KB, and the https/zlib it imports) is compiled on the first WebSocket upgrade, not
+  // before the port opens: the first HTTP answer does not wait for it (#23).
+  let wss: Promise<WebSocketServer> | undefined;
+  const webSocketServer = () =>
+    (wss ??= import('ws').then(
+      ({ WebSocketServer }) =>
+        new WebSocketServer({ noServer: true, maxPayload: core.policy.maxPayload, perMessageDeflate: false }),
+    ));
   const ownOrigin: OwnOriginPolicy = {
     tls: options.tls !== undefined,
     names,
@@ -125,7 +132,22 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
       socket.end('HTTP/1.1 421 Misdirected Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    wss.handleUpgrade(request, socket, head, (ws) => {
+    // Until ws takes the socket, an error on it (the peer went away) must not go unhandled.
+    const destroyOnError = () => socket.destroy();
+    socket.on('error', destroyOnError);
+    webSocketServer()
+      .then((sockets) => {
+        socket.off('error', destroyOnError);
+        upgrade(sockets, request, socket, head);
+      })
+      .catch((error) => {
+        log.error('websocket server failed to load', { error: String(error) });
+        socket.destroy();
+      });
+  });
+
+  const upgrade = (sockets: WebSocketServer, request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    sockets.handleUpgrade(request, socket, head, (ws) => {
       const connection = core.attach(
         {
           send: (frame) => ws.send(JSON.stringify(frame)),
@@ -145,7 +167,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
         connection.transportClosed(closeCodes.tooBig, String(error));
       });
     });
-  });
+  };
 
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
@@ -174,8 +196,11 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
     wsUrl: `${options.tls ? 'wss' : 'ws'}://${hostForUrl}:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const client of wss.clients) client.terminate();
-        wss.close();
+        const closeSockets = (sockets: WebSocketServer | undefined) => {
+          for (const client of sockets?.clients ?? []) client.terminate();
+          sockets?.close();
+        };
+        void (wss ?? Promise.resolve(undefined)).catch(() => undefined).then(closeSockets);
         server.close(() => resolve());
         server.closeAllConnections?.();
       }),

@@ -7,8 +7,6 @@ import type { GatewayClient } from '../../protocol/client/index.js';
 import { GatewayError } from '../../protocol/index.js';
 import { createPlatformOpener } from '../browser-opener.js';
 import { type CliContext, CliError } from '../cli-context.js';
-import { connectToGateway, localGatewayTarget } from '../gateway-connection.js';
-import { connectToPairedGateway, pairWithSetupCode } from '../pair-remote.js';
 
 export interface RunningGateway {
   host: HearthHost;
@@ -161,6 +159,10 @@ export function registerGatewayCommands(program: Command, context: CliContext): 
         } catch (error) {
           throw new CliError(`--params is not valid JSON: ${(error as Error).message}`);
         }
+        // The WebSocket client (ws, the protocol client, the device identity) loads here, not in
+        // `gateway run`'s start before the port opens (#23).
+        const [{ connectToGateway, localGatewayTarget }, { connectToPairedGateway, pairWithSetupCode }] =
+          await Promise.all([import('../gateway-connection.js'), import('../pair-remote.js')]);
         let client: GatewayClient;
         if (options.pair) {
           client = (await pairWithSetupCode(context, options.pair, { url: options.url })).client;
