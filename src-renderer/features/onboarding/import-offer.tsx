@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import type { ImportItemView } from '../../../src-main/protocol/methods/import.js';
 import { type MessageKey, useDomain, useStores, useT } from '../../app/stores-context.js';
+import { importReasonText } from './import-reason-words.js';
 
 const toolNames = { openclaw: 'OpenClaw', hermes: 'Hermes Agent' } as const;
 // What a person needs to look at first: what will change, then what will not and why.
@@ -55,13 +56,16 @@ export function ImportOffer() {
       <p role="status">{t(report.applied ? 'onboarding.import.result' : 'onboarding.import.plan', report.counts)}</p>
       <p className="faint">{t('onboarding.import.safe')}</p>
       <ul className="import-items">
-        {items.map((item) => (
-          <li key={`${item.kind}\n${item.target}\n${item.origin}`} className={`import-item ${item.status}`}>
-            <span className="badge">{t(`onboarding.import.status.${item.status}` as MessageKey)}</span>{' '}
-            <span>{item.target === '-' ? item.origin : item.target}</span>
-            {item.reason && <span className="faint"> — {item.reason}</span>}
-          </li>
-        ))}
+        {items.map((item) => {
+          const why = importReasonText(t, item);
+          return (
+            <li key={`${item.kind}\n${item.target}\n${item.origin}`} className={`import-item ${item.status}`}>
+              <span className="badge">{t(`onboarding.import.status.${item.status}` as MessageKey)}</span>{' '}
+              <span>{item.target === '-' ? item.origin : item.target}</span>
+              {why && <span className="faint"> — {why}</span>}
+            </li>
+          );
+        })}
       </ul>
       {error && (
         <p role="alert" className="badge warn">
