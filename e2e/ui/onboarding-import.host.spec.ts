@@ -239,6 +239,17 @@ test.describe('the import report in Chinese', () => {
       await page.getByRole('button', { name: '从 OpenClaw 导入…' }).click();
       const plan = offer.getByRole('status');
       await expect(offer.locator('.import-item.import').first()).toContainText('新');
+      // Each reason is worded from its code (the gateway's English stays for the CLI): a one-shot
+      // job whose time passed and a channel login read in Chinese, with no English reason left.
+      const skipped = offer.locator('.import-item.skipped');
+      await expect(skipped.filter({ hasText: 'Old reminder' })).toContainText('一次性任务，时间已过');
+      await expect(skipped.filter({ hasText: 'channels.telegram' })).toContainText(
+        '频道登录无法迁移，请用 `hearth channels add telegram` 重新连接',
+      );
+      await expect(offer.locator('.import-item.import').filter({ hasText: 'openclaw-deepseek' })).toContainText(
+        '密钥存入密钥库，不写入 hearth.json',
+      );
+      await expect(offer).not.toContainText(/is not moved|has passed|goes to the secret store/);
       await shoot(page, ui, 'plan', plan, 'zh');
       await offer.getByRole('button', { name: '导入', exact: true }).click();
       await expect(plan).toContainText(/已导入 \d+ 项，失败 0 项/);
