@@ -155,14 +155,13 @@ describe("import reasons in the person's language", () => {
     const zh_ = createTranslate('zh');
     const missing: string[] = [];
     for (const code of importReasonCodes) {
-      const key = importReasonKey[code];
+      const key = importReasonKey(code);
       const english = importReasonText(en_, { reasonCode: code, reasonParams: {} });
       const chinese = importReasonText(zh_, { reasonCode: code, reasonParams: {} });
       if (!key?.startsWith('import.why.') || !en[key]?.trim() || !zh[key]?.trim() || chinese === english)
         missing.push(code);
     }
     expect(missing).toEqual([]);
-    expect(Object.keys(importReasonKey).sort()).toEqual([...importReasonCodes].sort());
   });
 
   it('falls back to the English reason only for an unknown code, and to the code when even that is missing', () => {
